@@ -1,0 +1,68 @@
+# kwgen - top-level Makefile.  `make help` lists the targets.
+# Extra targets live in mk/*.mk (one file per area), included at the end.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BUILD    ?= build
+PKGS     := jansson libmicrohttpd sqlite3 libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+OPT      ?= -O2 -g
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib/include -Ilib $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(EXTRA_LDLIBS)
+
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+SRV_SRCS := $(sort $(wildcard server/*.c))
+SRV_OBJS := $(SRV_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all lib test unit golden check-asm asan e2e bench-gen bench-http install uninstall clean help deps
+
+all: lib $(BUILD)/kwgen $(if $(SRV_SRCS),$(BUILD)/kwgend)
+
+lib: $(BUILD)/libkwgen.a $(BUILD)/libkwgen.so
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/libkwgen.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libkwgen.so: $(LIB_OBJS)
+	$(CC) -shared -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/kwgen: $(CLI_OBJS) $(BUILD)/libkwgen.a
+	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
+
+$(BUILD)/kwgend: $(SRV_OBJS) $(BUILD)/libkwgen.a
+	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; (cd tests/unit && ../../$$t); done
+
+# deps: install the Debian packages the build and the tests need.
+deps:
+	sh scripts/install-deps.sh
+
+help:
+	@echo "targets: all test unit golden check-asm asan e2e bench-gen bench-http install clean deps"
+
+clean:
+	rm -rf $(BUILD) build-asan
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d)
+-include $(sort $(wildcard mk/*.mk))

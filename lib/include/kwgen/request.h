@@ -1,0 +1,120 @@
+/*
+ * kwgen/request.h - request JSON -> generator calls -> response JSON;
+ * the canonical form of a request and its key.
+ *
+ * A request is a JSON object in one of two forms (design.md, oracle README):
+ *
+ *   oracle form:  {"isa", "generator": "wait", "args": {...}, "kernel", ...}
+ *   farm form:    {"isa", "generators": [{"name": "wait", "args": {...}}, ...], "kernel", ...}
+ *                 ("generators" omitted = every generator that applies)
+ *
+ * Shared keys: isa ("gfx942" or [9,4,2]), wavefront, kernel (a Tensile
+ * solution dict; unknown keys ignored), tPA, tPB, states, archCaps,
+ * asmCaps, vgprIdx, vgprMsb, outputNoComment, fillDefaults, replaceHolder,
+ * strict.  Parsing validates types; a key a generator needs but the request
+ * lacks is reported when that generator runs (as Tensile's KeyError would
+ * be), naming the key.
+ *
+ * Ownership: kw_request is opaque, created by kw_request_parse and released
+ * with kw_request_free.  The parsed request keeps no reference to the input
+ * json_t.  Returned json_t values are new references owned by the caller.
+ * Returned strings are malloc()ed and owned by the caller (free()).
+ *
+ * Thread-safety: a kw_request may be run from one thread at a time; distinct
+ * requests may run concurrently (no global state).
+ */
+#ifndef KWGEN_REQUEST_H
+#define KWGEN_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "kwgen/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bounds checked before any generation work (issue: hardening). */
+typedef struct kw_limits {
+	long max_acc_len;           /* max accToArchMapper length (registers of the C tile per thread) */
+	size_t max_output_bytes;    /* max rendered assembly bytes per generator result (estimated up front) */
+	size_t max_generators;      /* max entries in "generators" */
+	size_t max_string_bytes;    /* max length of any string argument (comments) */
+	size_t max_array_items;     /* max items in any array (replaceHolder, memoryToken) */
+	int max_depth;              /* max JSON nesting depth accepted */
+} kw_limits;
+
+#define KW_LIMITS_INIT { 65536, 16u << 20, 64, 4096, 1u << 16, 32 }
+
+typedef struct kw_request kw_request;
+
+/*
+ * Parse and validate a request object.  lim may be NULL (KW_LIMITS_INIT).
+ * Returns 0 and *out on success; KW_ESYNTAX if root is not an object,
+ * KW_EINVAL/KW_ELIMIT with err naming the field otherwise.
+ */
+int kw_request_parse(kw_request **out, const json_t *root, const kw_limits *lim, kw_error *err);
+
+void kw_request_free(kw_request *r);
+
+/* Number of generator calls in the request, and the name of the i-th. */
+size_t kw_request_ngen(const kw_request *r);
+const char *kw_request_gen_name(const kw_request *r, size_t i);
+
+/* The ISA as rocisa's gfx name ("gfx942", "gfx90a") - static storage. */
+const char *kw_request_isa_name(const kw_request *r);
+
+/* True if the request said "strict": true. */
+int kw_request_strict(const kw_request *r);
+
+/*
+ * Run every generator.  *out = JSON array, one object per generator call:
+ *   {"name", "args" (with defaults filled), "asm" (string or null), "type"
+ *    ("Module" / "SWaitCnt", only when asm is a string), "acc2arch",
+ *    "arch2acc" (accToArchMapper), "value" (scalar generators),
+ *    "diagnostics": [{"code", "message"}, ...]}
+ * Errors: KW_EINVAL (missing/ill-typed key, message names it),
+ * KW_EUNSUPPORTED (the seed leaves an empty slot), KW_ESTRICT (strict and a
+ * diagnostic was raised), KW_ELIMIT, KW_ENOMEM.  The message is prefixed
+ * with the generator name.
+ */
+int kw_request_run(json_t **out, const kw_request *r, kw_error *err);
+
+/*
+ * The canonical request: only the keys the chosen generators read, defaults
+ * filled, booleans as true/false, DataType as its enum int, ISA as a
+ * triple, effective caps merged, generators with their full args, keys
+ * sorted, compact.  *out is malloc()ed text.
+ */
+int kw_request_canonical(char **out, const kw_request *r, kw_error *err);
+
+/* The generator-version salt: changes whenever any output changes. */
+const char *kw_generator_version(void);
+
+/*
+ * config_id = SHA-256(canonical), key = SHA-256(salt || canonical), both
+ * as 64 lower-case hex digits plus NUL.  canonical_out (may be NULL)
+ * receives the canonical text (malloc()ed, caller frees).
+ */
+int kw_request_ids(char config_id[65], char key[65], char **canonical_out,
+		   const kw_request *r, kw_error *err);
+
+/*
+ * The oracle-compatible answer for one oracle-form request:
+ * {"asm", "type", "acc2arch", "arch2acc" | "value", "isa": [M,m,s],
+ *  "diagnostics": [...]} or, on any failure, {"error": "..."}.
+ * Always returns a new object (NULL only when out of memory); *ok is set
+ * to 1 for a successful answer, 0 for an error answer.
+ */
+json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok);
+
+/* The generator table for GET /v1/generators: a JSON array of
+ * {"name", "args": [{"name", "type", "default" | "required": true}], "needs": [...]} */
+json_t *kw_generators_json(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
