@@ -1,0 +1,446 @@
+/*
+ * cache.c - the SQLite response store behind kwgend (kwgen/cache.h).
+ *
+ * Owns the schema (the same statements as schema/cache.sql), a pool of
+ * connections (one per concurrently calling thread), the prepared
+ * statements of each connection, the LRU bound and the event counters.
+ * It knows nothing of HTTP or of how a response is generated: rows are
+ * opaque text keyed by the request key.
+ */
+#include "kwgen/cache.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Keep in step with schema/cache.sql (tests/unit/test_cache.c compares). */
+static const char kw_cache_schema[] =
+	"CREATE TABLE IF NOT EXISTS entries ("
+	" key TEXT PRIMARY KEY NOT NULL,"
+	" config_id TEXT NOT NULL,"
+	" generator_version TEXT NOT NULL,"
+	" isa TEXT NOT NULL,"
+	" request TEXT NOT NULL,"
+	" asm TEXT NOT NULL,"
+	" tables TEXT NOT NULL,"
+	" response TEXT NOT NULL,"
+	" bytes INTEGER NOT NULL,"
+	" created INTEGER NOT NULL,"
+	" last_access INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS entries_last_access ON entries (last_access);"
+	"CREATE INDEX IF NOT EXISTS entries_config_id ON entries (config_id);"
+	"CREATE TABLE IF NOT EXISTS totals ("
+	" id INTEGER PRIMARY KEY CHECK (id = 1),"
+	" entries INTEGER NOT NULL,"
+	" bytes INTEGER NOT NULL);"
+	"INSERT OR IGNORE INTO totals (id, entries, bytes) VALUES (1, 0, 0);"
+	"CREATE TRIGGER IF NOT EXISTS entries_insert AFTER INSERT ON entries BEGIN"
+	" UPDATE totals SET entries = entries + 1, bytes = bytes + NEW.bytes WHERE id = 1;"
+	" END;"
+	"CREATE TRIGGER IF NOT EXISTS entries_delete AFTER DELETE ON entries BEGIN"
+	" UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.bytes WHERE id = 1;"
+	" END;"
+	"CREATE TRIGGER IF NOT EXISTS entries_update AFTER UPDATE OF bytes ON entries BEGIN"
+	" UPDATE totals SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;"
+	" END;";
+
+/* The prepared statements of one connection, by role. */
+enum {
+	ST_GET,      /* response, last_access of a key */
+	ST_TOUCH,    /* refresh last_access */
+	ST_UPSERT,   /* insert or replace a row */
+	ST_TOTALS,   /* entries, bytes */
+	ST_LRU,      /* the least recently used keys, oldest first */
+	ST_DELETE,   /* delete one key */
+	ST_BEGIN,    /* BEGIN IMMEDIATE */
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_COUNT
+};
+
+static const char *const kw_cache_sql[ST_COUNT] = {
+	[ST_GET] = "SELECT response, last_access FROM entries WHERE key = ?1",
+	[ST_TOUCH] = "UPDATE entries SET last_access = ?2 WHERE key = ?1",
+	[ST_UPSERT] =
+		"INSERT INTO entries (key, config_id, generator_version, isa, request, asm,"
+		" tables, response, bytes, created, last_access)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+		" ON CONFLICT(key) DO UPDATE SET config_id = excluded.config_id,"
+		" generator_version = excluded.generator_version, isa = excluded.isa,"
+		" request = excluded.request, asm = excluded.asm, tables = excluded.tables,"
+		" response = excluded.response, bytes = excluded.bytes,"
+		" created = excluded.created, last_access = excluded.last_access",
+	[ST_TOTALS] = "SELECT entries, bytes FROM totals WHERE id = 1",
+	[ST_LRU] = "SELECT key FROM entries WHERE key <> ?1 ORDER BY last_access LIMIT 32",
+	[ST_DELETE] = "DELETE FROM entries WHERE key = ?1",
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
+};
+
+typedef struct kw_cache_conn {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_COUNT];
+	struct kw_cache_conn *next; /* free list */
+} kw_cache_conn;
+
+struct kw_cache {
+	char *path;
+	kw_cache_options opt;
+	pthread_mutex_t mu;   /* guards idle */
+	kw_cache_conn *idle;  /* connections not lent out */
+	atomic_uint_fast64_t hits, misses, inserts, evictions;
+};
+
+/* Milliseconds since the Unix epoch. */
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int db_error(kw_error *err, sqlite3 *db, const char *what)
+{
+	return kw_error_set(err, KW_EIO, NULL, "cache: %s: %s", what,
+			    db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static void conn_free(kw_cache_conn *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(k->st[i]);
+	sqlite3_close(k->db);
+	free(k);
+}
+
+/* Open one connection, set its pragmas, apply the schema if asked and
+ * prepare its statements. */
+static int conn_open(kw_cache_conn **out, kw_cache *c, int apply_schema, kw_error *err)
+{
+	kw_cache_conn *k;
+	char pragmas[160];
+	int rc;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
+	rc = sqlite3_open_v2(c->path, &k->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		db_error(err, k->db, c->path);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(k->db, 1);
+	sqlite3_busy_timeout(k->db, c->opt.busy_timeout_ms);
+	/* journal_mode answers with a row; run it through exec and check below. */
+	snprintf(pragmas, sizeof(pragmas),
+		 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-%d;"
+		 " PRAGMA foreign_keys=OFF;", c->opt.cache_pages_kib > 0 ? c->opt.cache_pages_kib : 1024);
+	if (sqlite3_exec(k->db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
+		db_error(err, k->db, c->path);
+		goto fail;
+	}
+	if (apply_schema) {
+		if (sqlite3_exec(k->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(k->db, kw_cache_schema, NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			db_error(err, k->db, "applying the schema");
+			sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
+	}
+	for (int i = 0; i < ST_COUNT; i++) {
+		if (sqlite3_prepare_v3(k->db, kw_cache_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &k->st[i], NULL) != SQLITE_OK) {
+			db_error(err, k->db, "preparing a statement");
+			goto fail;
+		}
+	}
+	*out = k;
+	return 0;
+fail:
+	conn_free(k);
+	return err ? err->code : KW_EIO;
+}
+
+/* Borrow a connection (opening one if the pool is empty). */
+static int conn_get(kw_cache_conn **out, kw_cache *c, kw_error *err)
+{
+	kw_cache_conn *k;
+
+	pthread_mutex_lock(&c->mu);
+	k = c->idle;
+	if (k)
+		c->idle = k->next;
+	pthread_mutex_unlock(&c->mu);
+	if (k) {
+		*out = k;
+		return 0;
+	}
+	return conn_open(out, c, 0, err);
+}
+
+static void conn_put(kw_cache *c, kw_cache_conn *k)
+{
+	pthread_mutex_lock(&c->mu);
+	k->next = c->idle;
+	c->idle = k;
+	pthread_mutex_unlock(&c->mu);
+}
+
+int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt, kw_error *err)
+{
+	static const kw_cache_options defaults = KW_CACHE_OPTIONS_INIT;
+	kw_cache *c;
+	kw_cache_conn *k = NULL;
+	int rc;
+
+	if (!path)
+		return kw_error_set(err, KW_EINVAL, NULL, "cache: no path");
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->path = strdup(path))) {
+		free(c);
+		return kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
+	}
+	c->opt = opt ? *opt : defaults;
+	pthread_mutex_init(&c->mu, NULL);
+	rc = conn_open(&k, c, 1, err);
+	if (rc < 0) {
+		kw_cache_close(c);
+		return rc;
+	}
+	conn_put(c, k);
+	*out = c;
+	return 0;
+}
+
+void kw_cache_close(kw_cache *c)
+{
+	kw_cache_conn *k;
+
+	if (!c)
+		return;
+	while ((k = c->idle)) {
+		c->idle = k->next;
+		conn_free(k);
+	}
+	pthread_mutex_destroy(&c->mu);
+	free(c->path);
+	free(c);
+}
+
+int kw_cache_get(char **out, size_t *out_len, kw_cache *c, const char *key, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st;
+	char *text = NULL;
+	size_t len = 0;
+	int64_t last = 0, now;
+	int rc;
+
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	st = k->st[ST_GET];
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		len = (size_t)sqlite3_column_bytes(st, 0);
+		text = malloc(len + 1);
+		if (text) {
+			memcpy(text, sqlite3_column_text(st, 0), len);
+			text[len] = '\0';
+		}
+		last = sqlite3_column_int64(st, 1);
+		rc = text ? 0 : kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
+	} else if (rc == SQLITE_DONE) {
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", key);
+	} else {
+		rc = db_error(err, k->db, "reading");
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+
+	if (rc == 0 && (now = now_ms()) - last >= c->opt.touch_ms) {
+		/* Best effort: a busy writer must not turn a hit into an error. */
+		st = k->st[ST_TOUCH];
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, now);
+		sqlite3_step(st);
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
+	conn_put(c, k);
+	if (rc == 0) {
+		atomic_fetch_add(&c->hits, 1);
+		*out = text;
+		if (out_len)
+			*out_len = len;
+	} else if (rc == KW_ENOTFOUND) {
+		atomic_fetch_add(&c->misses, 1);
+	}
+	return rc;
+}
+
+/* Step a statement that returns no row; reset it. */
+static int run(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Read the running totals inside the current transaction. */
+static int totals(kw_cache_conn *k, int64_t *entries, int64_t *bytes)
+{
+	sqlite3_stmt *st = k->st[ST_TOTALS];
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		*entries = sqlite3_column_int64(st, 0);
+		*bytes = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Delete LRU rows (never keep_key) until bytes <= max.  Returns the number
+ * of rows deleted or -1 on error. */
+static long evict(kw_cache_conn *k, const char *keep_key, int64_t max)
+{
+	int64_t entries, bytes;
+	long n = 0;
+
+	for (;;) {
+		sqlite3_stmt *lru = k->st[ST_LRU];
+		int rc, progressed = 0;
+
+		if (totals(k, &entries, &bytes) < 0)
+			return -1;
+		if (bytes <= max)
+			return n;
+		sqlite3_bind_text(lru, 1, keep_key, -1, SQLITE_STATIC);
+		while (bytes > max && (rc = sqlite3_step(lru)) == SQLITE_ROW) {
+			sqlite3_stmt *del = k->st[ST_DELETE];
+
+			sqlite3_bind_text(del, 1, (const char *)sqlite3_column_text(lru, 0), -1,
+					  SQLITE_TRANSIENT);
+			if (run(del) < 0) {
+				sqlite3_reset(lru);
+				return -1;
+			}
+			n++;
+			progressed = 1;
+			if (totals(k, &entries, &bytes) < 0) {
+				sqlite3_reset(lru);
+				return -1;
+			}
+		}
+		sqlite3_reset(lru);
+		sqlite3_clear_bindings(lru);
+		if (!progressed)
+			return n; /* only keep_key is left */
+	}
+}
+
+int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st;
+	int64_t bytes, now = now_ms();
+	long evicted = 0;
+	int rc;
+
+	if (!e || !e->key || !e->config_id || !e->generator_version || !e->isa || !e->request ||
+	    !e->asm_text || !e->tables || !e->response)
+		return kw_error_set(err, KW_EINVAL, NULL, "cache: incomplete entry");
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	bytes = (int64_t)(strlen(e->request) + strlen(e->asm_text) + strlen(e->tables) +
+			  strlen(e->response));
+	if (run(k->st[ST_BEGIN]) < 0) {
+		rc = db_error(err, k->db, "starting a write");
+		goto out;
+	}
+	st = k->st[ST_UPSERT];
+	sqlite3_bind_text(st, 1, e->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, e->config_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, e->generator_version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, e->isa, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, e->request, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, e->asm_text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, e->tables, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, e->response, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 9, bytes);
+	sqlite3_bind_int64(st, 10, now);
+	rc = run(st);
+	sqlite3_clear_bindings(st);
+	if (rc < 0) {
+		rc = db_error(err, k->db, "writing");
+		goto rollback;
+	}
+	if (c->opt.max_bytes > 0 && (evicted = evict(k, e->key, c->opt.max_bytes)) < 0) {
+		rc = db_error(err, k->db, "evicting");
+		goto rollback;
+	}
+	if (run(k->st[ST_COMMIT]) < 0) {
+		rc = db_error(err, k->db, "committing");
+		goto rollback;
+	}
+	atomic_fetch_add(&c->inserts, 1);
+	atomic_fetch_add(&c->evictions, (uint_fast64_t)evicted);
+	rc = 0;
+	goto out;
+rollback:
+	run(k->st[ST_ROLLBACK]);
+out:
+	conn_put(c, k);
+	return rc;
+}
+
+int kw_cache_stats_get(kw_cache_stats *out, kw_cache *c, kw_error *err)
+{
+	kw_cache_conn *k;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->hits = atomic_load(&c->hits);
+	out->misses = atomic_load(&c->misses);
+	out->inserts = atomic_load(&c->inserts);
+	out->evictions = atomic_load(&c->evictions);
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	rc = totals(k, &out->entries, &out->bytes) < 0 ? db_error(err, k->db, "reading totals") : 0;
+	conn_put(c, k);
+	return rc;
+}
+
+int kw_cache_integrity(char **out, kw_cache *c, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(k->db, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		rc = db_error(err, k->db, "integrity_check");
+	} else {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		*out = strdup(t ? t : "");
+		rc = *out ? 0 : kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
+	}
+	sqlite3_finalize(st);
+	conn_put(c, k);
+	return rc;
+}

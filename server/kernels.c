@@ -1,0 +1,300 @@
+/*
+ * kernels.c - POST /v1/kernels, POST /v1/kernels:batch and
+ * GET /v1/kernels/{key}.
+ *
+ * The path of one request: parse (kw_request_parse) -> key
+ * (kw_request_ids) -> cache lookup -> single-flight -> kw_request_run ->
+ * response JSON -> one cache transaction.  The response is stored with
+ * "cached": true, which is what every later reader is served verbatim.
+ */
+#include "kernels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "metrics.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Parse a body that must be one JSON object.  Returns the object or NULL
+ * with out set to a 400. */
+static json_t *parse_object(kw_reply *out, const char *body, size_t len)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &jerr);
+
+	if (!root) {
+		kw_reply_error(out, 400, "syntax", NULL, "invalid JSON at line %d, column %d: %s",
+			       jerr.line, jerr.column, jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		kw_reply_error(out, 400, "syntax", NULL, "the body must be a JSON object");
+		return NULL;
+	}
+	return root;
+}
+
+/* Every result's asm, concatenated in order (results without asm add
+ * nothing).  malloc()ed; NULL when out of memory. */
+static char *concat_asm(const json_t *results)
+{
+	size_t i, total = 0, at = 0;
+	json_t *res;
+	char *text;
+
+	json_array_foreach(results, i, res)
+		total += json_string_length(json_object_get(res, "asm"));
+	if (!(text = malloc(total + 1)))
+		return NULL;
+	json_array_foreach(results, i, res) {
+		json_t *a = json_object_get(res, "asm");
+		size_t n = json_string_length(a);
+
+		if (n)
+			memcpy(text + at, json_string_value(a), n);
+		at += n;
+	}
+	text[at] = '\0';
+	return text;
+}
+
+/* The tables column: [{"name", "acc2arch"?, "arch2acc"?, "value"?}, ...]. */
+static char *tables_json(const json_t *results)
+{
+	static const char *const keys[] = { "acc2arch", "arch2acc", "value" };
+	json_t *tables = json_array(), *res;
+	size_t i;
+	char *text;
+
+	json_array_foreach(results, i, res) {
+		json_t *row = json_object();
+
+		json_object_set(row, "name", json_object_get(res, "name"));
+		for (size_t k = 0; k < 3; k++) {
+			json_t *v = json_object_get(res, keys[k]);
+
+			if (v)
+				json_object_set(row, keys[k], v);
+		}
+		json_array_append_new(tables, row);
+	}
+	text = json_dumps(tables, JSON_COMPACT);
+	json_decref(tables);
+	return text;
+}
+
+/* Generate r and store the answer.  out gets the response (cached:false),
+ * a 4xx for a request the generators refuse, or a 503 when the row could
+ * not be written. */
+static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *key,
+		     const char *config_id, const char *canonical)
+{
+	kw_error e = KW_ERROR_INIT;
+	json_t *results = NULL, *resp;
+	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL;
+	double t0 = now_s();
+	int rc;
+
+	rc = kw_request_run(&results, r, &e);
+	kw_metrics_generation(now_s() - t0);
+	if (rc < 0) {
+		kw_reply_kw_error(out, &e);
+		return;
+	}
+	resp = json_pack("{s:s,s:s,s:s,s:b,s:s,s:o}", "key", key, "config_id", config_id,
+			 "generator_version", kw_generator_version(), "cached", 0, "isa",
+			 kw_request_isa_name(r), "results", results);
+	if (resp) {
+		client = json_dumps(resp, JSON_COMPACT);
+		json_object_set_new(resp, "cached", json_true());
+		stored = json_dumps(resp, JSON_COMPACT);
+		results = json_object_get(resp, "results");
+		asm_text = concat_asm(results);
+		tables = tables_json(results);
+	}
+	if (!client || !stored || !asm_text || !tables) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		goto done;
+	}
+	kw_cache_entry entry = { key, config_id, kw_generator_version(), kw_request_isa_name(r),
+				 canonical, asm_text, tables, stored };
+	if ((rc = kw_cache_put(s->cache, &entry, &e)) < 0) {
+		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", key, e.message);
+		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s",
+			       e.message);
+		out->retry_after = 1;
+		goto done;
+	}
+	kw_reply_text(out, 200, client, strlen(client), NULL);
+	client = NULL;
+	out->cached = 0;
+done:
+	json_decref(resp);
+	free(client);
+	free(stored);
+	free(asm_text);
+	free(tables);
+}
+
+/* Answer one parsed request object (used by single and batch). */
+static void kernels_one(kw_reply *out, kw_srv *s, const json_t *root, int bypass)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_request *r = NULL;
+	kw_flight *f = NULL;
+	char config_id[65], key[65], *canonical = NULL, *hit = NULL;
+	size_t hit_len;
+	int leader;
+
+	if (kw_request_parse(&r, root, &s->limits, &e) < 0 ||
+	    kw_request_ids(config_id, key, &canonical, r, &e) < 0) {
+		kw_reply_kw_error(out, &e);
+		goto done;
+	}
+	memcpy(out->key, key, sizeof(out->key));
+	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+	if (!bypass && kw_cache_get(&hit, &hit_len, s->cache, key, &e) == 0)
+		goto hit;
+	if ((leader = kw_flight_join(&f, s->flights, key)) < 0) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		goto done;
+	}
+	if (!leader) {
+		kw_flight_wait(s->flights, f, out);
+		goto done;
+	}
+	/* A flight for this key may have finished between our lookup and our
+	 * join: look again so that key is generated once. */
+	if (!bypass && kw_cache_get(&hit, &hit_len, s->cache, key, &e) == 0) {
+		kw_reply_text(out, 200, hit, hit_len, NULL);
+		out->cached = 1;
+		hit = NULL;
+	} else {
+		generate(out, s, r, key, config_id, canonical);
+	}
+	kw_flight_finish(s->flights, f, out);
+	goto done;
+hit:
+	kw_reply_text(out, 200, hit, hit_len, NULL);
+	out->cached = 1;
+done:
+	if (f)
+		kw_flight_release(s->flights, f);
+	free(canonical);
+	kw_request_free(r);
+}
+
+void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)
+{
+	json_t *root = parse_object(out, body, len);
+
+	if (!root)
+		return;
+	kernels_one(out, s, root, bypass);
+	json_decref(root);
+}
+
+void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)
+{
+	json_t *root = parse_object(out, body, len), *reqs, *results, *item;
+	size_t i;
+
+	if (!root)
+		return;
+	reqs = json_object_get(root, "requests");
+	if (!json_is_array(reqs)) {
+		kw_reply_error(out, 422, "invalid", "requests",
+			       "\"requests\" must be an array of kernel requests");
+		goto done;
+	}
+	if (json_array_size(reqs) > s->cfg.max_batch) {
+		kw_reply_error(out, 422, "limit", "requests",
+			       "at most %zu requests per batch (got %zu)", s->cfg.max_batch,
+			       json_array_size(reqs));
+		goto done;
+	}
+	results = json_array();
+	json_array_foreach(reqs, i, item) {
+		kw_reply one = KW_REPLY_INIT;
+		json_t *parsed, *entry;
+
+		if (json_is_object(item))
+			kernels_one(&one, s, item, bypass);
+		else
+			kw_reply_error(&one, 400, "syntax", "requests", "requests[%zu] is not an object", i);
+		parsed = one.body ? json_loadb(one.body, one.len, 0, NULL) : NULL;
+		if (one.status == 200)
+			entry = json_pack("{s:i,s:o}", "status", 200, "response",
+					  parsed ? parsed : json_null());
+		else {
+			json_t *eo = json_object_get(parsed, "error");
+
+			entry = json_pack("{s:i,s:o}", "status", one.status, "error",
+					  eo ? json_incref(eo) : json_null());
+			json_decref(parsed);
+		}
+		json_array_append_new(results, entry);
+		kw_reply_reset(&one);
+	}
+	kw_reply_json(out, 200, json_pack("{s:o}", "results", results));
+done:
+	json_decref(root);
+}
+
+/* Does an If-None-Match value name etag (or "*")? */
+static int etag_matches(const char *header, const char *etag)
+{
+	size_t n = strlen(etag);
+	const char *p;
+
+	if (!header)
+		return 0;
+	if (strcmp(header, "*") == 0)
+		return 1;
+	for (p = strstr(header, etag); p; p = strstr(p + 1, etag))
+		if ((p == header || p[-1] == ' ' || p[-1] == ',') &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match)
+{
+	kw_error e = KW_ERROR_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
+		return;
+	}
+	rc = kw_cache_get(&text, &len, s->cache, key, &e);
+	if (rc < 0) {
+		kw_reply_kw_error(out, &e);
+		return;
+	}
+	memcpy(out->key, key, 65);
+	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+	out->cached = 1;
+	if (etag_matches(if_none_match, out->etag)) {
+		free(text);
+		kw_reply_text(out, 304, NULL, 0, NULL);
+		return;
+	}
+	kw_reply_text(out, 200, text, len, NULL);
+}

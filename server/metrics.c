@@ -1,0 +1,201 @@
+/*
+ * metrics.c - counters, histograms and the /metrics text (see metrics.h).
+ * Knows routes and statuses as numbers only; http.c does the recording.
+ */
+#include "metrics.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kw_route_names[KW_ROUTE_COUNT] = {
+#define X(name, text) text,
+	KW_FOR_EACH_ROUTE(X)
+#undef X
+};
+
+/* Statuses with their own series; anything else is "other". */
+static const int kw_codes[] = { 200, 304, 400, 404, 405, 413, 415, 422, 500, 503 };
+#define KW_NCODES (sizeof(kw_codes) / sizeof(kw_codes[0]))
+
+/* Histogram bucket bounds, seconds. */
+static const double kw_buckets[] = { 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+				     0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 };
+#define KW_NBUCKETS (sizeof(kw_buckets) / sizeof(kw_buckets[0]))
+
+typedef struct kw_histogram {
+	atomic_ulong counts[KW_NBUCKETS + 1]; /* last = +Inf only */
+	atomic_ulong sum_us;                  /* sum of observations, microseconds */
+} kw_histogram;
+
+static atomic_ulong kw_requests[KW_ROUTE_COUNT][KW_NCODES + 1];
+static kw_histogram kw_request_hist, kw_generation_hist;
+static atomic_ulong kw_generations;
+static atomic_long kw_in_flight;
+
+const char *kw_route_name(int route)
+{
+	return route >= 0 && route < KW_ROUTE_COUNT ? kw_route_names[route] : "other";
+}
+
+static void observe(kw_histogram *h, double seconds)
+{
+	size_t i = 0;
+
+	while (i < KW_NBUCKETS && seconds > kw_buckets[i])
+		i++;
+	atomic_fetch_add(&h->counts[i], 1);
+	atomic_fetch_add(&h->sum_us, (unsigned long)(seconds * 1e6));
+}
+
+void kw_metrics_request(int route, int status, double seconds)
+{
+	size_t c = 0;
+
+	if (route < 0 || route >= KW_ROUTE_COUNT)
+		route = KW_ROUTE_OTHER;
+	while (c < KW_NCODES && kw_codes[c] != status)
+		c++;
+	atomic_fetch_add(&kw_requests[route][c], 1);
+	observe(&kw_request_hist, seconds);
+}
+
+void kw_metrics_generation(double seconds)
+{
+	atomic_fetch_add(&kw_generations, 1);
+	observe(&kw_generation_hist, seconds);
+}
+
+void kw_metrics_in_flight(int delta)
+{
+	atomic_fetch_add(&kw_in_flight, delta);
+}
+
+long kw_metrics_in_flight_now(void)
+{
+	return atomic_load(&kw_in_flight);
+}
+
+unsigned long kw_metrics_generations(void)
+{
+	return atomic_load(&kw_generations);
+}
+
+/* A growable text buffer with a sticky out-of-memory flag. */
+typedef struct kw_text {
+	char *p;
+	size_t len, cap;
+	int oom;
+} kw_text;
+
+static void add(kw_text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void add(kw_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->p ? t->p + t->len : NULL, t->p ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->oom = 1;
+			return;
+		}
+		if (t->p && t->len + (size_t)n < t->cap) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t cap = t->cap ? t->cap * 2 : 8192;
+		while (cap <= t->len + (size_t)n)
+			cap *= 2;
+		char *p = realloc(t->p, cap);
+		if (!p) {
+			t->oom = 1;
+			return;
+		}
+		t->p = p;
+		t->cap = cap;
+	}
+}
+
+static void histogram(kw_text *t, const char *name, const char *help, kw_histogram *h)
+{
+	unsigned long cum = 0;
+
+	add(t, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+	for (size_t i = 0; i < KW_NBUCKETS; i++) {
+		cum += atomic_load(&h->counts[i]);
+		add(t, "%s_bucket{le=\"%g\"} %lu\n", name, kw_buckets[i], cum);
+	}
+	cum += atomic_load(&h->counts[KW_NBUCKETS]);
+	add(t, "%s_bucket{le=\"+Inf\"} %lu\n", name, cum);
+	add(t, "%s_sum %.6f\n%s_count %lu\n", name, (double)atomic_load(&h->sum_us) / 1e6, name, cum);
+}
+
+char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
+{
+	kw_text t = { 0 };
+	kw_cache_stats zero = { 0 };
+
+	if (!st)
+		st = &zero;
+	add(&t, "# HELP kwgen_requests_total HTTP requests by route and status.\n"
+		"# TYPE kwgen_requests_total counter\n");
+	for (int r = 0; r < KW_ROUTE_COUNT; r++) {
+		for (size_t c = 0; c <= KW_NCODES; c++) {
+			unsigned long n = atomic_load(&kw_requests[r][c]);
+			char code[16];
+
+			if (!n)
+				continue;
+			if (c < KW_NCODES)
+				snprintf(code, sizeof(code), "%d", kw_codes[c]);
+			else
+				snprintf(code, sizeof(code), "other");
+			add(&t, "kwgen_requests_total{route=\"%s\",code=\"%s\"} %lu\n",
+			    kw_route_names[r], code, n);
+		}
+	}
+	histogram(&t, "kwgen_request_duration_seconds", "Time from request start to response queued.",
+		  &kw_request_hist);
+	histogram(&t, "kwgen_generation_duration_seconds", "Time spent in kw_request_run.",
+		  &kw_generation_hist);
+	add(&t, "# HELP kwgen_generations_total Generator runs (cache misses that generated).\n"
+		"# TYPE kwgen_generations_total counter\nkwgen_generations_total %lu\n",
+	    atomic_load(&kw_generations));
+	add(&t, "# HELP kwgen_in_flight_requests Requests being handled now.\n"
+		"# TYPE kwgen_in_flight_requests gauge\nkwgen_in_flight_requests %ld\n",
+	    atomic_load(&kw_in_flight));
+	add(&t, "# HELP kwgen_cache_hits_total Cache lookups that found the key.\n"
+		"# TYPE kwgen_cache_hits_total counter\nkwgen_cache_hits_total %llu\n",
+	    (unsigned long long)st->hits);
+	add(&t, "# HELP kwgen_cache_misses_total Cache lookups that did not.\n"
+		"# TYPE kwgen_cache_misses_total counter\nkwgen_cache_misses_total %llu\n",
+	    (unsigned long long)st->misses);
+	add(&t, "# HELP kwgen_cache_inserts_total Rows written.\n"
+		"# TYPE kwgen_cache_inserts_total counter\nkwgen_cache_inserts_total %llu\n",
+	    (unsigned long long)st->inserts);
+	add(&t, "# HELP kwgen_cache_evictions_total Rows evicted by the size bound.\n"
+		"# TYPE kwgen_cache_evictions_total counter\nkwgen_cache_evictions_total %llu\n",
+	    (unsigned long long)st->evictions);
+	add(&t, "# HELP kwgen_cache_bytes Bytes stored in the cache.\n"
+		"# TYPE kwgen_cache_bytes gauge\nkwgen_cache_bytes %lld\n", (long long)st->bytes);
+	add(&t, "# HELP kwgen_cache_entries Rows stored in the cache.\n"
+		"# TYPE kwgen_cache_entries gauge\nkwgen_cache_entries %lld\n", (long long)st->entries);
+	if (t.oom) {
+		free(t.p);
+		return NULL;
+	}
+	*len = t.len;
+	return t.p;
+}

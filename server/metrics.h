@@ -1,0 +1,55 @@
+/*
+ * metrics.h - kwgend's counters and histograms, and their Prometheus text.
+ *
+ * All counters are process-wide atomics; recording never blocks.  Routes
+ * are a fixed enum (bounded label sets); statuses outside the table are
+ * counted under "other".
+ */
+#ifndef KW_SERVER_METRICS_H
+#define KW_SERVER_METRICS_H
+
+#include <stddef.h>
+
+#include "kwgen/cache.h"
+
+#define KW_FOR_EACH_ROUTE(X)                  \
+	X(KERNELS, "/v1/kernels")             \
+	X(BATCH, "/v1/kernels:batch")         \
+	X(KERNEL_GET, "/v1/kernels/{key}")    \
+	X(GENERATORS, "/v1/generators")       \
+	X(ISAS, "/v1/isas")                   \
+	X(HEALTHZ, "/healthz")                \
+	X(READYZ, "/readyz")                  \
+	X(STATUS, "/status")                  \
+	X(METRICS, "/metrics")                \
+	X(OTHER, "other")
+
+enum {
+#define X(name, text) KW_ROUTE_##name,
+	KW_FOR_EACH_ROUTE(X)
+#undef X
+	KW_ROUTE_COUNT
+};
+
+/* The label text of a route ("/v1/kernels"). */
+const char *kw_route_name(int route);
+
+/* One finished request: route, HTTP status, wall time in seconds. */
+void kw_metrics_request(int route, int status, double seconds);
+
+/* One generation (kw_request_run) and its wall time in seconds. */
+void kw_metrics_generation(double seconds);
+
+/* Requests being handled now: +1 when one starts, -1 when it finishes. */
+void kw_metrics_in_flight(int delta);
+long kw_metrics_in_flight_now(void);
+
+/* Generations since start. */
+unsigned long kw_metrics_generations(void);
+
+/* The Prometheus text exposition (version 0.0.4) of every metric, with
+ * the cache figures from st (may be NULL).  Returns malloc()ed text and
+ * its length in *len, or NULL when out of memory. */
+char *kw_metrics_render(size_t *len, const kw_cache_stats *st);
+
+#endif
