@@ -1,0 +1,424 @@
+/*
+ * cli/logic.c - `kwgen logic FILE.yaml...`: read Tensile / hipBLASLt
+ * library-logic files, turn each solution into a kwgen request and print
+ * the requests as JSON lines, or post them in batches to a daemon.
+ *
+ * Reading is streamed (logic_yaml.c), derivation is per solution
+ * (logic_derive.c), posting is batched (logic_post.c); this file holds the
+ * options, the progress bar and the summary.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <curl/curl.h>
+
+#include "logic.h"
+#include "logic_impl.h"
+
+typedef struct opts {
+	const char *server;
+	long batch;
+	int unique;
+	const char *isa;
+	json_t *generators;
+	int progress;             /* -1 auto (a terminal), 0 off, 1 on */
+	int quiet;
+	const char *output;
+	long timeout;
+} opts;
+
+typedef struct stats {
+	size_t solutions, requests, derive_errors, posted, hits, server_errors;
+	json_t *seen_requests;    /* canonical request text -> true */
+	json_t *seen_keys;        /* response key -> true */
+} stats;
+
+typedef struct run {
+	const opts *o;
+	stats *st;
+	FILE *out;
+	kw_poster *poster;
+	json_t *batch;            /* pending requests */
+	json_t *batch_where;      /* "FILE#index (line N)" per pending request */
+	const char *name;
+	char isa[32];
+	json_t *problem_type;
+	long size;
+	int show_progress;
+	double last_draw;
+	size_t file_solutions;
+} run;
+
+static void usage(FILE *f)
+{
+	fputs("usage: kwgen logic [options] FILE.yaml [FILE.yaml ...]   (- reads stdin)\n"
+	      "Turn every solution of a Tensile/hipBLASLt logic file into a kwgen request.\n"
+	      "  --server URL       post the requests to a kwgend (POST URL/v1/kernels:batch)\n"
+	      "                     instead of printing them; prints a summary with cache hits\n"
+	      "  --batch N          requests per batch (default 64)\n"
+	      "  --unique           keep only the first of identical requests\n"
+	      "  --isa GFX          ISA for every solution (default: the file's ArchitectureName)\n"
+	      "  --generators LIST  comma-separated generator names (default: all that apply)\n"
+	      "  --timeout SEC      per HTTP exchange (default 120)\n"
+	      "  -o FILE            write the JSON lines to FILE instead of stdout\n"
+	      "  --progress, --no-progress   progress bar on stderr (default: when a terminal)\n"
+	      "  -q, --quiet        no progress bar, no summary\n",
+	      f);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void draw_progress(run *r, size_t offset, int final)
+{
+	if (!r->show_progress)
+		return;
+	double t = now_s();
+	if (!final && t - r->last_draw < 0.1)
+		return;
+	r->last_draw = t;
+	double frac = r->size > 0 ? (double)offset / (double)r->size : 0.0;
+	if (final || frac > 1.0)
+		frac = 1.0;
+	char bar[31];
+	int fill = (int)(frac * 30.0);
+	for (int i = 0; i < 30; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[30] = '\0';
+	fprintf(stderr, "\r%.40s [%s] %3d%%  %zu solutions  %zu hits  %zu errors%s", r->name, bar, (int)(frac * 100.0),
+		r->file_solutions, r->st->hits, r->st->derive_errors + r->st->server_errors, final ? "\n" : "");
+	fflush(stderr);
+}
+
+/* Post the pending batch and account for the answers. */
+static int flush_batch(run *r, kw_error *err)
+{
+	size_t n = json_array_size(r->batch);
+	if (n == 0)
+		return 0;
+	json_t *results = NULL;
+	int rc = kw_poster_batch(&results, r->poster, r->batch, err);
+	if (rc < 0)
+		return rc;
+	r->st->posted += n;
+	for (size_t i = 0; i < n; i++) {
+		json_t *it = json_array_get(results, i);
+		json_t *resp = json_object_get(it, "response");
+		json_int_t status = json_integer_value(json_object_get(it, "status"));
+		if (!json_is_object(resp) || (status && status != 200)) {
+			const json_t *e = json_object_get(it, "error");
+			const char *msg = json_string_value(json_object_get(e, "message"));
+			if (!msg)
+				msg = json_string_value(e);
+			r->st->server_errors++;
+			if (r->show_progress)
+				fputc('\n', stderr);
+			fprintf(stderr, "kwgen logic: %s: server error %lld: %s\n",
+				json_string_value(json_array_get(r->batch_where, i)), (long long)status,
+				msg ? msg : "(no message)");
+			continue;
+		}
+		if (json_is_true(json_object_get(resp, "cached")))
+			r->st->hits++;
+		const char *key = json_string_value(json_object_get(resp, "key"));
+		if (key && json_object_set_new(r->st->seen_keys, key, json_true()) < 0) {
+			json_decref(results);
+			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+		}
+		if (r->out && json_dumpf(resp, r->out, JSON_COMPACT) == 0)
+			fputc('\n', r->out);
+	}
+	json_decref(results);
+	json_array_clear(r->batch);
+	json_array_clear(r->batch_where);
+	return 0;
+}
+
+static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
+{
+	kw_logic_ctx ctx = { r->isa[0] ? r->isa : NULL, r->problem_type, r->o->generators };
+	json_t *req = NULL;
+	kw_error derr = KW_ERROR_INIT;
+	r->st->solutions++;
+	r->file_solutions++;
+	int rc = kw_logic_request(&req, it->value, &ctx, &derr);
+	if (rc == KW_ENOMEM)
+		return kw_error_set(err, rc, NULL, "out of memory");
+	if (rc < 0) {
+		r->st->derive_errors++;
+		if (r->show_progress)
+			fputc('\n', stderr);
+		fprintf(stderr, "kwgen logic: %s: solution #%zu (line %lu): %s\n", r->name, it->index, it->line, derr.message);
+		draw_progress(r, it->offset, 0);
+		return 0;
+	}
+	char *canon = json_dumps(req, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!canon) {
+		json_decref(req);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
+	int dup = json_object_get(r->st->seen_requests, canon) != NULL;
+	if (!dup && json_object_set_new(r->st->seen_requests, canon, json_true()) < 0)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	if (rc == 0 && !(dup && r->o->unique)) {
+		r->st->requests++;
+		if (r->poster) {
+			char where[300];
+			snprintf(where, sizeof where, "%.200s solution #%zu (line %lu)", r->name, it->index, it->line);
+			if (json_array_append(r->batch, req) < 0 ||
+			    json_array_append_new(r->batch_where, json_string(where)) < 0)
+				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+			else if ((long)json_array_size(r->batch) >= r->o->batch)
+				rc = flush_batch(r, err);
+		} else {
+			fputs(canon, r->out);
+			fputc('\n', r->out);
+		}
+	}
+	free(canon);
+	json_decref(req);
+	draw_progress(r, it->offset, 0);
+	return rc;
+}
+
+static int on_item(void *ud, const kw_yaml_item *it, kw_error *err)
+{
+	run *r = ud;
+	if (it->solution)
+		return on_solution(r, it, err);
+	int is_arch = it->key ? strcmp(it->key, "ArchitectureName") == 0 : it->index == 2;
+	int is_pt = it->key ? strcmp(it->key, "ProblemType") == 0 : it->index == 4;
+	if (it->index == 0 && !it->key && !json_is_object(it->value))
+		return kw_error_set(err, KW_ESYNTAX, NULL,
+				    "%s:%lu: not a Tensile logic file: the first item should be {MinimumRequiredVersion: ...}",
+				    r->name, it->line);
+	if (is_arch && !r->o->isa) {
+		if (kw_logic_arch_name(r->isa, sizeof r->isa, it->value) < 0)
+			return kw_error_set(err, KW_ESYNTAX, NULL,
+					    "%s:%lu: the architecture item should name a gfx target (\"gfx942\")", r->name, it->line);
+	}
+	if (is_pt && json_is_object(it->value)) {
+		json_decref(r->problem_type);
+		r->problem_type = json_incref((json_t *)it->value);
+	}
+	return 0;
+}
+
+static int run_file(run *r, const char *path, kw_error *err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return kw_error_set(err, KW_EIO, NULL, "%s: %s", path, strerror(errno));
+	struct stat sb;
+	r->size = (f != stdin && fstat(fileno(f), &sb) == 0) ? (long)sb.st_size : 0;
+	r->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	r->isa[0] = '\0';
+	if (r->o->isa)
+		snprintf(r->isa, sizeof r->isa, "%s", r->o->isa);
+	r->file_solutions = 0;
+	r->last_draw = 0;
+	size_t before = r->st->solutions;
+	int rc = kw_yaml_logic_read(f, r->name, on_item, r, err);
+	if (f != stdin)
+		fclose(f);
+	json_decref(r->problem_type);
+	r->problem_type = NULL;
+	if (rc == 0 && r->st->solutions == before)
+		rc = kw_error_set(err, KW_ESYNTAX, NULL,
+				  "%s: not a Tensile logic file: no solutions found (a logic file is a list "
+				  "[version, schedule, architecture, devices, problem type, solutions, ...], "
+				  "or a mapping with a Solutions list)", r->name);
+	if (rc == 0 && r->poster)
+		rc = flush_batch(r, err);
+	if (rc == 0)
+		draw_progress(r, (size_t)r->size, 1);
+	else if (r->show_progress)
+		fputc('\n', stderr);
+	return rc;
+}
+
+static int parse_generators(opts *o, const char *list)
+{
+	o->generators = json_array();
+	if (!o->generators)
+		return -1;
+	const char *p = list;
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len > 0 && json_array_append_new(o->generators, json_pack("{s:s%}", "name", p, len)) < 0)
+			return -1;
+		p += len + (e ? 1 : 0);
+	}
+	return json_array_size(o->generators) ? 0 : -1;
+}
+
+int kw_cli_logic(int argc, char **argv)
+{
+	opts o = { NULL, 64, 0, NULL, NULL, -1, 0, NULL, 120 };
+	stats st = { 0, 0, 0, 0, 0, 0, NULL, NULL };
+	int i = 1, status = 0, nfiles = 0;
+	/* Accept both ("logic", args...) and (prog, "logic", args...). */
+	if (argc > 1 && strcmp(argv[1], "logic") == 0 && (!argv[0] || strcmp(argv[0], "logic") != 0))
+		i = 2;
+	const char **files = calloc((size_t)argc + 1, sizeof *files);
+	if (!files)
+		return 2;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+		if (strcmp(a, "--server") == 0 && v)
+			o.server = v;
+		else if (strcmp(a, "--batch") == 0 && v) {
+			char *end;
+			o.batch = strtol(v, &end, 10);
+			if (*end || o.batch < 1 || o.batch > 10000) {
+				fprintf(stderr, "kwgen logic: --batch wants 1..10000, not %s\n", v);
+				status = 2;
+			}
+		} else if (strcmp(a, "--timeout") == 0 && v) {
+			char *end;
+			o.timeout = strtol(v, &end, 10);
+			if (*end || o.timeout < 1) {
+				fprintf(stderr, "kwgen logic: --timeout wants seconds >= 1, not %s\n", v);
+				status = 2;
+			}
+		} else if (strcmp(a, "--isa") == 0 && v) {
+			if (strncmp(v, "gfx", 3) != 0 || strlen(v) >= 32) {
+				fprintf(stderr, "kwgen logic: --isa wants a gfx name such as gfx942, not %s\n", v);
+				status = 2;
+			}
+			o.isa = v;
+		} else if (strcmp(a, "--generators") == 0 && v) {
+			json_decref(o.generators);
+			if (parse_generators(&o, v) < 0) {
+				fprintf(stderr, "kwgen logic: --generators wants a comma-separated list of names\n");
+				status = 2;
+			}
+		} else if (strcmp(a, "-o") == 0 && v)
+			o.output = v;
+		else {
+			takes = 0;
+			if (strcmp(a, "--unique") == 0)
+				o.unique = 1;
+			else if (strcmp(a, "--progress") == 0)
+				o.progress = 1;
+			else if (strcmp(a, "--no-progress") == 0)
+				o.progress = 0;
+			else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+				o.quiet = 1;
+			else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+				usage(stdout);
+				free(files);
+				json_decref(o.generators);
+				return 0;
+			} else if (a[0] == '-' && a[1] != '\0') {
+				fprintf(stderr, "kwgen logic: unknown option %s (or it lacks its value)\n", a);
+				status = 2;
+			} else
+				files[nfiles++] = a;
+		}
+		i += takes;
+	}
+	if (status == 0 && nfiles == 0) {
+		fprintf(stderr, "kwgen logic: no logic file given\n");
+		status = 2;
+	}
+	if (status) {
+		usage(stderr);
+		free(files);
+		json_decref(o.generators);
+		return status;
+	}
+
+	run r;
+	memset(&r, 0, sizeof r);
+	r.o = &o;
+	r.st = &st;
+	r.show_progress = o.quiet ? 0 : o.progress >= 0 ? o.progress : isatty(fileno(stderr));
+	st.seen_requests = json_object();
+	st.seen_keys = json_object();
+	r.batch = json_array();
+	r.batch_where = json_array();
+	kw_error err = KW_ERROR_INIT;
+	int curl_up = 0;
+	r.out = stdout;
+	if (o.output && !(r.out = fopen(o.output, "w"))) {
+		fprintf(stderr, "kwgen logic: %s: %s\n", o.output, strerror(errno));
+		status = 2;
+		r.out = NULL;
+		goto done;
+	}
+	if (!st.seen_requests || !st.seen_keys || !r.batch || !r.batch_where) {
+		fprintf(stderr, "kwgen logic: out of memory\n");
+		status = 2;
+		goto done;
+	}
+	if (o.server) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+			fprintf(stderr, "kwgen logic: libcurl failed to initialise\n");
+			status = 2;
+			goto done;
+		}
+		curl_up = 1;
+		if (kw_poster_new(&r.poster, o.server, o.timeout, &err) < 0) {
+			fprintf(stderr, "kwgen logic: %s\n", err.message);
+			status = 2;
+			goto done;
+		}
+		if (!o.output)
+			r.out = NULL; /* with --server, responses go to -o FILE only */
+	}
+	for (int f = 0; f < nfiles; f++) {
+		kw_error_clear(&err);
+		int rc = run_file(&r, files[f], &err);
+		if (rc < 0) {
+			fprintf(stderr, "kwgen logic: %s\n", err.message);
+			status = 2;
+			json_array_clear(r.batch);
+			json_array_clear(r.batch_where);
+			if (rc == KW_ENOMEM || (rc == KW_EIO && r.poster))
+				break;
+		}
+	}
+	if (status == 0 && (st.derive_errors || st.server_errors))
+		status = 1;
+	if (!o.quiet) {
+		size_t uniq = json_object_size(st.seen_requests);
+		if (r.poster)
+			fprintf(stderr,
+				"kwgen logic: %zu solutions, %zu unique requests, %zu posted, %zu unique keys, "
+				"%zu cache hits (%.1f%%), %zu errors\n",
+				st.solutions, uniq, st.posted, json_object_size(st.seen_keys), st.hits,
+				st.posted ? 100.0 * (double)st.hits / (double)st.posted : 0.0,
+				st.derive_errors + st.server_errors);
+		else
+			fprintf(stderr, "kwgen logic: %zu solutions, %zu unique requests, %zu written, %zu errors\n",
+				st.solutions, uniq, st.requests, st.derive_errors);
+	}
+done:
+	if (r.out && r.out != stdout)
+		fclose(r.out);
+	else if (r.out)
+		fflush(r.out);
+	kw_poster_free(r.poster);
+	if (curl_up)
+		curl_global_cleanup();
+	json_decref(r.batch);
+	json_decref(r.batch_where);
+	json_decref(r.problem_type);
+	json_decref(st.seen_requests);
+	json_decref(st.seen_keys);
+	json_decref(o.generators);
+	free(files);
+	return status;
+}

@@ -1,0 +1,179 @@
+/*
+ * cli/logic_post.c - post batches of requests to a kwgend (or to nginx in
+ * front of several) with libcurl: POST /v1/kernels:batch, one reused
+ * connection, retries on overload and on connection failures.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <curl/curl.h>
+
+#include "logic_impl.h"
+
+struct kw_poster {
+	CURL *curl;
+	char *url;                /* BASE/v1/kernels:batch */
+	struct curl_slist *headers;
+	long timeout_s;
+};
+
+typedef struct rbuf {
+	char *p;
+	size_t n, cap;
+	int oom;
+} rbuf;
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
+{
+	rbuf *b = ud;
+	size_t len = size * nmemb;
+	if (b->n + len + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->n + len + 1)
+			cap *= 2;
+		char *np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = 1;
+			return 0;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+	b->p[b->n] = '\0';
+	return len;
+}
+
+int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, kw_error *err)
+{
+	if (!base_url || !*base_url)
+		return kw_error_set(err, KW_EINVAL, "--server", "--server needs a URL such as http://127.0.0.1:8080");
+	kw_poster *p = calloc(1, sizeof *p);
+	if (!p)
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	size_t len = strlen(base_url);
+	while (len > 0 && base_url[len - 1] == '/')
+		len--;
+	const char *path = "/v1/kernels:batch";
+	p->url = malloc(len + strlen(path) + 1);
+	p->curl = curl_easy_init();
+	p->headers = curl_slist_append(NULL, "Content-Type: application/json");
+	if (!p->url || !p->curl || !p->headers) {
+		kw_poster_free(p);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
+	memcpy(p->url, base_url, len);
+	strcpy(p->url + len, path);
+	p->timeout_s = timeout_s > 0 ? timeout_s : 120;
+	*out = p;
+	return 0;
+}
+
+void kw_poster_free(kw_poster *p)
+{
+	if (!p)
+		return;
+	if (p->curl)
+		curl_easy_cleanup(p->curl);
+	curl_slist_free_all(p->headers);
+	free(p->url);
+	free(p);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* One exchange.  Returns 0 and fills *status / body, or KW_EIO with err set
+ * and *retry = 1 when trying again may help. */
+static int exchange(kw_poster *p, const char *body, long *status, long *retry_after, rbuf *rb, int *retry, kw_error *err)
+{
+	char errbuf[CURL_ERROR_SIZE] = "";
+	CURL *c = p->curl;
+	curl_easy_reset(c);
+	curl_easy_setopt(c, CURLOPT_URL, p->url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, p->headers);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, rb);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, p->timeout_s);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "kwgen-logic/1");
+	rb->n = 0;
+	if (rb->p)
+		rb->p[0] = '\0';
+	CURLcode cc = curl_easy_perform(c);
+	if (cc != CURLE_OK) {
+		*retry = cc == CURLE_COULDNT_CONNECT || cc == CURLE_OPERATION_TIMEDOUT || cc == CURLE_SEND_ERROR ||
+			 cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING;
+		if (rb->oom)
+			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory reading the answer of %s", p->url);
+		return kw_error_set(err, KW_EIO, NULL, "POST %s: %s", p->url, errbuf[0] ? errbuf : curl_easy_strerror(cc));
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+	curl_off_t ra = -1;
+	*retry_after = 0;
+	if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0)
+		*retry_after = (long)ra;
+	return 0;
+}
+
+int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error *err)
+{
+	json_t *doc = json_pack("{s:O}", "requests", (json_t *)requests);
+	char *body = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+	json_decref(doc);
+	if (!body)
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	rbuf rb = { NULL, 0, 0, 0 };
+	int rc = 0;
+	long status = 0;
+	for (int attempt = 0; attempt < 4; attempt++) {
+		int retry = 0;
+		long retry_after = 0;
+		if (attempt > 0)
+			sleep_ms(200L << attempt);
+		rc = exchange(p, body, &status, &retry_after, &rb, &retry, err);
+		if (rc == 0 && (status == 429 || status == 502 || status == 503 || status == 504)) {
+			rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld", p->url, status);
+			retry = 1;
+			if (retry_after > 0)
+				sleep_ms((retry_after > 5 ? 5 : retry_after) * 1000L);
+		}
+		if (rc == 0 || !retry)
+			break;
+	}
+	free(body);
+	if (rc < 0) {
+		free(rb.p);
+		return rc;
+	}
+	json_error_t je;
+	json_t *ans = rb.p ? json_loadb(rb.p, rb.n, 0, &je) : NULL;
+	if (status != 200) {
+		const char *msg = NULL;
+		json_t *e = json_object_get(ans, "error");
+		if (json_is_object(e))
+			msg = json_string_value(json_object_get(e, "message"));
+		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s", p->url, status, msg ? ": " : "", msg ? msg : "");
+		json_decref(ans);
+		free(rb.p);
+		return rc;
+	}
+	free(rb.p);
+	json_t *res = json_object_get(ans, "results");
+	if (!json_is_array(res) || json_array_size(res) != json_array_size(requests)) {
+		json_decref(ans);
+		return kw_error_set(err, KW_EIO, NULL, "POST %s: the answer is not {\"results\": [...]} with %zu items",
+				    p->url, json_array_size(requests));
+	}
+	*out = json_incref(res);
+	json_decref(ans);
+	return 0;
+}

@@ -1,0 +1,32 @@
+# mk/logic.mk - `kwgen logic` (logic-file import: libyaml, libcurl) and its tests.
+#
+#   make logic-test     import the fixtures under tests/logic/fixtures and compare
+#                       every request with its corpus line; malformed input.
+#                       KWGEN_CORPUS=DIR also re-derives every line of a corpus.
+
+CLI_LDLIBS   += $(shell pkg-config --libs yaml-0.1 libcurl 2>/dev/null)
+EXTRA_CFLAGS += $(shell pkg-config --cflags yaml-0.1 libcurl 2>/dev/null)
+
+LOGIC_SRCS := $(sort $(wildcard cli/logic*.c))
+LOGIC_OBJS := $(LOGIC_SRCS:%.c=$(BUILD)/obj/%.o)
+KWGEN_CORPUS ?=
+
+# The tests run `kwgen logic` when the full CLI exists, else the same code
+# through a one-line driver (tests/logic/driver.c).
+ifneq ($(wildcard cli/kwgen.c),)
+LOGIC_CMD := $(BUILD)/kwgen logic
+LOGIC_BIN := $(BUILD)/kwgen
+else
+LOGIC_CMD := $(BUILD)/tests/kwgen-logic
+LOGIC_BIN := $(BUILD)/tests/kwgen-logic
+endif
+
+$(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(BUILD)/obj/lib/error.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icli -o $@ $^ $(LDLIBS_ALL) $(CLI_LDLIBS)
+
+.PHONY: logic-test
+logic-test: $(LOGIC_BIN)
+	python3 tests/logic/logic_test.py --kwgen "$(LOGIC_CMD)" $(if $(KWGEN_CORPUS),--corpus $(KWGEN_CORPUS))
+
+test: logic-test

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Tests of `kwgen logic` (logic-file import).
+
+  logic_test.py --kwgen "build/kwgen logic" [--corpus DIR]
+
+1. Every fixture tests/logic/fixtures/gfxNNN.yaml (written from corpus lines by
+   gen_fixtures.py) is imported; each request must equal the corpus line's
+   isa/kernel/tPA/tPB/states, solutions the corpus could not derive must be
+   reported (by index and line), and the exit status is 1 exactly then.
+2. --unique prints each distinct request once; --generators is passed through.
+3. A malformed YAML file fails with status 2 and "FILE:LINE:COLUMN:";
+   a YAML file that is not a logic file fails with status 2 and says so;
+   a missing file fails with status 2.
+4. With --corpus DIR (or $KWGEN_CORPUS): every corpus line of every ISA is
+   written back into a logic file and must derive to the same tPA/tPB/states.
+Prints "logic: N passed, M failed".
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "fixtures")
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def run(cmd, *args):
+    p = subprocess.run(cmd + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def compare_file(cmd, yaml_path, exp_path, label):
+    """Import yaml_path and compare with exp_path; returns (#ok, #bad)."""
+    rc, out, err = run(cmd, "--no-progress", yaml_path)
+    exp = [json.loads(l) for l in open(exp_path)]
+    got = [json.loads(l) for l in out.splitlines() if l.strip()]
+    errs = {int(m.group(1)) for m in re.finditer(r"solution #(\d+) \(line \d+\)", err)}
+    want_errs = {i for i, e in enumerate(exp) if "deriveError" in e}
+    check(errs == want_errs, "%s: derivation errors at %s, expected %s\n%s" % (label, sorted(errs), sorted(want_errs), err))
+    check(rc == (1 if want_errs else 0), "%s: exit status %d\n%s" % (label, rc, err))
+    ok = [e for e in exp if "deriveError" not in e]
+    check(len(got) == len(ok), "%s: %d requests, expected %d" % (label, len(got), len(ok)))
+    bad = 0
+    for i, (g, e) in enumerate(zip(got, ok)):
+        for k in ("isa", "kernel", "tPA", "tPB", "states"):
+            if g.get(k) != e[k]:
+                bad += 1
+                if bad <= 3:
+                    print("  %s request %d: %s differs:\n    got  %s\n    want %s" % (
+                        label, i, k, json.dumps(g.get(k), sort_keys=True), json.dumps(e[k], sort_keys=True)))
+                break
+    check(bad == 0, "%s: %d of %d requests differ from the corpus" % (label, bad, len(ok)))
+    return len(ok) - bad, bad, len(got), err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwgen", default="build/kwgen logic")
+    ap.add_argument("--corpus", default=os.environ.get("KWGEN_CORPUS", ""))
+    a = ap.parse_args()
+    cmd = shlex.split(a.kwgen)
+
+    fixtures = sorted(f for f in os.listdir(FIX) if re.match(r"gfx\w+\.yaml$", f))
+    check(len(fixtures) >= 8, "fixtures present (%d)" % len(fixtures))
+    total = 0
+    for f in fixtures:
+        n, bad, _, _ = compare_file(cmd, os.path.join(FIX, f), os.path.join(FIX, f[:-5] + ".expected.jsonl"), f)
+        total += n
+    print("logic: fixtures: %d requests equal their corpus lines" % total)
+
+    # --unique and the summary
+    f = os.path.join(FIX, "gfx942.yaml")
+    exp = [l for l in open(os.path.join(FIX, "gfx942.expected.jsonl")) if "deriveError" not in l]
+    rc, out, err = run(cmd, "--unique", "--no-progress", f)
+    lines = out.splitlines()
+    check(len(lines) == len(set(lines)) == len(set(exp)), "--unique: %d lines, %d distinct expected" % (len(lines), len(set(exp))))
+    m = re.search(r"(\d+) solutions, (\d+) unique requests", err)
+    check(m and int(m.group(1)) == len(open(os.path.join(FIX, "gfx942.expected.jsonl")).readlines())
+          and int(m.group(2)) == len(set(exp)), "summary line: %r" % err.strip().splitlines()[-1:])
+    rc, out, err = run(cmd, "--no-progress", "--generators", "wait,syncThreads", "--isa", "gfx90a", f)
+    r0 = json.loads(out.splitlines()[0])
+    check(r0.get("generators") == [{"name": "wait"}, {"name": "syncThreads"}] and r0["isa"] == "gfx90a",
+          "--generators/--isa passed through: %s %s" % (r0.get("generators"), r0.get("isa")))
+    rc, out, err = run(cmd, "--quiet", "-o", os.devnull, f)
+    check(rc == 1 and "solutions," not in err, "--quiet and -o: status %d, stderr %r" % (rc, err[-200:]))
+
+    # bad input
+    rc, out, err = run(cmd, os.path.join(FIX, "malformed.yaml"))
+    check(rc == 2 and re.search(r"malformed\.yaml:8:\d+: malformed YAML", err), "malformed YAML: status %d: %s" % (rc, err))
+    rc, out, err = run(cmd, os.path.join(FIX, "not-logic.yaml"))
+    check(rc == 2 and "not a Tensile logic file" in err, "not a logic file: status %d: %s" % (rc, err))
+    rc, out, err = run(cmd, os.path.join(FIX, "no-such-file.yaml"))
+    check(rc == 2 and "No such file" in err, "missing file: status %d: %s" % (rc, err))
+    rc, out, err = run(cmd, "--batch", "0", f)
+    check(rc == 2 and "--batch" in err, "bad option: status %d" % rc)
+    with tempfile.TemporaryDirectory() as t:
+        cases = {
+            "scalar.yaml": ("42\n", "top level is a scalar"),
+            "empty.yaml": ("", "empty file"),
+            "alias.yaml": ("- {MinimumRequiredVersion: 1}\n- x\n- gfx942\n- []\n- {}\n- - *nope\n", "names no anchor"),
+            "badkey.yaml": ("- {MinimumRequiredVersion: 1}\n- x\n- gfx942\n- []\n- {}\n- - {[1]: 2}\n", "mapping keys must be scalars"),
+            "arch.yaml": ("- {MinimumRequiredVersion: 1}\n- x\n- 12\n- []\n- {}\n- - {}\n", "gfx target"),
+            "twodocs.yaml": ("- {MinimumRequiredVersion: 1}\n---\n- b\n", "more than one YAML document"),
+            "utf.yaml": (b"- {MinimumRequiredVersion: 1}\n- \xff\xfe\n", "malformed YAML"),
+        }
+        for name, (text, want) in cases.items():
+            p = os.path.join(t, name)
+            with open(p, "wb") as fh:
+                fh.write(text if isinstance(text, bytes) else text.encode())
+            rc, out, err = run(cmd, p)
+            check(rc == 2 and want in err, "%s: status %d, stderr %r" % (name, rc, err))
+        # a solution that is not a mapping, and sparse: per-solution errors, status 1
+        p = os.path.join(t, "sol.yaml")
+        with open(p, "w") as fh:
+            fh.write("- {MinimumRequiredVersion: 1}\n- x\n- gfx942\n- []\n- {DataType: 0, Sparse: 1}\n- - 7\n  - {NumThreads: 64}\n")
+        rc, out, err = run(cmd, p)
+        check(rc == 1 and "solution #0 (line 6)" in err and "solution #1 (line 7)" in err,
+              "bad solutions: status %d: %s" % (rc, err))
+        # anchors / aliases are resolved; the ProblemType comes from the file when the solution lacks it
+        p = os.path.join(t, "anchors.yaml")
+        with open(p, "w") as fh:
+            fh.write("- {MinimumRequiredVersion: 4.33.0}\n- x\n- gfx1100\n- [Device 0000]\n"
+                     "- &pt {DataType: 0, TLUA: true, TLUB: true}\n"
+                     "- - &s {NumLoadsCoalescedA: 1, NumLoadsCoalescedB: 1, NumLoadsPerpendicularA: 2,\n"
+                     "       NumLoadsPerpendicularB: 2, WorkGroup: [8, 8, 1], EnableMatrixInstruction: false,\n"
+                     "       GlobalReadVectorWidthA: 1, GlobalReadVectorWidthB: 2, VectorWidthA: 1, VectorWidthB: 2,\n"
+                     "       ThreadTile0: 4, ThreadTile1: 4, ProblemType: *pt, WavefrontSize: 32}\n"
+                     "  - *s\n"
+                     "  - {NumLoadsCoalescedA: 1, NumLoadsCoalescedB: 1, NumLoadsPerpendicularA: 2,\n"
+                     "     NumLoadsPerpendicularB: 2, NumThreads: 64, MatrixInstruction: [],\n"
+                     "     GlobalReadVectorWidthA: 1, GlobalReadVectorWidthB: 2, VectorWidthA: 1, VectorWidthB: 2,\n"
+                     "     ThreadTile: [4, 4], TransposeA: 0, WavefrontSize: 32}\n")
+        rc, out, err = run(cmd, "--no-progress", p)
+        reqs = [json.loads(l) for l in out.splitlines()]
+        check(rc == 0 and len(reqs) == 3 and reqs[0] == reqs[1] == reqs[2], "anchors/defaults: status %d: %s" % (rc, err))
+        if reqs:
+            r = reqs[0]
+            check(r["kernel"]["NumThreads"] == 64 and r["kernel"]["_ScheduleIterAlg"] == 1
+                  and r["kernel"]["ProblemType"]["ComputeDataType"] == 0
+                  and r["tPA"]["localWriteInstruction"]["name"] == "ds_store_b32"
+                  and r["tPB"]["localWriteInstruction"]["name"] == "ds_store_b64"
+                  and r["tPB"]["localReadInstruction"]["name"] == "ds_load_b64"
+                  and r["states"]["numReadsPerIterA"] == 4 and r["states"]["numReadsPerIterB"] == 2,
+                  "anchors/defaults: derived values: %s" % json.dumps(r, sort_keys=True))
+
+    if a.corpus:
+        with tempfile.TemporaryDirectory() as t:
+            gen = os.path.join(HERE, "gen_fixtures.py")
+            subprocess.run([sys.executable, gen, "--corpus", a.corpus, "--out", t, "--all"], check=True)
+            n_all = 0
+            for f in sorted(os.listdir(t)):
+                if f.endswith(".yaml"):
+                    n, bad, _, err = compare_file(cmd, os.path.join(t, f), os.path.join(t, f[:-5] + ".expected.jsonl"), "corpus " + f)
+                    n_all += n
+                    print("logic: corpus %s: %d solutions derived equal, %d differ; %s" % (
+                        f, n, bad, err.strip().splitlines()[-1] if err.strip() else ""))
+            print("logic: corpus: %d lines re-derived" % n_all)
+
+    print("logic: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
