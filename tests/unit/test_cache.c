@@ -1,0 +1,378 @@
+/*
+ * test_cache.c - lib/cache.c: insert, hit, miss, replace, LRU eviction,
+ * integrity and contents after reopen, concurrent writers, the schema file
+ * agreeing with the compiled-in schema, and clean failures.
+ * Run from tests/unit (make unit); files go to a fresh temp directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kwgen/cache.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/kwgen-test-cache-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/c.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[200];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A 64-hex key from a number. */
+static void key_of(char out[65], int n)
+{
+	snprintf(out, 65, "%064x", n);
+}
+
+/* An entry whose response is `resp` (padding makes rows bigger). */
+static int put(kw_cache *c, const char *key, const char *resp)
+{
+	kw_cache_entry e = { key, key, "v1", "gfx942", "{\"isa\":[9,4,2]}", "s_nop 0\n",
+			     "[{\"name\":\"wait\"}]", resp };
+	kw_error err = KW_ERROR_INIT;
+	int rc = kw_cache_put(c, &e, &err);
+
+	if (rc)
+		fprintf(stderr, "put: %s\n", err.message);
+	return rc;
+}
+
+static void test_insert_hit_miss(void **state)
+{
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	char k[65], *out = NULL;
+	size_t len = 0;
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	key_of(k, 1);
+	assert_int_equal(kw_cache_get(&out, &len, c, k, &err), KW_ENOTFOUND);
+	assert_null(out);
+	assert_int_equal(put(c, k, "{\"cached\":true}"), 0);
+	assert_int_equal(kw_cache_get(&out, &len, c, k, &err), 0);
+	assert_string_equal(out, "{\"cached\":true}");
+	assert_int_equal(len, strlen(out));
+	free(out);
+	/* replace keeps one row and updates bytes */
+	assert_int_equal(put(c, k, "{\"cached\":true,\"x\":1}"), 0);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.entries, 1);
+	assert_int_equal(st.bytes, (int64_t)(strlen("{\"isa\":[9,4,2]}") + strlen("s_nop 0\n") +
+					    strlen("[{\"name\":\"wait\"}]") +
+					    strlen("{\"cached\":true,\"x\":1}")));
+	assert_int_equal(st.hits, 1);
+	assert_int_equal(st.misses, 1);
+	assert_int_equal(st.inserts, 2);
+	kw_cache_close(c);
+}
+
+static void test_eviction_lru(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	char k[65], *out = NULL, resp[1001];
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	memset(resp, 'x', 1000);
+	resp[1000] = '\0';
+	opt.max_bytes = 5 * 1100; /* room for five rows of ~1040 bytes */
+	opt.touch_ms = 0;         /* every hit refreshes last_access */
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	for (int i = 0; i < 5; i++) {
+		key_of(k, i);
+		assert_int_equal(put(c, k, resp), 0);
+		usleep(2000); /* distinct last_access */
+	}
+	/* touch key 0 so that key 1 is the least recently used */
+	key_of(k, 0);
+	assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+	free(out);
+	usleep(2000);
+	key_of(k, 5);
+	assert_int_equal(put(c, k, resp), 0);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.entries, 5);
+	assert_true(st.bytes <= opt.max_bytes);
+	assert_int_equal(st.evictions, 1);
+	key_of(k, 1);
+	assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), KW_ENOTFOUND);
+	for (int i = 0; i < 6; i++) {
+		if (i == 1)
+			continue;
+		key_of(k, i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+	}
+	kw_cache_close(c);
+}
+
+static void test_oversize_entry_kept_alone(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	char k[65], *out = NULL, big[3001];
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	memset(big, 'y', 3000);
+	big[3000] = '\0';
+	opt.max_bytes = 1000;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	key_of(k, 7);
+	assert_int_equal(put(c, k, "{}"), 0);
+	key_of(k, 8);
+	assert_int_equal(put(c, k, big), 0);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.entries, 1);
+	assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+	free(out);
+	kw_cache_close(c);
+}
+
+static void test_integrity_after_reopen(void **state)
+{
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	char k[65], *out = NULL, resp[64];
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	for (int i = 0; i < 100; i++) {
+		key_of(k, i);
+		snprintf(resp, sizeof(resp), "{\"n\":%d}", i);
+		assert_int_equal(put(c, k, resp), 0);
+	}
+	kw_cache_close(c);
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	assert_int_equal(kw_cache_integrity(&out, c, &err), 0);
+	assert_string_equal(out, "ok");
+	free(out);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.entries, 100);
+	for (int i = 0; i < 100; i++) {
+		key_of(k, i);
+		snprintf(resp, sizeof(resp), "{\"n\":%d}", i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		assert_string_equal(out, resp);
+		free(out);
+	}
+	kw_cache_close(c);
+
+	/* the file is readable with plain SQLite: WAL mode, the columns */
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(q, 0), "wal");
+	sqlite3_finalize(q);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT isa, asm, tables, request, created <= last_access"
+					    " FROM entries LIMIT 1", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(q, 0), "gfx942");
+	assert_string_equal((const char *)sqlite3_column_text(q, 1), "s_nop 0\n");
+	assert_int_equal(sqlite3_column_int(q, 4), 1);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
+struct writer {
+	kw_cache *c;
+	int base;
+	int failures;
+};
+
+static void *write_many(void *arg)
+{
+	struct writer *w = arg;
+	char k[65], *out;
+
+	for (int i = 0; i < 50; i++) {
+		key_of(k, w->base + i);
+		if (put(w->c, k, "{}") != 0)
+			w->failures++;
+		if (kw_cache_get(&out, NULL, w->c, k, NULL) == 0)
+			free(out);
+		else
+			w->failures++;
+	}
+	return NULL;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	pthread_t t[4];
+	struct writer w[4];
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct writer){ c, i * 1000, 0 };
+		pthread_create(&t[i], NULL, write_many, &w[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		assert_int_equal(w[i].failures, 0);
+	}
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.entries, 200);
+	kw_cache_close(c);
+}
+
+/* Strip "--" comments and collapse whitespace. */
+static void normalise(char *s)
+{
+	char *r = s, *w = s;
+	int space = 0;
+
+	while (*r) {
+		if (r[0] == '-' && r[1] == '-') {
+			while (*r && *r != '\n')
+				r++;
+			continue;
+		}
+		if (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r') {
+			space = 1;
+			r++;
+			continue;
+		}
+		if (space && w != s && !strchr("(),;", w[-1]) && !strchr("(),;", *r))
+			*w++ = ' ';
+		space = 0;
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+/* All schema objects of a database, normalised, one per line, sorted. */
+static char *schema_of(sqlite3 *db)
+{
+	sqlite3_stmt *q;
+	char *all = calloc(1, 1);
+	size_t len = 0;
+
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"
+					    " ORDER BY type, name", -1, &q, NULL), SQLITE_OK);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		char *one = strdup((const char *)sqlite3_column_text(q, 0));
+
+		normalise(one);
+		all = realloc(all, len + strlen(one) + 2);
+		len += (size_t)sprintf(all + len, "%s\n", one);
+		free(one);
+	}
+	sqlite3_finalize(q);
+	return all;
+}
+
+static void test_schema_file_matches(void **state)
+{
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	sqlite3 *a, *b;
+	char *sql, *sa, *sb;
+	FILE *f;
+	long n;
+
+	(void)state;
+	f = fopen("../../schema/cache.sql", "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	sql = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(sql, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	assert_int_equal(sqlite3_open(":memory:", &a), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(a, sql, NULL, NULL, NULL), SQLITE_OK);
+	free(sql);
+
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	kw_cache_close(c);
+	assert_int_equal(sqlite3_open(path, &b), SQLITE_OK);
+	sa = schema_of(a);
+	sb = schema_of(b);
+	assert_string_equal(sa, sb);
+	free(sa);
+	free(sb);
+	sqlite3_close(a);
+	sqlite3_close(b);
+}
+
+static void test_errors(void **state)
+{
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache_entry bad = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	char bogus[160];
+	FILE *f;
+
+	(void)state;
+	/* a directory that does not exist */
+	assert_int_equal(kw_cache_open(&c, "/nonexistent-dir/x/c.db", NULL, &err), KW_EIO);
+	assert_null(c);
+	assert_true(err.message[0] != '\0');
+	/* a file that is not a database */
+	snprintf(bogus, sizeof(bogus), "%s/not-a-db", dir);
+	f = fopen(bogus, "wb");
+	assert_non_null(f);
+	for (int i = 0; i < 512; i++)
+		fputs("this is not sqlite ", f);
+	fclose(f);
+	assert_int_equal(kw_cache_open(&c, bogus, NULL, &err), KW_EIO);
+	assert_null(c);
+	/* an incomplete entry */
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	assert_int_equal(kw_cache_put(c, &bad, &err), KW_EINVAL);
+	kw_cache_close(c);
+	kw_cache_close(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_insert_hit_miss, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_eviction_lru, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oversize_entry_kept_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_integrity_after_reopen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_schema_file_matches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
