@@ -241,8 +241,8 @@ def build():
     add("sync Waitcnt0Disabled on gfx1201", "gfx1201", "syncThreads",
         archCaps={"Waitcnt0Disabled": True})
     add("wait MaxVmcnt 15", "gfx90a", "wait", args=W(20, -1, -1), asmCaps={"MaxVmcnt": 15})
-    add("wait MaxLgkmcnt 63 gfx942", "gfx942", "wait", args=W(-1, -1, 40),
-        asmCaps={"MaxLgkmcnt": 63})
+    add("wait MaxLgkmcnt 7 gfx942", "gfx942", "wait", args=W(-1, -1, 40),
+        asmCaps={"MaxLgkmcnt": 7})
     # ------------------------------------------- accToArchMapper and friends
     mats = [
         ("16x16", {}),

@@ -1,0 +1,21 @@
+# Golden tests: kwgen against the oracle's answers, and llvm-mc over kwgen's output.
+#   make golden      compare `kwgen --batch` with tests/golden/answers.jsonl.gz
+#   make check-asm   assemble kwgen's output with llvm-mc 22, check the diagnostics
+#   make golden-data regenerate tests/golden/*.jsonl.gz (needs ../shared: oracle + corpus)
+GOLDEN_PYTHON ?= python3
+LLVM_MC ?= /usr/lib/llvm-22/bin/llvm-mc
+SHARED  ?= ../shared
+
+.PHONY: golden check-asm golden-data
+
+golden: $(BUILD)/kwgen
+	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen
+
+check-asm: $(BUILD)/kwgen
+	LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
+
+golden-data:
+	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)
+	$(GOLDEN_PYTHON) tests/golden/make_golden.py --shared $(SHARED)
+
+test: golden check-asm

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Golden comparison: run `kwgen --batch` over tests/golden/requests.jsonl.gz and
+compare every answer with the oracle's (tests/golden/answers.jsonl.gz).
+
+  * `asm` must be byte-identical; `type`, `acc2arch`, `arch2acc`, `value` and
+    `isa` must be equal; any other oracle field must be equal too.
+  * an oracle {"error": ...} must be answered with an {"error": ...} (the
+    message text may differ).
+  * kwgen's extra `diagnostics` field is allowed.
+
+Usage: python3 tests/golden/compare.py [--kwgen build/kwgen] [--show N] [--only SUBSTR]
+       (or KWGEN=path).  Exit status 0 only if every pair passes.
+Stdlib only.
+"""
+import argparse
+import collections
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+EXTRA_OK = {"diagnostics"}
+GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
+              "hasSequentialValuC", "accVgprImagNumOffset", "mapAcctoArchRegs",
+              "mulMIoutAlphaToArch", "moveMIoutToArch"]
+SHORT = {"tdmWait": "tdmW", "wait": "wait", "syncThreads": "sync", "accToArchMapper": "a2a",
+         "getAccToArchLen": "len", "hasSequentialValuC": "seq", "accVgprImagNumOffset": "imOff",
+         "mapAcctoArchRegs": "mapAcc", "mulMIoutAlphaToArch": "mulA", "moveMIoutToArch": "moveMI"}
+
+
+def load_gz(name):
+    with gzip.open(os.path.join(HERE, name), "rt") as f:
+        return [t for t in f.read().split("\n") if t.strip()]
+
+
+def isa_name(isa):
+    if isinstance(isa, list) and len(isa) == 3:
+        return "gfx%d%d%s" % (isa[0], isa[1], "0123456789abcdef"[isa[2] % 16])
+    return str(isa).lower()
+
+
+def run_kwgen(kwgen, lines, timeout):
+    """All requests in one `kwgen --batch` process; one answer line per request."""
+    text = "".join(t + "\n" for t in lines).encode()
+    try:
+        p = subprocess.run([kwgen, "--batch"], input=text, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except FileNotFoundError:
+        sys.exit("compare: %s not found (build it with `make`)" % kwgen)
+    except subprocess.TimeoutExpired:
+        sys.exit("compare: %s --batch did not finish in %d s" % (kwgen, timeout))
+    out = p.stdout.decode("utf-8", "replace").split("\n")
+    if out and out[-1] == "":
+        out.pop()
+    if p.returncode not in (0, 1) or len(out) != len(lines):
+        sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
+        if len(out) != len(lines):
+            print("compare: kwgen --batch exited %d and printed %d lines for %d requests"
+                  % (p.returncode, len(out), len(lines)))
+    return out
+
+
+def compare_one(want, got_text):
+    """Return a list of human-readable problems (empty = pass)."""
+    try:
+        got = json.loads(got_text)
+    except (ValueError, TypeError):
+        return ["kwgen answer is not JSON: %r" % (got_text[:200] if got_text else got_text)]
+    if not isinstance(got, dict):
+        return ["kwgen answer is not a JSON object"]
+    if "error" in want:
+        if "error" not in got:
+            return ["oracle answers an error (%s), kwgen does not" % want["error"]]
+        return []
+    if "error" in got:
+        return ["kwgen answers an error: %s" % json.dumps(got["error"])[:300]]
+    problems = []
+    for key, val in want.items():
+        if key not in got:
+            problems.append("field %r missing" % key)
+        elif got[key] != val or type(got[key]) is not type(val):
+            if key == "asm":
+                problems.append("asm differs")
+            else:
+                problems.append("field %r: oracle %s, kwgen %s"
+                                % (key, json.dumps(val)[:200], json.dumps(got[key])[:200]))
+    for key in got:
+        if key not in want and key not in EXTRA_OK:
+            problems.append("extra field %r" % key)
+    return problems
+
+
+def show_asm(label, text):
+    if text is None:
+        return "    %s: null\n" % label
+    lines = text.split("\n")
+    body = "".join("      |%s\n" % ln.replace("\t", "\\t") for ln in lines[:-1])
+    if lines[-1] != "":
+        body += "      |%s   <- no final newline\n" % lines[-1]
+    return "    %s (%d bytes):\n%s" % (label, len(text), body or "      (empty)\n")
+
+
+def first_diff_line(a, b):
+    la, lb = (a or "").split("\n"), (b or "").split("\n")
+    for i in range(max(len(la), len(lb))):
+        x = la[i] if i < len(la) else None
+        y = lb[i] if i < len(lb) else None
+        if x != y:
+            return "    first difference at line %d:\n      oracle: %r\n      kwgen:  %r\n" % (i + 1, x, y)
+    return ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwgen", default=os.environ.get("KWGEN", os.path.join(ROOT, "build", "kwgen")))
+    ap.add_argument("--show", type=int, default=5, help="diffs to print in full")
+    ap.add_argument("--only", help="only requests whose JSON contains this text")
+    ap.add_argument("--timeout", type=int, default=600)
+    opts = ap.parse_args()
+
+    reqs = load_gz("requests.jsonl.gz")
+    answers = load_gz("answers.jsonl.gz")
+    if len(reqs) != len(answers):
+        sys.exit("compare: %d requests but %d answers" % (len(reqs), len(answers)))
+    idx = [i for i, r in enumerate(reqs) if not opts.only or opts.only in r]
+    got = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
+
+    passed = collections.Counter()
+    total = collections.Counter()
+    reasons = collections.Counter()
+    failures = []
+    for n, i in enumerate(idx):
+        req = json.loads(reqs[i])
+        want = json.loads(answers[i])
+        key = (isa_name(req.get("isa")), req.get("generator"))
+        total[key] += 1
+        problems = compare_one(want, got[n] if n < len(got) else None)
+        if problems:
+            for p in problems:
+                reasons[p.split(":")[0]] += 1
+            failures.append((i, req, want, got[n] if n < len(got) else None, problems))
+        else:
+            passed[key] += 1
+
+    # per-ISA x per-generator table of pass counts
+    isas = sorted({k[0] for k in total}, key=lambda s: (len(s), s))
+    gens = [g for g in GENERATORS if any(k[1] == g for k in total)]
+    gens += sorted({k[1] for k in total} - set(gens), key=str)
+    head = "%-9s" % "isa" + "".join("%12s" % SHORT.get(g, str(g)[:10]) for g in gens) + "%14s" % "all"
+    print(head)
+    for isa in isas:
+        row = "%-9s" % isa
+        for g in gens:
+            t = total[(isa, g)]
+            row += "%12s" % ("%d/%d" % (passed[(isa, g)], t) if t else "-")
+        tp = sum(v for k, v in passed.items() if k[0] == isa)
+        tt = sum(v for k, v in total.items() if k[0] == isa)
+        row += "%14s" % ("%d/%d" % (tp, tt))
+        print(row)
+
+    if failures:
+        print("\nfailure kinds:")
+        for r, c in reasons.most_common():
+            print("  %6d  %s" % (c, r))
+        print("\nfirst %d of %d failures:" % (min(opts.show, len(failures)), len(failures)))
+        for i, req, want, got_text, problems in failures[:opts.show]:
+            print("-- pair %d: %s %s  [%s]" % (i + 1, isa_name(req.get("isa")), req.get("generator"),
+                                              req.get("source", "")))
+            print("   args: %s" % json.dumps(req.get("args", {}), sort_keys=True))
+            for p in problems:
+                print("   * %s" % p)
+            try:
+                g = json.loads(got_text)
+            except (ValueError, TypeError):
+                g = {}
+            if "asm differs" in problems and isinstance(g, dict):
+                sys.stdout.write(first_diff_line(want.get("asm"), g.get("asm")))
+                sys.stdout.write(show_asm("oracle asm", want.get("asm")))
+                sys.stdout.write(show_asm("kwgen asm", g.get("asm")))
+        first = failures[0][0] + 1
+        print("\nre-run one pair: zcat tests/golden/requests.jsonl.gz | sed -n '%dp' | %s"
+              % (first, opts.kwgen))
+        print("                 zcat tests/golden/answers.jsonl.gz | sed -n '%dp'" % first)
+
+    n_pass = sum(passed.values())
+    n_fail = len(idx) - n_pass
+    print("golden: %d passed, %d failed" % (n_pass, n_fail))
+    return 1 if n_fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
