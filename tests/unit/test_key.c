@@ -1,0 +1,225 @@
+/*
+ * test_key.c - the canonical form and the request key (kwgen/request.h,
+ * kw_request_ids): keys no generator reads do not change the key; a key a
+ * generator reads does; key order, the ISA spelling, DataType spelling and
+ * 1/true spelling do not; config_id is SHA-256 of the canonical text and the
+ * key is salted by the generator version.
+ * The base request is examples/gfx942-request.json (a corpus configuration).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kwgen/request.h"
+
+#define EXAMPLE "../../examples/gfx942-request.json"
+
+typedef struct ids {
+	char config_id[65];
+	char key[65];
+	char *canonical;
+} ids;
+
+static json_t *load_example(void)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(EXAMPLE, 0, &jerr);
+
+	if (!root)
+		fail_msg("%s: %s", EXAMPLE, jerr.text);
+	return root;
+}
+
+/* Parse root and compute its ids; fails the test on any error. */
+static void ids_of(ids *out, const json_t *root)
+{
+	kw_request *r = NULL;
+	kw_error err = KW_ERROR_INIT;
+
+	if (kw_request_parse(&r, root, NULL, &err) < 0)
+		fail_msg("parse: %s (%s)", err.message, err.field);
+	if (kw_request_ids(out->config_id, out->key, &out->canonical, r, &err) < 0)
+		fail_msg("ids: %s", err.message);
+	kw_request_free(r);
+}
+
+static void ids_free(ids *a)
+{
+	free(a->canonical);
+	a->canonical = NULL;
+}
+
+static int is_hex64(const char *s)
+{
+	return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+static void test_shape_and_hashes(void **state)
+{
+	json_t *root = load_example(), *canon;
+	ids a = { 0 }, b = { 0 };
+	unsigned char d[32];
+	unsigned int n = 0;
+	char hex[65];
+
+	(void)state;
+	ids_of(&a, root);
+	assert_true(is_hex64(a.key));
+	assert_true(is_hex64(a.config_id));
+	assert_string_not_equal(a.key, a.config_id); /* the key is salted */
+	/* config_id = SHA-256(canonical) */
+	assert_int_equal(EVP_Digest(a.canonical, strlen(a.canonical), d, &n, EVP_sha256(), NULL), 1);
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	assert_string_equal(hex, a.config_id);
+	/* the canonical text is compact JSON with sorted keys */
+	canon = json_loads(a.canonical, 0, NULL);
+	assert_non_null(canon);
+	char *again = json_dumps(canon, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(again, a.canonical);
+	free(again);
+	json_decref(canon);
+	/* deterministic */
+	ids_of(&b, root);
+	assert_string_equal(a.key, b.key);
+	assert_string_equal(a.canonical, b.canonical);
+	ids_free(&a);
+	ids_free(&b);
+	json_decref(root);
+}
+
+static void test_unread_keys_ignored(void **state)
+{
+	json_t *root = load_example(), *other = json_deep_copy(root), *k;
+	ids a = { 0 }, b = { 0 };
+
+	(void)state;
+	k = json_object_get(other, "kernel");
+	json_object_set_new(k, "SolutionNameMin", json_string("Cijk_Ailk_Bjlk_BBS_BH_MT64x64"));
+	json_object_set_new(k, "SolutionIndex", json_integer(4711));
+	json_object_set_new(k, "LdsBlockSizePerPadA", json_integer(128));
+	json_object_set_new(k, "CustomKernelName", json_string(""));
+	json_object_set_new(k, "Kernel", json_true());
+	json_object_set_new(k, "_UnusedNested", json_pack("{s:[i,i]}", "x", 1, 2));
+	ids_of(&a, root);
+	ids_of(&b, other);
+	assert_string_equal(a.key, b.key);
+	assert_string_equal(a.config_id, b.config_id);
+	assert_null(strstr(b.canonical, "SolutionNameMin"));
+	ids_free(&a);
+	ids_free(&b);
+	json_decref(root);
+	json_decref(other);
+}
+
+static void test_read_key_changes_key(void **state)
+{
+	json_t *root = load_example(), *other = json_deep_copy(root);
+	ids a = { 0 }, b = { 0 };
+
+	(void)state;
+	json_object_set_new(json_object_get(other, "kernel"), "MIWaveTile", json_pack("[i,i]", 2, 4));
+	ids_of(&a, root);
+	ids_of(&b, other);
+	assert_string_not_equal(a.key, b.key);
+	assert_string_not_equal(a.config_id, b.config_id);
+	ids_free(&b);
+	/* a generator argument is read too */
+	json_decref(other);
+	other = json_deep_copy(root);
+	json_object_set_new(other, "generators",
+			    json_pack("[{s:s,s:{s:i}}]", "name", "wait", "args", "skipLocalRead", 3));
+	ids_of(&b, other);
+	json_t *other2 = json_deep_copy(other);
+	json_object_set_new(json_object_get(json_array_get(json_object_get(other2, "generators"), 0),
+					    "args"), "skipLocalRead", json_integer(4));
+	ids c = { 0 };
+	ids_of(&c, other2);
+	assert_string_not_equal(b.key, c.key);
+	ids_free(&a);
+	ids_free(&b);
+	ids_free(&c);
+	json_decref(root);
+	json_decref(other);
+	json_decref(other2);
+}
+
+static void test_only_the_chosen_generators_count(void **state)
+{
+	json_t *root = load_example(), *a_req, *b_req;
+	ids a = { 0 }, b = { 0 };
+
+	(void)state;
+	/* syncThreads reads NumThreads, WavefrontSize, ... but not MIWaveTile */
+	json_object_set_new(root, "generators", json_pack("[{s:s}]", "name", "syncThreads"));
+	a_req = json_deep_copy(root);
+	b_req = json_deep_copy(root);
+	json_object_set_new(json_object_get(b_req, "kernel"), "MIWaveTile", json_pack("[i,i]", 1, 1));
+	ids_of(&a, a_req);
+	ids_of(&b, b_req);
+	assert_string_equal(a.key, b.key);
+	ids_free(&a);
+	ids_free(&b);
+	json_decref(root);
+	json_decref(a_req);
+	json_decref(b_req);
+}
+
+static void test_spellings_normalised(void **state)
+{
+	json_t *root = load_example(), *other, *k;
+	ids a = { 0 }, b = { 0 };
+	const char *name;
+	json_t *v;
+	void *tmp;
+
+	(void)state;
+	ids_of(&a, root);
+
+	/* keys in reverse order, the ISA as a triple */
+	other = json_object();
+	k = json_object();
+	json_object_foreach_safe(json_object_get(root, "kernel"), tmp, name, v)
+		json_object_set(k, name, v);
+	json_object_set_new(other, "states", json_deep_copy(json_object_get(root, "states")));
+	json_object_set_new(other, "tPB", json_deep_copy(json_object_get(root, "tPB")));
+	json_object_set_new(other, "tPA", json_deep_copy(json_object_get(root, "tPA")));
+	json_object_set_new(other, "kernel", k);
+	json_object_set_new(other, "wavefront", json_integer(64));
+	json_object_set_new(other, "isa", json_pack("[i,i,i]", 9, 4, 2));
+	ids_of(&b, other);
+	assert_string_equal(a.key, b.key);
+	ids_free(&b);
+
+	/* booleans as 1/0, DataType as its type char */
+	json_object_set_new(k, "DirectToLdsA", json_integer(0));
+	json_object_set_new(k, "BufferLoad", json_integer(1));
+	json_object_set_new(json_object_get(k, "ProblemType"), "DataType", json_string("B"));
+	ids_of(&b, other);
+	assert_string_equal(a.key, b.key);
+	ids_free(&a);
+	ids_free(&b);
+	json_decref(root);
+	json_decref(other);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shape_and_hashes),
+		cmocka_unit_test(test_unread_keys_ignored),
+		cmocka_unit_test(test_read_key_changes_key),
+		cmocka_unit_test(test_only_the_chosen_generators_count),
+		cmocka_unit_test(test_spellings_normalised),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
