@@ -1,0 +1,52 @@
+# mk/package.mk - make install / uninstall, the pkg-config file, and a test
+# of the installed layout.
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]
+#     bin/kwgen bin/kwgend  lib/libkwgen.a lib/libkwgen.so  include/kwgen/*.h
+#     lib/pkgconfig/kwgen.pc  share/man/man1/kwgen.1 share/man/man8/kwgend.8
+#     share/kwgen/schema/*
+#   make package-test   install into a temporary DESTDIR and build a program
+#                       against it with `pkg-config --cflags --libs kwgen`
+
+KWGEN_VERSION ?= 0.1.0
+BINDIR        ?= $(PREFIX)/bin
+LIBDIR        ?= $(PREFIX)/lib
+INCLUDEDIR    ?= $(PREFIX)/include
+MANDIR        ?= $(PREFIX)/share/man
+DATADIR       ?= $(PREFIX)/share/kwgen
+PKGCONFIGDIR  ?= $(LIBDIR)/pkgconfig
+INSTALL       ?= install
+
+.PHONY: install uninstall package-test FORCE-PC
+
+# Regenerated on every run: PREFIX may differ from the last one.
+$(BUILD)/kwgen.pc: kwgen.pc.in FORCE-PC
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(KWGEN_VERSION)|g' $< > $@
+
+install: all $(BUILD)/kwgen.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(INCLUDEDIR)/kwgen $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
+	    $(DESTDIR)$(DATADIR)/schema
+	$(INSTALL) -m 755 $(BUILD)/kwgen $(DESTDIR)$(BINDIR)/kwgen
+	$(if $(SRV_SRCS),$(INSTALL) -m 755 $(BUILD)/kwgend $(DESTDIR)$(BINDIR)/kwgend)
+	$(INSTALL) -m 644 $(BUILD)/libkwgen.a $(DESTDIR)$(LIBDIR)/libkwgen.a
+	$(INSTALL) -m 755 $(BUILD)/libkwgen.so $(DESTDIR)$(LIBDIR)/libkwgen.so
+	$(INSTALL) -m 644 lib/include/kwgen/*.h $(DESTDIR)$(INCLUDEDIR)/kwgen/
+	$(INSTALL) -m 644 $(BUILD)/kwgen.pc $(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc
+	$(INSTALL) -m 644 man/kwgen.1 $(DESTDIR)$(MANDIR)/man1/kwgen.1
+	$(INSTALL) -m 644 man/kwgend.8 $(DESTDIR)$(MANDIR)/man8/kwgend.8
+	$(if $(wildcard schema/*),$(INSTALL) -m 644 $(wildcard schema/*) $(DESTDIR)$(DATADIR)/schema/)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kwgen $(DESTDIR)$(BINDIR)/kwgend \
+	    $(DESTDIR)$(LIBDIR)/libkwgen.a $(DESTDIR)$(LIBDIR)/libkwgen.so \
+	    $(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc \
+	    $(DESTDIR)$(MANDIR)/man1/kwgen.1 $(DESTDIR)$(MANDIR)/man8/kwgend.8
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/kwgen $(DESTDIR)$(DATADIR)
+
+package-test: all
+	sh tests/package/install_test.sh
+
+test: package-test
