@@ -30,7 +30,10 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "kwgen/buf.h"
+#include "kwgen/diag.h"
 #include "kwgen/error.h"
+#include "kwgen/gen.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -113,6 +116,35 @@ json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok);
 /* The generator table for GET /v1/generators: a JSON array of
  * {"name", "args": [{"name", "type", "default" | "required": true}], "needs": [...]} */
 json_t *kw_generators_json(void);
+
+/* ---- lower level: generation without JSON (bench-gen, the daemon's hot path) ---- */
+
+/* Scratch memory reused across generate calls (one per thread). */
+typedef struct kw_workspace {
+	kw_arena arena;
+	kw_buf text;
+} kw_workspace;
+
+#define KW_WORKSPACE_INIT { KW_ARENA_INIT, KW_BUF_INIT }
+
+void kw_workspace_free(kw_workspace *ws);
+
+/* One generator's result.  Pointers point into the workspace and are valid
+ * until the next kw_request_generate with the same workspace. */
+typedef struct kw_result {
+	const char *type;        /* "Module", "SWaitCnt", or NULL (no asm) */
+	const char *text;        /* rendered asm (NUL-terminated) when type != NULL */
+	size_t text_len;
+	int has_map;             /* accToArchMapper: map is set */
+	kw_acc_map map;
+	int value_kind;          /* 0 none, 1 integer, 2 boolean */
+	int64_t value;
+	kw_diags diags;
+} kw_result;
+
+/* Run generator call i of r (0 <= i < kw_request_ngen(r)).  Errors as
+ * kw_request_run (strict is checked here too). */
+int kw_request_generate(kw_result *res, kw_workspace *ws, const kw_request *r, size_t i, kw_error *err);
 
 #ifdef __cplusplus
 }

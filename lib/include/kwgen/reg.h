@@ -1,0 +1,62 @@
+/*
+ * kwgen/reg.h - register operands as rocisa's RegisterContainer /
+ * HolderContainer model them (rendering.md §5).
+ *
+ *   kw_vgpr_index(40, 1)          v40          kw_vgpr_index(40, 2)   v[40:41]
+ *   kw_reg_named('v', "ValuC", 3) v[vgprValuC+3]
+ *   kw_reg_holder('v', "ValuC", 1 offset) - vgpr(Holder(name="ValuC+1"))
+ *
+ * Names are static strings (never copied); offsets are int64.  A kw_reg is
+ * a plain value.
+ */
+#ifndef KWGEN_REG_H
+#define KWGEN_REG_H
+
+#include <stdint.h>
+
+#include "kwgen/buf.h"
+
+typedef enum kw_regform {
+	KW_REG_INDEX,        /* v40, acc7 */
+	KW_REG_NAMED,        /* v[vgprValuC+3] */
+	KW_REG_HOLDER_NAME,  /* vgpr(Holder(name="ValuC+1")) - replaceHolder fills the base */
+	KW_REG_HOLDER_INDEX  /* vgpr(Holder(idx=k)) */
+} kw_regform;
+
+typedef enum kw_regtype { KW_RT_V, KW_RT_S, KW_RT_ACC } kw_regtype;
+
+#define KW_REG_MAXOFF 3
+
+typedef struct kw_reg {
+	uint8_t type;   /* kw_regtype */
+	uint8_t form;   /* kw_regform */
+	uint8_t num;    /* registers: 1 or 2 */
+	uint8_t minus;  /* getMinus(): prints a leading '-' */
+	uint8_t noff;   /* offsets in off[] */
+	uint8_t nhold;  /* holder's own offsets in hold_off[] */
+	const char *name;           /* "ValuC" (named and holder-name forms) */
+	int64_t idx;                /* index form; holder index after replaceHolder */
+	int64_t hold_idx;           /* holder index form: original index */
+	int64_t off[KW_REG_MAXOFF]; /* named: printed offsets */
+	int64_t hold_off[2];        /* holder name form: offsets of the holder text */
+} kw_reg;
+
+kw_reg kw_reg_index(kw_regtype t, int64_t idx, int num);
+/* name + one offset (vgpr("ValuC+%u")); noff 0 for a bare name. */
+kw_reg kw_reg_named(kw_regtype t, const char *name, int noff, int64_t off, int num);
+/* vgpr(Holder(name=name[+off])) */
+kw_reg kw_reg_holder(kw_regtype t, const char *name, int noff, int64_t off, int num);
+/* getMinus(): a plain (non-holder) copy with the minus flag. */
+kw_reg kw_reg_minus(kw_reg r);
+/* replaceHolder on one operand: no-op unless a holder. */
+void kw_reg_replace_holder(kw_reg *r, int64_t dst);
+
+/* Total index used for bank selection and range checks: idx, or the sum of
+ * offsets plus vgpr_base (the rocisa VGPR-name map entry for the name, 0 if
+ * none). */
+int64_t kw_reg_total(const kw_reg *r, int64_t name_base);
+
+/* Text of the operand; msb = VGPR bank (0 = no suffix), rendering.md §5.1/§10. */
+int kw_reg_render(kw_buf *b, const kw_reg *r, int64_t msb);
+
+#endif
