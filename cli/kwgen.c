@@ -4,9 +4,11 @@
  *   kwgen [FILE]            one request (oracle or farm form) -> answer on stdout
  *   kwgen --batch [FILE]    JSON lines in, one compact answer per line out
  *   kwgen --canonical [FILE] print the canonical request, config_id and key
+ *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
  *   kwgen --help
  */
 #include "kwgen/request.h"
+#include "logic.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: kwgen [--batch] [--line-buffered] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
+	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
 	      "       kwgen --help\n"
 	      "\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
@@ -158,6 +161,8 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	FILE *in = stdin;
 
+	if (argc > 1 && !strcmp(argv[1], "logic"))
+		return kw_cli_logic(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
