@@ -6,7 +6,8 @@
  * the headers (route, method, Content-Type and Content-Length are checked
  * here, before any body is read); the following calls hand the body over
  * in pieces (kept in a kw_body capped at --max-body-bytes, 413 as soon as
- * the cap is passed); the last call dispatches.  The completion callback
+ * the cap is passed when libmicrohttpd allows it, else once the rest of the
+ * body has been discarded); the last call dispatches.  The completion callback
  * writes the access log line and the request metrics.
  */
 #include "http.h"
@@ -44,6 +45,7 @@ typedef struct kw_conn_ctx {
 	kw_body body;
 	int responded;       /* a response has been queued */
 	kw_reply pending;    /* a reply that could not be queued mid-upload */
+	size_t discarded;    /* body bytes dropped after the cap */
 	int status;          /* status queued */
 	size_t bytes;        /* body bytes queued */
 	char key[65];
@@ -337,8 +339,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		size_t n = *upload_data_size;
 
 		*upload_data_size = 0;
-		if (ctx->responded || ctx->pending.status)
-			return MHD_YES; /* discard the rest of a refused body */
+		if (ctx->responded || ctx->pending.status) {
+			/* Discard the rest of a refused body, but not forever: past
+			 * another max-body-bytes the connection is closed. */
+			ctx->discarded += n;
+			return ctx->discarded > s->cfg.max_body_bytes ? MHD_NO : MHD_YES;
+		}
 		int rc = kw_body_append(&ctx->body, upload_data, n);
 		if (rc == 0)
 			return MHD_YES;
@@ -349,8 +355,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		else
 			kw_reply_error(&r, 503, "no_memory", NULL, "out of memory");
 		if (send_reply(c, ctx, &r, 1) != MHD_YES) {
-			/* This libmicrohttpd takes no response mid-body: keep the
-			 * reply, drop the remaining bytes, answer at the end. */
+			/* libmicrohttpd before 1.0 takes no response mid-body
+			 * (only with the headers or after the body): keep the
+			 * reply, drop the remaining bytes, answer at the end.
+			 * A declared Content-Length over the cap was already
+			 * answered with the headers. */
 			if (rc > 0)
 				kw_reply_error(&ctx->pending, 413, "too_large", NULL,
 					       "the body is over %zu bytes", s->cfg.max_body_bytes);

@@ -3,6 +3,7 @@
  *
  *   kwgend [--listen ADDR:PORT] [--db PATH] [--threads N] [--max-cache-bytes N]
  *          [--max-body-bytes N] [--max-batch N] [--drain-seconds N]
+ *          [--busy-timeout-ms N]
  *          [--log-level error|warn|info|debug]
  *
  * Start: open the cache, start the HTTP daemon, print
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 		"  --max-batch N          most requests in one batch, else 422 (default 256)\n"
 		"  --drain-seconds N      on SIGTERM/SIGINT, wait up to N s for in-flight\n"
 		"                         requests (default 30)\n"
+		"  --busy-timeout-ms N    how long a cache write waits for the SQLite lock\n"
+		"                         before the request gets 503 (default 5000)\n"
 		"  --log-level LEVEL      error, warn, info (one JSON line per request;\n"
 		"                         default) or debug\n"
 		"  --help                 this text\n");
@@ -69,7 +72,7 @@ static int num(const char *flag, const char *text, long long max, long long *out
 
 static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 {
-	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_LOG, O_HELP };
+	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_LOG, O_HELP };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "db", required_argument, NULL, O_DB },
@@ -78,6 +81,7 @@ static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 		{ "max-body-bytes", required_argument, NULL, O_BODY },
 		{ "max-batch", required_argument, NULL, O_BATCH },
 		{ "drain-seconds", required_argument, NULL, O_DRAIN },
+		{ "busy-timeout-ms", required_argument, NULL, O_BUSY },
 		{ "log-level", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -116,6 +120,11 @@ static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 				return -1;
 			cfg->drain_seconds = (unsigned)v;
 			break;
+		case O_BUSY:
+			if (num("--busy-timeout-ms", optarg, 3600000, &v) < 0)
+				return -1;
+			cfg->busy_timeout_ms = (int)v;
+			break;
 		case O_LOG:
 			if ((level = kw_log_parse_level(optarg)) < 0) {
 				fprintf(stderr, "kwgend: --log-level wants error, warn, info or debug\n");
@@ -148,7 +157,7 @@ int main(int argc, char **argv)
 	int sig = 0;
 
 	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
-				 1LL << 30, 1u << 20, 256, 30 };
+				 1LL << 30, 1u << 20, 256, 30, 5000 };
 	if (parse_flags(&s.cfg, argc, argv) < 0)
 		return 2;
 	s.limits = limits;
@@ -163,6 +172,7 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	copt.max_bytes = s.cfg.max_cache_bytes;
+	copt.busy_timeout_ms = s.cfg.busy_timeout_ms;
 	if (kw_cache_open(&s.cache, s.cfg.db_path, &copt, &e) < 0) {
 		fprintf(stderr, "kwgend: %s\n", e.message);
 		return 1;

@@ -21,6 +21,7 @@ typedef struct kw_srv_config {
 	size_t max_body_bytes;    /* request body cap (413 beyond it) */
 	size_t max_batch;         /* items per batch request */
 	unsigned drain_seconds;   /* how long SIGTERM waits for in-flight requests */
+	int busy_timeout_ms;      /* SQLite lock wait before a write fails */
 } kw_srv_config;
 
 typedef struct kw_srv {

@@ -1,0 +1,594 @@
+#!/usr/bin/env python3
+"""End-to-end tests of kwgend: the real daemon on loopback (port 0), a temp
+cache file, real requests.  Python 3 stdlib + python3-jsonschema.
+
+  python3 tests/e2e/run.py [--kwgend build/kwgend] [--golden N] [--verbose]
+
+Prints one line per check and a final line `e2e: N passed, M failed`;
+exit status 0 only when nothing failed.
+"""
+import argparse
+import gzip
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import jsonschema
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+EXAMPLE = os.path.join(ROOT, "examples", "gfx942-request.json")
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+
+PASSED = 0
+FAILED = 0
+VERBOSE = False
+
+
+def check(name, fn, *args):
+    """Run one check; an exception or a false assert is a failure."""
+    global PASSED, FAILED
+    t0 = time.time()
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001 - every failure is reported
+        FAILED += 1
+        print("FAIL %s: %s: %s" % (name, type(e).__name__, e), flush=True)
+        return False
+    PASSED += 1
+    print("ok   %s (%.2fs)" % (name, time.time() - t0), flush=True)
+    return True
+
+
+class Daemon:
+    """build/kwgend on 127.0.0.1:0 with its own cache file."""
+
+    def __init__(self, binary, db, *extra):
+        self.binary, self.db, self.extra = binary, db, list(extra)
+        self.proc = None
+        self.log = []
+        self.port = None
+
+    def start(self):
+        self.log = []
+        self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--db", self.db]
+                                     + self.extra, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            line = self.proc.stderr.readline().decode("utf-8", "replace")
+            if not line:
+                raise RuntimeError("kwgend exited: rc=%s" % self.proc.wait())
+            self.log.append(line)
+            m = re.match(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+                break
+        else:
+            raise RuntimeError("kwgend did not print its port")
+        threading.Thread(target=self._drain, daemon=True).start()
+        return self
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.log.append(line.decode("utf-8", "replace"))
+
+    def stop(self, sig=signal.SIGTERM, timeout=30):
+        self.proc.send_signal(sig)
+        rc = self.proc.wait(timeout=timeout)
+        return rc
+
+    def kill9(self):
+        self.proc.kill()
+        self.proc.wait()
+
+    def conn(self, timeout=60):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def request(self, method, path, body=None, headers=None, conn=None):
+        """-> (status, headers dict (lower-case names), body bytes)."""
+        own = conn is None
+        c = conn or self.conn()
+        hdrs = dict(headers or {})
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+            hdrs.setdefault("Content-Type", "application/json")
+        elif isinstance(body, str):
+            body = body.encode()
+        try:
+            c.request(method, path, body=body, headers=hdrs)
+            r = c.getresponse()
+            data = r.read()
+            return r.status, {k.lower(): v for k, v in r.getheaders()}, data
+        finally:
+            if own:
+                c.close()
+
+    def post(self, body, path="/v1/kernels", conn=None):
+        st, h, data = self.request("POST", path, body, conn=conn)
+        return st, h, (json.loads(data) if data else None)
+
+    def metric(self, name):
+        st, _, data = self.request("GET", "/metrics")
+        assert st == 200
+        for line in data.decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[1])
+        raise AssertionError("metric %s missing" % name)
+
+    def status(self):
+        st, _, data = self.request("GET", "/status")
+        assert st == 200, st
+        return json.loads(data)
+
+
+def load_schemas():
+    with open(os.path.join(ROOT, "schema", "response.schema.json")) as f:
+        resp = json.load(f)
+    with open(os.path.join(ROOT, "schema", "request.schema.json")) as f:
+        req = json.load(f)
+    V = jsonschema.Draft202012Validator
+    defs = resp["$defs"]
+    return {
+        "request": V(req),
+        "response": V(resp),
+        "error": V({"$defs": defs, "$ref": "#/$defs/error"}),
+        "batch": V({"$defs": defs, "$ref": "#/$defs/batch"}),
+        "status": V({"$defs": defs, "$ref": "#/$defs/status"}),
+    }
+
+
+def example():
+    with open(EXAMPLE) as f:
+        return json.load(f)
+
+
+def variant(i):
+    """A distinct request: the example with one read key varied."""
+    r = example()
+    r["generators"] = [{"name": "wait", "args": {"skipLocalRead": i % 50, "skipGlobalRead": i // 50,
+                                                  "skipLocalWrite": -1}},
+                       {"name": "accToArchMapper"}]
+    return r
+
+
+def expect_error(d, status, schemas, method, path, body=None, headers=None, code=None):
+    st, h, data = d.request(method, path, body, headers)
+    assert st == status, "%s %s: %d, want %d: %r" % (method, path, st, status, data[:200])
+    if method != "HEAD" and status != 304:
+        obj = json.loads(data)
+        schemas["error"].validate(obj)
+        if code:
+            assert obj["error"]["code"] == code, obj
+    return h
+
+
+# ---------------------------------------------------------------- checks
+
+
+def t_generate_and_cache(d, schemas, st):
+    req = example()
+    schemas["request"].validate(req)
+    s, h, r1 = d.post(req)
+    assert s == 200, (s, r1)
+    schemas["response"].validate(r1)
+    assert r1["cached"] is False, r1["cached"]
+    assert h.get("etag") == '"%s"' % r1["key"], h.get("etag")
+    assert r1["isa"] == "gfx942"
+    assert len(r1["results"]) >= 1
+    s, h, r2 = d.post(req)
+    assert s == 200 and r2["cached"] is True, (s, r2.get("cached"))
+    assert r2["results"] == r1["results"]
+    assert r2["key"] == r1["key"] and r2["config_id"] == r1["config_id"]
+    st["key"], st["results"] = r1["key"], r1["results"]
+
+
+def t_get_head_etag(d, schemas, st):
+    key = st["key"]
+    s, h, data = d.request("GET", "/v1/kernels/" + key)
+    assert s == 200, s
+    r = json.loads(data)
+    schemas["response"].validate(r)
+    assert r["key"] == key and r["results"] == st["results"] and r["cached"] is True
+    assert h["etag"] == '"%s"' % key
+    s, h2, body = d.request("HEAD", "/v1/kernels/" + key)
+    assert s == 200 and body == b"", (s, body[:50])
+    assert int(h2["content-length"]) == len(data)
+    assert h2["etag"] == h["etag"]
+    s, h3, body = d.request("GET", "/v1/kernels/" + key, headers={"If-None-Match": h["etag"]})
+    assert s == 304 and body == b"", s
+    assert h3["etag"] == h["etag"]
+    s, _, _ = d.request("GET", "/v1/kernels/" + key,
+                        headers={"If-None-Match": '"%s", %s' % ("0" * 64, h["etag"])})
+    assert s == 304, s
+    s, _, _ = d.request("GET", "/v1/kernels/" + key, headers={"If-None-Match": '"%s"' % ("0" * 64)})
+    assert s == 200, s
+
+
+def t_bypass(d, schemas, st):
+    g0 = d.metric("kwgen_generations_total")
+    s, _, r = d.post(example(), path="/v1/kernels?cache=bypass")
+    assert s == 200 and r["cached"] is False, (s, r)
+    assert r["key"] == st["key"] and r["results"] == st["results"]
+    assert d.metric("kwgen_generations_total") == g0 + 1
+    s, _, r = d.post(example())
+    assert s == 200 and r["cached"] is True
+
+
+def t_batch(d, schemas, st):
+    bad_kernel = example()
+    bad_kernel["kernel"]["MIWaveTile"] = "four"
+    body = {"requests": [example(), variant(1), {"isa": "gfx000", "kernel": {}}, bad_kernel, 17]}
+    s, _, r = d.post(body, path="/v1/kernels:batch")
+    assert s == 200, (s, r)
+    schemas["batch"].validate(r)
+    codes = [x["status"] for x in r["results"]]
+    assert codes == [200, 200, 422, 422, 400], codes
+    assert r["results"][0]["response"]["key"] == st["key"]
+    assert r["results"][0]["response"]["cached"] is True
+    assert r["results"][1]["response"]["cached"] is False
+
+
+def t_errors(d, schemas, st):
+    J = {"Content-Type": "application/json"}
+    expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels", body="{bad",
+                 headers=J, code="syntax")
+    expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels", body="[1,2]",
+                 headers=J, code="syntax")
+    expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels", body="",
+                 headers=J, code="syntax")
+    expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels:batch",
+                 body="nope", headers=J)
+    expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels?cache=sometimes",
+                 body=json.dumps(example()), headers=J)
+    expect_error(d, schemas=schemas, status=404, method="GET", path="/nope", code="not_found")
+    expect_error(d, schemas=schemas, status=404, method="GET", path="/v1/kernels/" + "0" * 64)
+    expect_error(d, schemas=schemas, status=404, method="GET", path="/v1/kernels/xyz")
+    h = expect_error(d, schemas=schemas, status=405, method="GET", path="/v1/kernels")
+    assert h.get("allow") == "POST", h
+    h = expect_error(d, schemas=schemas, status=405, method="DELETE", path="/v1/kernels/" + st["key"])
+    assert h.get("allow") == "GET, HEAD", h
+    h = expect_error(d, schemas=schemas, status=405, method="POST", path="/healthz", body="{}",
+                     headers=J)
+    assert "GET" in h.get("allow", ""), h
+    expect_error(d, schemas=schemas, status=415, method="POST", path="/v1/kernels",
+                 body=json.dumps(example()), headers={"Content-Type": "text/plain"})
+    expect_error(d, schemas=schemas, status=415, method="POST", path="/v1/kernels",
+                 body=json.dumps(example()), headers={})
+    s, _, _ = d.request("POST", "/v1/kernels", json.dumps(example()),
+                        {"Content-Type": "Application/JSON; charset=utf-8"})
+    assert s == 200, s
+    bad = example()
+    bad["kernel"]["MIWaveTile"] = "four"
+    expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels",
+                 body=json.dumps(bad), headers=J)
+    expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels",
+                 body=json.dumps({"isa": "gfx000", "kernel": {}}), headers=J)
+    expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels",
+                 body=json.dumps({"isa": "gfx942", "generators": [{"name": "noSuchGenerator"}],
+                                  "kernel": example()["kernel"]}), headers=J)
+    expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels:batch",
+                 body=json.dumps({"requests": [example()] * 9}), headers=J, code="limit")
+    expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels:batch",
+                 body=json.dumps({"reqs": []}), headers=J)
+
+
+def t_too_large(d, schemas, st):
+    big = json.dumps({"isa": "gfx942", "pad": "x" * 100000})
+    J = {"Content-Type": "application/json"}
+    expect_error(d, schemas=schemas, status=413, method="POST", path="/v1/kernels", body=big,
+                 headers=J, code="too_large")
+    # chunked: no Content-Length, the cap is hit while reading
+    c = d.conn()
+    c.putrequest("POST", "/v1/kernels")
+    c.putheader("Content-Type", "application/json")
+    c.putheader("Transfer-Encoding", "chunked")
+    c.endheaders()
+    sent = 0
+    try:
+        for _ in range(16):
+            chunk = b"[" * 8192
+            c.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            sent += len(chunk)
+        c.send(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    assert r.status == 413, (r.status, data[:100])
+    schemas["error"].validate(json.loads(data))
+    # the daemon still answers
+    s, _, _ = d.request("GET", "/healthz")
+    assert s == 200
+
+
+def t_info_routes(d, schemas, st):
+    s, _, data = d.request("GET", "/v1/generators")
+    assert s == 200, s
+    g = json.loads(data)
+    names = [x["name"] for x in g["generators"]]
+    assert "wait" in names and "mapAcctoArchRegs" in names, names
+    s, _, data = d.request("GET", "/v1/isas")
+    assert s == 200, (s, data[:200])
+    assert "gfx942" in data.decode()
+    for p in ("/healthz", "/readyz"):
+        s, _, data = d.request("GET", p)
+        assert s == 200, (p, s)
+    stt = d.status()
+    schemas["status"].validate(stt)
+    assert stt["entries"] >= 2 and stt["hits"] >= 1 and stt["misses"] >= 1, stt
+    s, h, data = d.request("GET", "/metrics")
+    assert s == 200 and h["content-type"].startswith("text/plain"), h
+    text = data.decode()
+    for name in ("kwgen_requests_total{", "kwgen_request_duration_seconds_bucket{",
+                 "kwgen_generation_duration_seconds_bucket{", "kwgen_cache_hits_total ",
+                 "kwgen_cache_misses_total ", "kwgen_cache_inserts_total ",
+                 "kwgen_cache_evictions_total ", "kwgen_cache_bytes ", "kwgen_cache_entries ",
+                 "kwgen_in_flight_requests ", "kwgen_generations_total "):
+        assert name in text, name
+    assert 'kwgen_requests_total{route="/v1/kernels",code="200"}' in text
+
+
+def t_access_log(d, schemas, st):
+    d.request("GET", "/v1/kernels/" + st["key"])
+    time.sleep(0.2)
+    lines = [json.loads(x) for x in d.log if x.startswith("{")]
+    acc = [x for x in lines if "method" in x]
+    assert acc, "no access lines"
+    last = [x for x in acc if x["path"] == "/v1/kernels/" + st["key"]][-1]
+    for k in ("time", "method", "path", "status", "bytes", "duration_ms", "key", "cached"):
+        assert k in last, (k, last)
+    assert last["status"] == 200 and last["key"] == st["key"] and last["cached"] is True
+
+
+def t_sqlite_columns(d, schemas, st):
+    db = sqlite3.connect("file:%s?mode=ro" % d.db, uri=True)
+    row = db.execute("SELECT key, config_id, generator_version, isa, request, asm, tables,"
+                     " response, bytes, created, last_access FROM entries WHERE key = ?",
+                     (st["key"],)).fetchone()
+    db.close()
+    assert row, "row missing"
+    key, cid, ver, isa, request, asm, tables, response, nbytes, created, last = row
+    assert isa == "gfx942"
+    json.loads(request)
+    t = json.loads(tables)
+    assert len(t) == len(st["results"])
+    assert asm == "".join(r["asm"] for r in st["results"] if isinstance(r.get("asm"), str))
+    assert json.loads(response)["key"] == key
+    assert nbytes == len(request.encode()) + len(asm.encode()) + len(tables.encode()) + len(
+        response.encode())
+    assert created <= last
+
+
+def t_storage_failure(d, schemas, st):
+    locker = sqlite3.connect(d.db, timeout=1, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")
+    try:
+        s, h, data = d.request("POST", "/v1/kernels", variant(777))
+        assert s == 503, (s, data[:200])
+        assert "retry-after" in h, h
+        schemas["error"].validate(json.loads(data))
+        # a hit still works while the writer lock is held
+        s, _, _ = d.request("GET", "/v1/kernels/" + st["key"])
+        assert s == 200, s
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    s, _, r = d.post(variant(777))
+    assert s == 200 and r["cached"] is False, (s, r)
+
+
+def t_single_flight(d, schemas, st):
+    body = variant(4242)
+    g0 = d.metric("kwgen_generations_total")
+    n = 24
+    results = [None] * n
+    barrier = threading.Barrier(n)
+
+    def one(i):
+        c = d.conn()
+        c.connect()
+        barrier.wait()
+        results[i] = d.post(body, conn=c)
+        c.close()
+
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert all(r[0] == 200 for r in results), [r[0] for r in results]
+    assert len({r[2]["key"] for r in results}) == 1
+    assert len({json.dumps(r[2]["results"]) for r in results}) == 1
+    g1 = d.metric("kwgen_generations_total")
+    assert g1 == g0 + 1, "generations %d -> %d" % (g0, g1)
+
+
+def t_restart(d, schemas, st):
+    rc = d.stop(signal.SIGTERM)
+    assert rc == 0, "exit status %d" % rc
+    d.start()
+    s, _, data = d.request("GET", "/v1/kernels/" + st["key"])
+    assert s == 200, s
+    assert json.loads(data)["results"] == st["results"]
+    s, _, r = d.post(example())
+    assert s == 200 and r["cached"] is True
+
+
+def t_sigint(d, schemas, st):
+    rc = d.stop(signal.SIGINT)
+    assert rc == 0, "exit status %d" % rc
+    d.start()
+
+
+def t_crash_burst(binary, tmp, schemas):
+    db = os.path.join(tmp, "crash.db")
+    d = Daemon(binary, db, "--log-level", "error").start()
+    answered = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def worker(w):
+        i = 0
+        c = d.conn(timeout=10)
+        while not stop.is_set():
+            body = variant(10000 + w * 100000 + i)
+            i += 1
+            try:
+                s, _, r = d.post(body, conn=c)
+            except Exception:  # noqa: BLE001 - the kill cuts connections
+                return
+            if s == 200:
+                with lock:
+                    answered.append(r["key"])
+
+    ts = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    for t in ts:
+        t.start()
+    deadline = time.time() + 20
+    while time.time() < deadline and len(answered) < 150:
+        time.sleep(0.01)
+    d.kill9()
+    stop.set()
+    for t in ts:
+        t.join()
+    with lock:
+        keys = list(answered)
+    assert len(keys) >= 20, "only %d answers before the kill" % len(keys)
+    con = sqlite3.connect(db)
+    ok = con.execute("PRAGMA integrity_check").fetchone()[0]
+    con.close()
+    assert ok == "ok", ok
+    d.start()
+    c = d.conn()
+    missing = [k for k in keys if d.request("GET", "/v1/kernels/" + k, conn=c)[0] != 200]
+    c.close()
+    assert not missing, "%d of %d answered keys lost" % (len(missing), len(keys))
+    stt = d.status()
+    assert stt["entries"] >= len(set(keys))
+    assert d.stop() == 0
+
+
+def t_eviction(binary, tmp, schemas):
+    db = os.path.join(tmp, "evict.db")
+    d = Daemon(binary, db, "--max-cache-bytes", "40000", "--log-level", "error").start()
+    c = d.conn()
+    keys = []
+    for i in range(60):
+        s, _, r = d.post(variant(50000 + i), conn=c)
+        assert s == 200, (s, r)
+        keys.append(r["key"])
+    stt = d.status()
+    assert stt["bytes"] <= 40000 or stt["entries"] == 1, stt
+    assert stt["evictions"] > 0, stt
+    # the newest key is served, the oldest is gone
+    assert d.request("GET", "/v1/kernels/" + keys[-1], conn=c)[0] == 200
+    assert d.request("GET", "/v1/kernels/" + keys[0], conn=c)[0] == 404
+    c.close()
+    assert d.stop() == 0
+
+
+def isa_name(isa):
+    if isinstance(isa, list) and len(isa) == 3:
+        return "gfx%d%d%s" % (isa[0], isa[1], "0123456789abcdef"[isa[2] % 16])
+    return str(isa).lower()
+
+
+def t_golden(d, schemas, n):
+    with gzip.open(os.path.join(GOLDEN, "requests.jsonl.gz"), "rt") as f:
+        reqs = [x for x in f.read().split("\n") if x.strip()]
+    with gzip.open(os.path.join(GOLDEN, "answers.jsonl.gz"), "rt") as f:
+        answers = [x for x in f.read().split("\n") if x.strip()]
+    assert len(reqs) == len(answers), (len(reqs), len(answers))
+    rnd = random.Random(20241024)
+    idx = sorted(rnd.sample(range(len(reqs)), min(n, len(reqs))))
+    c = d.conn()
+    bad = []
+    for i in idx:
+        req, want = json.loads(reqs[i]), json.loads(answers[i])
+        s, _, data = d.request("POST", "/v1/kernels", req, conn=c)
+        got = json.loads(data)
+        if "error" in want:
+            if not 400 <= s < 500:
+                bad.append((i, "oracle error %r, kwgend %d" % (want["error"][:60], s)))
+            continue
+        if s != 200:
+            bad.append((i, "status %d: %s" % (s, got.get("error", {}).get("message", "")[:100])))
+            continue
+        schemas["response"].validate(got)
+        res = got["results"][0]
+        for k in ("asm", "type", "acc2arch", "arch2acc", "value"):
+            if k in want and res.get(k) != want[k]:
+                bad.append((i, "%s differs (%s)" % (k, req.get("generator"))))
+                break
+        else:
+            if "isa" in want and got["isa"] != isa_name(want["isa"]):
+                bad.append((i, "isa %s vs %s" % (got["isa"], want["isa"])))
+    c.close()
+    if bad:
+        for i, why in bad[:10]:
+            print("     golden line %d: %s" % (i + 1, why))
+    assert not bad, "%d of %d golden requests differ" % (len(bad), len(idx))
+
+
+def main():
+    global VERBOSE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
+    ap.add_argument("--golden", type=int, default=300, help="golden requests to post")
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+    VERBOSE = a.verbose
+    binary = os.path.abspath(a.kwgend)
+    schemas = load_schemas()
+    st = {}
+    with tempfile.TemporaryDirectory(prefix="kwgen-e2e-") as tmp:
+        d = Daemon(binary, os.path.join(tmp, "cache.db"), "--max-body-bytes", "65536",
+                   "--max-batch", "8", "--busy-timeout-ms", "200")
+        try:
+            d.start()
+        except Exception as e:  # noqa: BLE001
+            print("FAIL start: %s" % e)
+            print("e2e: 0 passed, 1 failed")
+            return 1
+        try:
+            if check("generate, then served from the cache", t_generate_and_cache, d, schemas, st):
+                check("GET / HEAD by key, ETag, If-None-Match", t_get_head_etag, d, schemas, st)
+                check("?cache=bypass regenerates", t_bypass, d, schemas, st)
+                check("batch with good and bad items", t_batch, d, schemas, st)
+                check("error codes 400 404 405 415 422", t_errors, d, schemas, st)
+                check("413 over --max-body-bytes", t_too_large, d, schemas, st)
+                check("generators, isas, healthz, readyz, status, metrics", t_info_routes, d,
+                      schemas, st)
+                check("JSON access log", t_access_log, d, schemas, st)
+                check("cache columns readable with sqlite3", t_sqlite_columns, d, schemas, st)
+                check("503 + Retry-After when the cache cannot be written", t_storage_failure, d,
+                      schemas, st)
+                check("concurrent identical requests generate once", t_single_flight, d,
+                      schemas, st)
+                check("SIGTERM, restart: the entry is still served", t_restart, d, schemas, st)
+                check("SIGINT exits 0", t_sigint, d, schemas, st)
+            if a.golden > 0:
+                check("golden answers (%d corpus requests)" % a.golden, t_golden, d, schemas,
+                      a.golden)
+        finally:
+            if d.proc and d.proc.poll() is None:
+                d.stop()
+        check("kill -9 during a burst: integrity ok, answered keys kept", t_crash_burst, binary,
+              tmp, schemas)
+        check("--max-cache-bytes evicts LRU rows", t_eviction, binary, tmp, schemas)
+    print("e2e: %d passed, %d failed" % (PASSED, FAILED))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
