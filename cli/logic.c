@@ -62,7 +62,8 @@ static void usage(FILE *f)
 	      "  --batch N          requests per batch (default 64)\n"
 	      "  --unique           keep only the first of identical requests\n"
 	      "  --isa GFX          ISA for every solution (default: the file's ArchitectureName)\n"
-	      "  --generators LIST  comma-separated generator names (default: all that apply)\n"
+	      "  --generators LIST  comma-separated generator names, or a JSON array of\n"
+	      "                     {\"name\", \"args\"} (default: all that apply)\n"
 	      "  --timeout SEC      per HTTP exchange (default 120)\n"
 	      "  -o FILE            write the JSON lines to FILE instead of stdout\n"
 	      "  --progress, --no-progress   progress bar on stderr (default: when a terminal)\n"
@@ -245,8 +246,14 @@ static int run_file(run *r, const char *path, kw_error *err)
 	return rc;
 }
 
+/* "wait,syncThreads" or a JSON array such as
+ * [{"name":"wait","args":{"skipGlobalRead":0}}]. */
 static int parse_generators(opts *o, const char *list)
 {
+	if (list[0] == '[') {
+		o->generators = json_loads(list, JSON_REJECT_DUPLICATES, NULL);
+		return json_is_array(o->generators) && json_array_size(o->generators) ? 0 : -1;
+	}
 	o->generators = json_array();
 	if (!o->generators)
 		return -1;
@@ -301,7 +308,8 @@ int kw_cli_logic(int argc, char **argv)
 		} else if (strcmp(a, "--generators") == 0 && v) {
 			json_decref(o.generators);
 			if (parse_generators(&o, v) < 0) {
-				fprintf(stderr, "kwgen logic: --generators wants a comma-separated list of names\n");
+				fprintf(stderr, "kwgen logic: --generators wants a comma-separated list of names "
+					"or a non-empty JSON array\n");
 				status = 2;
 			}
 		} else if (strcmp(a, "-o") == 0 && v)

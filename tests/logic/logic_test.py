@@ -95,6 +95,11 @@ def main():
     r0 = json.loads(out.splitlines()[0])
     check(r0.get("generators") == [{"name": "wait"}, {"name": "syncThreads"}] and r0["isa"] == "gfx90a",
           "--generators/--isa passed through: %s %s" % (r0.get("generators"), r0.get("isa")))
+    g = '[{"name":"wait","args":{"skipGlobalRead":0,"skipLocalWrite":-1,"skipLocalRead":-1}}]'
+    rc, out, err = run(cmd, "--no-progress", "--generators", g, f)
+    check(json.loads(out.splitlines()[0]).get("generators") == json.loads(g), "--generators JSON array passed through")
+    rc, out, err = run(cmd, "--generators", "[]", f)
+    check(rc == 2, "--generators []: status %d" % rc)
     rc, out, err = run(cmd, "--quiet", "-o", os.devnull, f)
     check(rc == 1 and "solutions," not in err, "--quiet and -o: status %d, stderr %r" % (rc, err[-200:]))
 
