@@ -350,12 +350,22 @@ def build():
             args={"startVgprAlphaTmp": -1})
         add("moveMIout past v255", g, "moveMIoutToArch", k=k, wavefront=64,
             args={"startVgprAlphaTmp": -1})
+    # gfx1250 prints registers past v255 with s_set_vgpr_msb; gfx908/gfx11/gfx12 accept odd pairs
+    for g in ("gfx1250", "gfx1100"):
+        add("mapAcc arch past v255 (%s)" % g, g, "mapAcctoArchRegs",
+            k=kernel(g, MIArchVgpr=True, **big_tile), wavefront=64)
+        add("mulAlpha past v255 (%s)" % g, g, "mulMIoutAlphaToArch", k=kernel(g, **big_tile),
+            wavefront=64, args={"startVgprAlphaTmp": -1})
+    for g in ("gfx908", "gfx90a", "gfx1100", "gfx1201", "gfx1250"):
+        add("moveMIout D odd pairs (%s)" % g, g, "moveMIoutToArch",
+            k=kernel(g, ProblemType={"DataType": "D", "ComputeDataType": "D"}),
+            args={"startVgprAlphaTmp": -1})
     # ------------------------------------------------------ input spellings
     dts = [("int 0", 0), ("int 1", 1), ("int 2", 2), ("int 3", 3), ("int 4", 4), ("int 6", 6),
            ("char S", "S"), ("char Z", "Z"), ("char 4xi8", "4xi8"), ("char I8", "I8"),
            ("name ComplexDouble", "ComplexDouble"), ("name half", "half"), ("name Float", "Float"),
            ("name complexfloat", "complexfloat"), ("name Int32", "Int32"), ("name double", "double"),
-           ("legacy single", "single"), ("legacy complexSingle", "complexSingle")]
+           ("name BFloat16", "BFloat16"), ("char h", "h")]
     for name, v in dts:
         g = rot(ALL)[0]
         k = kernel(g, MIArchVgpr=True, ProblemType={"DataType": v, "ComputeDataType": v,
