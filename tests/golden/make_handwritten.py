@@ -230,11 +230,10 @@ def build():
         add("sync PGR0", g, "syncThreads", k=kernel(g, PrefetchGlobalRead=0), args={"comment": "pgr0"})
         add("sync SIA1", g, "syncThreads", k=kernel(g, _ScheduleIterAlg=1))
         add("sync fewer threads", g, "syncThreads", k=kernel(g, NumThreads=wave // 2))
-    for g in rot(NOT9, 3):
+    for g in rot([i for i in NOT9 if i != "gfx1250"], 3):  # gfx1250 runs wave32 only
         add("sync wave64 128", g, "syncThreads", k=kernel(g, WavefrontSize=64, NumThreads=128),
             wavefront=64, args={"comment": "w64"})
-        add("sync wave64 64", g, "syncThreads", k=kernel(g, WavefrontSize=64, NumThreads=64),
-            wavefront=64)
+        add("sync wave64 64", g, "syncThreads", k=kernel(g, WavefrontSize=64, NumThreads=64))
     # cap overrides change what syncThreads/wait print
     add("sync Waitcnt0Disabled off", "gfx942", "syncThreads", archCaps={"Waitcnt0Disabled": 0})
     add("sync SeparateVscnt on gfx942", "gfx942", "syncThreads", asmCaps={"SeparateVscnt": True})
@@ -313,19 +312,25 @@ def build():
             add("mapAcc arch Z MIRegPerOut2 write=%d" % write, g, "mapAcctoArchRegs",
                 k=kernel(g, MIArchVgpr=1, MIRegPerOut=2,
                          ProblemType={"DataType": "Z", "ComputeDataType": "Z"}), args={"write": write})
-    big_tile = dict(MIWaveTile=[8, 8], VectorWidthA=1, VectorWidthB=1, MatrixInstM=32,
+
+    def big_tile(g):
+        """A tile with more than 256 accumulators per thread (wave64; wave32 on gfx1250)."""
+        if g == "gfx1250":
+            return dict(MIWaveTile=[4, 4], VectorWidthA=1, VectorWidthB=1, MatrixInstM=32,
+                        MatrixInstN=32, WavefrontSize=32)
+        return dict(MIWaveTile=[8, 8], VectorWidthA=1, VectorWidthB=1, MatrixInstM=32,
                     MatrixInstN=32, WavefrontSize=64)
+
     for g in rot(GFX9, 2):
         # AGPRs past acc255 (maxAgpr above the hardware limit)
-        add("mapAcc acc past 255", g, "mapAcctoArchRegs", k=kernel(g, MIArchVgpr=False, **big_tile),
+        add("mapAcc acc past 255", g, "mapAcctoArchRegs", k=kernel(g, MIArchVgpr=False, **big_tile(g)),
             args={"maxAgpr": 512})
         # spilled VGPRs past v255
         add("mapAcc acc spill past v255", g, "mapAcctoArchRegs",
-            k=kernel(g, MIArchVgpr=False, **big_tile), args={"maxAgpr": 256, "spilledVgprBase": 200})
+            k=kernel(g, MIArchVgpr=False, **big_tile(g)), args={"maxAgpr": 256, "spilledVgprBase": 200})
     for g in two():
         add("mapAcc arch CLS=1 int", g, "mapAcctoArchRegs", k=kernel(g, MIArchVgpr=1, CompactLoopStore=1))
-        add("mapAcc arch past v255", g, "mapAcctoArchRegs", k=kernel(g, MIArchVgpr=True, **big_tile),
-            wavefront=64)
+        add("mapAcc arch past v255", g, "mapAcctoArchRegs", k=kernel(g, MIArchVgpr=True, **big_tile(g)))
     # ----------------------------------------- mulMIoutAlphaToArch / moveMIoutToArch
     types = [("S", False, 1), ("D", False, 1), ("D", False, 2), ("H", True, 1), ("H", False, 1),
              ("I", False, 1), ("C", False, 1), ("Z", False, 1), ("Z", False, 2), ("B", False, 1),
@@ -345,17 +350,17 @@ def build():
                                    "HighPrecisionAccumulate": True})
         add("mulAlpha HSS", g, "mulMIoutAlphaToArch", k=k, args={"startVgprAlphaTmp": -1})
         # registers past v255
-        k = kernel(g, **big_tile)
-        add("mulAlpha past v255", g, "mulMIoutAlphaToArch", k=k, wavefront=64,
+        k = kernel(g, **big_tile(g))
+        add("mulAlpha past v255", g, "mulMIoutAlphaToArch", k=k,
             args={"startVgprAlphaTmp": -1})
-        add("moveMIout past v255", g, "moveMIoutToArch", k=k, wavefront=64,
+        add("moveMIout past v255", g, "moveMIoutToArch", k=k,
             args={"startVgprAlphaTmp": -1})
     # gfx1250 prints registers past v255 with s_set_vgpr_msb; gfx908/gfx11/gfx12 accept odd pairs
     for g in ("gfx1250", "gfx1100"):
         add("mapAcc arch past v255 (%s)" % g, g, "mapAcctoArchRegs",
-            k=kernel(g, MIArchVgpr=True, **big_tile), wavefront=64)
-        add("mulAlpha past v255 (%s)" % g, g, "mulMIoutAlphaToArch", k=kernel(g, **big_tile),
-            wavefront=64, args={"startVgprAlphaTmp": -1})
+            k=kernel(g, MIArchVgpr=True, **big_tile(g)))
+        add("mulAlpha past v255 (%s)" % g, g, "mulMIoutAlphaToArch", k=kernel(g, **big_tile(g)),
+            args={"startVgprAlphaTmp": -1})
     for g in ("gfx908", "gfx90a", "gfx1100", "gfx1201", "gfx1250"):
         add("moveMIout D odd pairs (%s)" % g, g, "moveMIoutToArch",
             k=kernel(g, ProblemType={"DataType": "D", "ComputeDataType": "D"}),
