@@ -17,6 +17,8 @@ snippets are assembled once; the unique snippets of an ISA are concatenated
 into a few llvm-mc runs, and error line numbers are mapped back to snippets.
 
 Usage: python3 tests/golden/check_asm.py [--kwgen build/kwgen] [--oracle] [-j N] [-v]
+  -v         list every llvm-mc rejection (isa, mnemonic, message, code, example);
+             also printed with --oracle and whenever something fails
   --oracle   check the oracle's answers (tests/golden/answers.jsonl.gz) instead
              of running kwgen; they carry no diagnostics, so every rejected
              output is listed (that is how the rejection list in README.md was made)
@@ -219,6 +221,7 @@ def main():
     ap.add_argument("--show", type=int, default=8, help="failures to print in full")
     ap.add_argument("--per-snippet", action="store_true", help="one llvm-mc run per snippet (slow)")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("-v", "--verbose", action="store_true", help="list the llvm-mc rejections")
     opts = ap.parse_args()
     t0 = time.time()
     if not os.access(opts.mc, os.X_OK):
@@ -286,7 +289,7 @@ def main():
             failures.append((i, isa, s, codes))
 
     isas = sorted(stats, key=lambda x: (len(x), x))
-    print("check-asm: %s, llvm-mc %s; %d outputs, %d unique snippets, %d llvm-mc runs"
+    print("output of %s, assembled with %s: %d outputs, %d unique snippets, %d llvm-mc runs"
           % (what, opts.mc, len(per_answer), len(snippets), runs))
     print("%-9s %8s %10s %9s %10s %8s %7s" % ("isa", "outputs", "assembles", "rejected",
                                               "explained", "passed", "failed"))
@@ -295,7 +298,7 @@ def main():
         print("%-9s %8d %10d %9d %10d %8d %7d" % (isa, st["outputs"], st["assembles"],
               st["rejected"], st["explained"], st["passed"], st["failed"]))
 
-    if causes:
+    if causes and (opts.verbose or opts.oracle or failures):
         print("\nllvm-mc rejections (error lines; isa, mnemonic, message, code that explains it):")
         for (isa, mn, msg, code), (cnt, inst, i) in sorted(
                 causes.items(), key=lambda kv: (str(kv[0][3]), kv[0][1], kv[0][0], kv[0][2])):
