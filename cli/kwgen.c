@@ -7,17 +7,20 @@
  *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
  *   kwgen --help
  */
+#include "kwgen/buf.h"
 #include "kwgen/request.h"
 #include "logic.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen [--batch] [--line-buffered] [FILE]\n"
+	fputs("usage: kwgen [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
 	      "       kwgen --help\n"
@@ -35,7 +38,9 @@ static void usage(FILE *f)
 	      "\n"
 	      "  --batch          JSON lines in, one compact answer per line out (oracle form\n"
 	      "                   answers; a bad line answers {\"error\": \"...\"}); exit 0\n"
-	      "  --line-buffered  flush after every answer (for interactive pipes)\n"
+	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
+	      "                   the output order is the input order\n"
+	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
 	      "  --canonical      print {\"canonical\", \"config_id\", \"key\"} for the request\n"
 	      "\n"
 	      "Generators: tdmWait, wait, syncThreads, accToArchMapper, getAccToArchLen,\n"
@@ -109,55 +114,177 @@ static int run_single(FILE *in, int canonical)
 	return ok ? 0 : 1;
 }
 
-static int run_batch(FILE *in, int line_buffered)
+/*
+ * Batch mode.  Lines are read in rounds of up to jobs x CHUNK lines; each
+ * of `jobs` threads answers one chunk of the round into its own output
+ * buffer, and the buffers are written in input order, so the output is the
+ * same as a one-by-one run.  Memory stays bounded by the round.
+ *
+ * Every JSON value a thread makes for a line is allocated from that
+ * thread's arena, reset after the line is answered: jansson's many small
+ * mallocs and frees are most of the cost of a line otherwise.  The
+ * allocator is installed before the first JSON value exists; a thread
+ * without an arena (the main thread outside a chunk) uses malloc.
+ */
+#define CHUNK 256
+
+static _Thread_local kw_arena *tl_arena;
+
+static void *arena_malloc(size_t n)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	return tl_arena ? kw_arena_alloc(tl_arena, n) : malloc(n);
+}
 
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		json_error_t jerr;
-		json_t *req, *out;
-		char *p = line;
-		int ok;
+static void arena_free(void *p)
+{
+	if (!tl_arena)
+		free(p); /* arena memory is released in bulk by kw_arena_reset */
+}
 
-		while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
-			p[--n] = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++, n--;
-		if (n <= 0)
-			continue;
-		req = json_loadb(p, (size_t)n, 0, &jerr);
-		if (!req) {
-			char msg[300];
-			snprintf(msg, sizeof(msg), "bad JSON: %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
-			out = json_pack("{s:s}", "error", msg);
-		} else {
-			out = answer(req, &ok);
-			json_decref(req);
-		}
-		if (!out) {
-			fputs("kwgen: out of memory\n", stderr);
-			free(line);
-			return 2;
-		}
-		json_dumpf(out, stdout, JSON_COMPACT | JSON_ENSURE_ASCII);
-		fputc('\n', stdout);
-		json_decref(out);
-		if (line_buffered)
-			fflush(stdout);
+static int dump_to_buf(const char *s, size_t n, void *data)
+{
+	return kw_buf_put(data, s, n) ? -1 : 0;
+}
+
+typedef struct chunk {
+	char **lines;   /* owned by the reader, reused across rounds */
+	size_t *lens;   /* bytes read into lines[i] */
+	size_t *caps;   /* getline's allocation size of lines[i] */
+	size_t n;
+	kw_buf out;
+	kw_arena arena;
+	int oom;
+} chunk;
+
+static void answer_line(chunk *c, char *p, size_t n)
+{
+	json_error_t jerr;
+	json_t *req, *out;
+	int ok;
+
+	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+		p[--n] = '\0';
+	while (n > 0 && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	if (n == 0)
+		return;
+	req = json_loadb(p, n, 0, &jerr);
+	if (!req) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "bad JSON: %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+		out = json_pack("{s:s}", "error", msg);
+	} else {
+		out = answer(req, &ok);
+		json_decref(req);
 	}
-	free(line);
-	if (ferror(in)) {
+	if (!out || json_dump_callback(out, dump_to_buf, &c->out, JSON_COMPACT | JSON_ENSURE_ASCII) ||
+	    kw_buf_putc(&c->out, '\n'))
+		c->oom = 1;
+	json_decref(out);
+}
+
+static void *run_chunk(void *arg)
+{
+	chunk *c = arg;
+
+	tl_arena = &c->arena;
+	for (size_t i = 0; i < c->n && !c->oom; i++) {
+		answer_line(c, c->lines[i], c->lens[i]);
+		kw_arena_reset(&c->arena);
+	}
+	tl_arena = NULL;
+	return NULL;
+}
+
+static int run_batch(FILE *in, int jobs, int line_buffered)
+{
+	chunk *cs;
+	pthread_t *tids;
+	size_t caps_total;
+	int rc = 0, eof = 0;
+
+	if (line_buffered)
+		jobs = 1;
+	cs = calloc((size_t)jobs, sizeof(*cs));
+	tids = calloc((size_t)jobs, sizeof(*tids));
+	if (!cs || !tids) {
+		free(cs);
+		free(tids);
+		fputs("kwgen: out of memory\n", stderr);
+		return 2;
+	}
+	caps_total = line_buffered ? 1 : CHUNK;
+	for (int j = 0; j < jobs; j++) {
+		cs[j].lines = calloc(caps_total, sizeof(char *));
+		cs[j].lens = calloc(caps_total, sizeof(size_t));
+		cs[j].caps = calloc(caps_total, sizeof(size_t));
+		if (!cs[j].lines || !cs[j].lens || !cs[j].caps)
+			rc = 2;
+	}
+	json_set_alloc_funcs(arena_malloc, arena_free);
+	while (!rc && !eof) {
+		int used = 0;
+
+		for (int j = 0; j < jobs && !eof; j++, used++) {
+			chunk *c = &cs[j];
+			c->n = 0;
+			while (c->n < caps_total) {
+				/* line buffers are kept across rounds and handed back to getline */
+				ssize_t n = getline(&c->lines[c->n], &c->caps[c->n], in);
+
+				if (n < 0) {
+					eof = 1;
+					break;
+				}
+				c->lens[c->n++] = (size_t)n;
+			}
+		}
+		for (int j = 1; j < used; j++)
+			if (pthread_create(&tids[j], NULL, run_chunk, &cs[j])) {
+				run_chunk(&cs[j]);
+				tids[j] = 0;
+			}
+		if (used)
+			run_chunk(&cs[0]);
+		for (int j = 1; j < used; j++)
+			if (tids[j])
+				pthread_join(tids[j], NULL);
+		for (int j = 0; j < used && !rc; j++) {
+			chunk *c = &cs[j];
+			if (c->oom) {
+				fputs("kwgen: out of memory\n", stderr);
+				rc = 2;
+			} else if (c->out.len && fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
+				rc = 2;
+			}
+			kw_buf_reset(&c->out);
+		}
+		if (line_buffered && fflush(stdout))
+			rc = 2;
+	}
+	json_set_alloc_funcs(malloc, free);
+	for (int j = 0; j < jobs; j++) {
+		for (size_t i = 0; i < caps_total && cs[j].lines; i++)
+			free(cs[j].lines[i]);
+		free(cs[j].lines);
+		free(cs[j].lens);
+		free(cs[j].caps);
+		kw_buf_free(&cs[j].out);
+		kw_arena_free(&cs[j].arena);
+	}
+	free(cs);
+	free(tids);
+	if (!rc && ferror(in)) {
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(errno));
 		return 2;
 	}
-	return fflush(stdout) ? 2 : 0;
+	return rc ? rc : fflush(stdout) ? 2 : 0;
 }
 
 int main(int argc, char **argv)
 {
 	int batch = 0, canonical = 0, line_buffered = 0, rc;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *path = NULL;
 	FILE *in = stdin;
 
@@ -171,6 +298,13 @@ int main(int argc, char **argv)
 			batch = 1;
 		} else if (!strcmp(argv[i], "--canonical")) {
 			canonical = 1;
+		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+			char *end;
+			jobs = strtol(argv[++i], &end, 10);
+			if (*end || jobs < 1 || jobs > 64) {
+				fputs("kwgen: --jobs takes 1..64\n", stderr);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--line-buffered")) {
 			line_buffered = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -191,7 +325,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	rc = batch ? run_batch(in, line_buffered) : run_single(in, canonical);
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > 64)
+		jobs = 64;
+	rc = batch ? run_batch(in, (int)jobs, line_buffered) : run_single(in, canonical);
 	if (in != stdin)
 		fclose(in);
 	return rc;

@@ -231,19 +231,41 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 		}
 	}
 
-	start = b->len;
-	kw_buf_puts(b, mnemonics[it->op]);
-	kw_buf_putc(b, ' ');
-	kw_reg_render(b, dst, md);
-	for (int i = 0; i < it->nsrc; i++) {
-		const kw_operand *o = &it->u.inst.src[i];
-		kw_buf_put(b, ", ", 2);
-		if (o->is_reg)
-			kw_reg_render(b, &o->reg, reg_msb(ctx, &o->reg));
-		else
-			kw_buf_put_i64(b, o->imm);
+	{
+		size_t clen = (it->comment && *it->comment && !ctx->output_no_comment) ? strlen(it->comment) : 0;
+		size_t mlen = strlen(mnemonics[it->op]);
+		char *p0, *p;
+
+		if (kw_buf_grow(b, mlen + 4 * (KW_REG_TEXT_MAX + 2) + 64 + clen))
+			return;
+		p0 = p = b->p + b->len;
+		memcpy(p, mnemonics[it->op], mlen);
+		p += mlen;
+		*p++ = ' ';
+		p = kw_reg_write(p, dst, md);
+		for (int i = 0; i < it->nsrc; i++) {
+			const kw_operand *o = &it->u.inst.src[i];
+			*p++ = ',';
+			*p++ = ' ';
+			if (o->is_reg)
+				p = kw_reg_write(p, &o->reg, reg_msb(ctx, &o->reg));
+			else
+				p += kw_i64_to_str(p, o->imm);
+		}
+		if (clen) { /* line(): pad the text to 50 columns, then " // comment" */
+			size_t tl = (size_t)(p - p0);
+			if (tl < 50) {
+				memset(p, ' ', 50 - tl);
+				p += 50 - tl;
+			}
+			memcpy(p, " // ", 4);
+			memcpy(p + 4, it->comment, clen);
+			p += 4 + clen;
+		}
+		*p++ = '\n';
+		*p = '\0';
+		b->len = (size_t)(p - b->p);
 	}
-	kw_line_finish(b, start, it->comment, ctx->output_no_comment);
 }
 
 /* ---- waits -------------------------------------------------------------- */

@@ -24,6 +24,7 @@ kw_reg kw_reg_named(kw_regtype t, const char *name, int noff, int64_t off, int n
 	r.form = KW_REG_NAMED;
 	r.num = (uint8_t)num;
 	r.name = name;
+	r.namelen = (uint8_t)strlen(name);
 	r.idx = -1;
 	r.noff = (uint8_t)(noff ? 1 : 0);
 	r.off[0] = off;
@@ -37,7 +38,7 @@ kw_reg kw_reg_holder(kw_regtype t, const char *name, int noff, int64_t off, int 
 	r.form = KW_REG_HOLDER_NAME;
 	r.idx = 0;
 	r.nhold = r.noff;
-	r.hold_off[0] = off;
+	r.hold_off = off;
 	return r;
 }
 
@@ -58,8 +59,7 @@ void kw_reg_replace_holder(kw_reg *r, int64_t dst)
 	} else if (r->form == KW_REG_HOLDER_NAME) {
 		r->noff = (uint8_t)(1 + r->nhold);
 		r->off[0] = dst;
-		for (int i = 0; i < r->nhold; i++)
-			r->off[1 + i] = r->hold_off[i];
+		r->off[1] = r->hold_off;
 	}
 }
 
@@ -75,60 +75,85 @@ int64_t kw_reg_total(const kw_reg *r, int64_t name_base)
 	return t;
 }
 
-static const char *type_text(uint8_t t)
+static char *put(char *p, const char *s, size_t n)
 {
-	return t == KW_RT_V ? "v" : t == KW_RT_S ? "s" : "acc";
+	memcpy(p, s, n);
+	return p + n;
 }
 
-static void put_name(kw_buf *b, const kw_reg *r, const char *t, int64_t msb)
+static char *put_i64(char *p, int64_t v)
 {
-	kw_buf_puts(b, t);
-	kw_buf_puts(b, "gpr");
-	kw_buf_puts(b, r->name);
+	return p + kw_i64_to_str(p, v);
+}
+
+static char *put_type(char *p, uint8_t t)
+{
+	if (t == KW_RT_V)
+		*p++ = 'v';
+	else if (t == KW_RT_S)
+		*p++ = 's';
+	else
+		p = put(p, "acc", 3);
+	return p;
+}
+
+/* Tgpr NAME +o1 +o2 [-256*msb] */
+static char *put_name(char *p, const kw_reg *r, int64_t msb)
+{
+	p = put_type(p, r->type);
+	p = put(p, "gpr", 3);
+	p = put(p, r->name, r->namelen);
 	for (int i = 0; i < r->noff; i++) {
-		kw_buf_putc(b, '+');
-		kw_buf_put_i64(b, r->off[i]);
+		*p++ = '+';
+		p = put_i64(p, r->off[i]);
 	}
 	if (msb > 0)
-		kw_buf_put_i64(b, -256 * msb);
+		p = put_i64(p, -256 * msb);
+	return p;
+}
+
+char *kw_reg_write(char *p, const kw_reg *r, int64_t msb)
+{
+	if (r->minus)
+		*p++ = '-';
+	p = put_type(p, r->type);
+	if (r->form == KW_REG_NAMED || r->form == KW_REG_HOLDER_NAME) {
+		char *n0;
+		*p++ = '[';
+		n0 = p;
+		p = put_name(p, r, msb);
+		if (r->num > 1) {
+			size_t nl = (size_t)(p - n0);
+			*p++ = ':';
+			memmove(p, n0, nl); /* the same name text again */
+			p += nl;
+			*p++ = '+';
+			p = put_i64(p, r->num - 1);
+		}
+		*p++ = ']';
+	} else if (r->num == 1 && msb <= 0) {
+		p = put_i64(p, r->idx);
+	} else {
+		*p++ = '[';
+		p = put_i64(p, r->idx);
+		if (msb > 0)
+			p = put_i64(p, -256 * msb);
+		if (r->num > 1) {
+			*p++ = ':';
+			p = put_i64(p, r->idx + r->num - 1);
+			if (msb > 0)
+				p = put_i64(p, -256 * msb);
+		}
+		*p++ = ']';
+	}
+	return p;
 }
 
 int kw_reg_render(kw_buf *b, const kw_reg *r, int64_t msb)
 {
-	const char *t = type_text(r->type);
-
-	if (r->minus)
-		kw_buf_putc(b, '-');
-	kw_buf_puts(b, t);
-	if (r->form == KW_REG_NAMED || r->form == KW_REG_HOLDER_NAME) {
-		kw_buf_putc(b, '[');
-		put_name(b, r, t, msb);
-		if (r->num > 1) {
-			kw_buf_putc(b, ':');
-			put_name(b, r, t, msb);
-			kw_buf_putc(b, '+');
-			kw_buf_put_i64(b, r->num - 1);
-		}
-		kw_buf_putc(b, ']');
-	} else if (r->num == 1) {
-		if (msb > 0) {
-			kw_buf_putc(b, '[');
-			kw_buf_put_i64(b, r->idx);
-			kw_buf_put_i64(b, -256 * msb);
-			kw_buf_putc(b, ']');
-		} else {
-			kw_buf_put_i64(b, r->idx);
-		}
-	} else {
-		kw_buf_putc(b, '[');
-		kw_buf_put_i64(b, r->idx);
-		if (msb > 0)
-			kw_buf_put_i64(b, -256 * msb);
-		kw_buf_putc(b, ':');
-		kw_buf_put_i64(b, r->idx + r->num - 1);
-		if (msb > 0)
-			kw_buf_put_i64(b, -256 * msb);
-		kw_buf_putc(b, ']');
-	}
-	return b->oom ? -2 : 0;
+	if (kw_buf_grow(b, KW_REG_TEXT_MAX))
+		return -2;
+	b->len = (size_t)(kw_reg_write(b->p + b->len, r, msb) - b->p);
+	b->p[b->len] = '\0';
+	return 0;
 }

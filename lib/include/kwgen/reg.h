@@ -25,21 +25,27 @@ typedef enum kw_regform {
 
 typedef enum kw_regtype { KW_RT_V, KW_RT_S, KW_RT_ACC } kw_regtype;
 
-#define KW_REG_MAXOFF 3
+/* Offsets: "ValuC+3" has one; a holder "ValuC+1" re-based by replaceHolder
+ * has two ([dst, 1]). */
+#define KW_REG_MAXOFF 2
 
 typedef struct kw_reg {
-	uint8_t type;   /* kw_regtype */
-	uint8_t form;   /* kw_regform */
-	uint8_t num;    /* registers: 1 or 2 */
-	uint8_t minus;  /* getMinus(): prints a leading '-' */
-	uint8_t noff;   /* offsets in off[] */
-	uint8_t nhold;  /* holder's own offsets in hold_off[] */
-	const char *name;           /* "ValuC" (named and holder-name forms) */
+	uint8_t type;     /* kw_regtype */
+	uint8_t form;     /* kw_regform */
+	uint8_t num;      /* registers: 1 or 2 */
+	uint8_t minus;    /* getMinus(): prints a leading '-' */
+	uint8_t noff;     /* offsets in off[] */
+	uint8_t nhold;    /* holder's own offsets in hold_off (0 or 1) */
+	uint8_t namelen;  /* strlen(name) */
+	const char *name;           /* "ValuC" (named and holder-name forms), static */
 	int64_t idx;                /* index form; holder index after replaceHolder */
 	int64_t hold_idx;           /* holder index form: original index */
 	int64_t off[KW_REG_MAXOFF]; /* named: printed offsets */
-	int64_t hold_off[2];        /* holder name form: offsets of the holder text */
+	int64_t hold_off;           /* holder name form: the offset of the holder text */
 } kw_reg;
+
+/* Upper bound of the text of one operand (named, 2 offsets, MSB suffix, range). */
+#define KW_REG_TEXT_MAX 256
 
 kw_reg kw_reg_index(kw_regtype t, int64_t idx, int num);
 /* name + one offset (vgpr("ValuC+%u")); noff 0 for a bare name. */
@@ -58,5 +64,9 @@ int64_t kw_reg_total(const kw_reg *r, int64_t name_base);
 
 /* Text of the operand; msb = VGPR bank (0 = no suffix), rendering.md §5.1/§10. */
 int kw_reg_render(kw_buf *b, const kw_reg *r, int64_t msb);
+
+/* The same text written at p, which has room for KW_REG_TEXT_MAX bytes;
+ * returns the end.  No NUL is written. */
+char *kw_reg_write(char *p, const kw_reg *r, int64_t msb);
 
 #endif

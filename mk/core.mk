@@ -1,0 +1,19 @@
+# mk/core.mk - sanitizer run and the generation benchmark.
+#
+#   make asan       unit + golden tests built with AddressSanitizer + UBSan (build-asan/)
+#   make bench-gen  generation speed against the Python oracle (needs ../shared/oracle)
+
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="$(SAN_FLAGS)" EXTRA_LDLIBS="-fsanitize=address,undefined" \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 unit golden
+
+$(BUILD)/bench/bench_gen: bench/bench_gen.c $(BUILD)/libkwgen.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen.a $(LDLIBS_ALL)
+
+bench-gen: $(BUILD)/kwgen $(BUILD)/bench/bench_gen
+	python3 bench/bench_gen.py --build $(BUILD) --oracle $(or $(KWGEN_ORACLE),../shared/oracle)
+
+test: asan
