@@ -1,6 +1,7 @@
 /* run.c - run a parsed request's generators; results as C structs and as
  * JSON answers (kwgen/request.h). */
 #include "request_int.h"
+#include "kwgen/datatype.h"
 #include "kwgen/module.h"
 
 #include <stdio.h>
@@ -63,6 +64,45 @@ static int strict_check(const kw_request *r, const kw_result *res, const char *g
 	return kw_error_set(err, KW_ESTRICT, "strict", "%s: strict mode and the output has diagnostics: %s", gen, msg);
 }
 
+/* Bytes one rendered instruction of the register-move modules can take:
+ * mnemonic, four operands of at most KW_REG_TEXT_MAX, padding, comment. */
+#define KW_INST_TEXT_MAX (24 + 4 * (KW_REG_TEXT_MAX + 2) + 64 + 96)
+
+/*
+ * The output bound, checked before generating: the register-move modules
+ * have one item per output register (times 2 for complex, 4 instructions
+ * per complex alpha item), so their size is known from the kernel keys.
+ * A key that is missing or bad is left for the generator to report.
+ */
+static int check_output_bound(const kw_request *r, const kw_call *c, const kw_gen_in *in, kw_error *err)
+{
+	int64_t len, rpo = 1, items, per = 1;
+	kw_error ignore = KW_ERROR_INIT;
+
+	if (c->gen != KW_GEN_MAP_ACC_TO_ARCH_REGS && c->gen != KW_GEN_MUL_MIOUT_ALPHA_TO_ARCH &&
+	    c->gen != KW_GEN_MOVE_MIOUT_TO_ARCH)
+		return 0;
+	if (kw_gen_get_acc_to_arch_len(&len, in, &ignore) || len <= 0)
+		return 0;
+	if (c->gen == KW_GEN_MAP_ACC_TO_ARCH_REGS) {
+		rpo = kw_kernel_get(&r->k, KK_MIRegPerOut, 1);
+		if (kw_dt_is_complex((int)kw_kernel_get(&r->k, KK_DataType, 0)))
+			per = 2;
+	} else if (kw_dt_is_complex((int)kw_kernel_get(&r->k, KK_ComputeDataType, 0))) {
+		per = 4;
+	}
+	if (rpo < 1)
+		rpo = 1;
+	if (__builtin_mul_overflow(len, rpo, &items) || __builtin_mul_overflow(items, per, &items) ||
+	    items > (int64_t)(r->lim.max_output_bytes / KW_INST_TEXT_MAX))
+		return kw_error_set(err, KW_ELIMIT, "kernel.MIWaveTile",
+				    "%s: %lld accumulator registers x MIRegPerOut %lld would render up to %lld instructions; "
+				    "the output bound (%zu bytes) allows %zu", kw_gen_name(c->gen), (long long)len, (long long)rpo,
+				    (long long)(len > INT64_MAX / rpo / per ? INT64_MAX : len * rpo * per), r->lim.max_output_bytes,
+				    r->lim.max_output_bytes / KW_INST_TEXT_MAX);
+	return 0;
+}
+
 int kw_request_generate(kw_result *res, kw_workspace *ws, const kw_request *r, size_t i, kw_error *err)
 {
 	const kw_call *c = &r->calls[i];
@@ -84,6 +124,8 @@ int kw_request_generate(kw_result *res, kw_workspace *ws, const kw_request *r, s
 	in.diags = &res->diags;
 	in.max_acc_len = r->lim.max_acc_len;
 
+	if ((rc = check_output_bound(r, c, &in, err)))
+		return rc;
 	switch (c->gen) {
 	case KW_GEN_TDM_WAIT:
 		rc = kw_gen_tdm_wait(&item, &in, c->tensorcnt, c->comment, err);
