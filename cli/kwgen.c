@@ -11,6 +11,10 @@
 #include "kwgen/request.h"
 #include "logic.h"
 
+#ifndef KW_VERSION
+#define KW_VERSION "0.1.0"
+#endif
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,7 +27,7 @@ static void usage(FILE *f)
 	fputs("usage: kwgen [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
-	      "       kwgen --help\n"
+	      "       kwgen --help | --version\n"
 	      "\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
 	      "\n"
@@ -293,6 +297,9 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("kwgen %s (generators %s)\n", KW_VERSION, kw_generator_version());
 			return 0;
 		} else if (!strcmp(argv[i], "--batch")) {
 			batch = 1;

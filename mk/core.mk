@@ -17,3 +17,13 @@ bench-gen: $(BUILD)/kwgen $(BUILD)/bench/bench_gen
 	python3 bench/bench_gen.py --build $(BUILD) --oracle $(or $(KWGEN_ORACLE),../shared/oracle)
 
 test: asan
+
+# salt-check: the cache-key salt changes whenever a golden output changes.
+.PHONY: salt-check salt-update
+salt-check: $(BUILD)/kwgen
+	python3 tests/golden/salt_check.py --kwgen $(BUILD)/kwgen
+
+salt-update: $(BUILD)/kwgen
+	python3 tests/golden/salt_check.py --kwgen $(BUILD)/kwgen --update
+
+test: salt-check

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The cache key's salt must change whenever any generated output changes.
+
+kwgend keys its cache by SHA-256(generator-version salt || canonical request):
+if the output for a request changed while the salt stayed, daemons would
+serve stale entries.  This check runs `kwgen --batch` over the golden
+requests, digests every answer (asm, type, maps, values, diagnostics; for an
+error only the fact), and compares with tests/golden/salt.txt:
+
+  same salt, same digest       ok
+  same salt, other digest      FAIL: bump KW_GENERATOR_SALT (lib/canonical.c),
+                               then `make salt-update`
+  other salt                   FAIL until `make salt-update` records the pair
+
+Usage: salt_check.py --kwgen build/kwgen [--update]
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIELDS = ("asm", "type", "acc2arch", "arch2acc", "value", "isa", "diagnostics")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwgen", default=os.environ.get("KWGEN", "build/kwgen"))
+    ap.add_argument("--update", action="store_true")
+    opts = ap.parse_args()
+
+    version = subprocess.run([opts.kwgen, "--version"], capture_output=True, text=True, check=True).stdout
+    salt = version.split("(generators ", 1)[1].rstrip(")\n")
+    with gzip.open(os.path.join(HERE, "requests.jsonl.gz"), "rb") as f:
+        data = f.read()
+    out = subprocess.run([opts.kwgen, "--batch"], input=data, capture_output=True, check=True).stdout
+    h = hashlib.sha256()
+    n = 0
+    for line in out.splitlines():
+        a = json.loads(line)
+        if "error" in a:
+            rec = {"error": True}
+        else:
+            rec = {k: a[k] for k in FIELDS if k in a}
+        h.update(json.dumps(rec, sort_keys=True, separators=(",", ":")).encode())
+        h.update(b"\n")
+        n += 1
+    digest = h.hexdigest()
+    path = os.path.join(HERE, "salt.txt")
+    if opts.update:
+        with open(path, "w") as f:
+            f.write("salt %s\ndigest %s\n" % (salt, digest))
+        print("salt-check: recorded salt %s with digest %s over %d answers" % (salt, digest[:16], n))
+        return 0
+    rec = dict(l.split(" ", 1) for l in open(path).read().split("\n") if l)
+    if rec.get("salt") == salt and rec.get("digest") == digest:
+        print("salt-check: salt %s matches the output digest of %d answers" % (salt, n))
+        print("salt-check: 1 passed, 0 failed")
+        return 0
+    if rec.get("salt") == salt:
+        print("salt-check: the generated output changed (digest %s, recorded %s) but the salt is still %s:"
+              % (digest[:16], rec.get("digest", "")[:16], salt))
+        print("  bump KW_GENERATOR_SALT in lib/canonical.c so daemons do not serve stale cache entries,")
+        print("  then run `make salt-update` to record the new pair")
+    else:
+        print("salt-check: salt %s is not the recorded %s; run `make salt-update` to record it"
+              % (salt, rec.get("salt")))
+    print("salt-check: 0 passed, 1 failed")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
