@@ -32,7 +32,6 @@ static const char kw_cache_schema[] =
 	" created INTEGER NOT NULL,"
 	" last_access INTEGER NOT NULL);"
 	"CREATE INDEX IF NOT EXISTS entries_last_access ON entries (last_access);"
-	"CREATE INDEX IF NOT EXISTS entries_config_id ON entries (config_id);"
 	"CREATE TABLE IF NOT EXISTS totals ("
 	" id INTEGER PRIMARY KEY CHECK (id = 1),"
 	" entries INTEGER NOT NULL,"
@@ -92,8 +91,17 @@ struct kw_cache {
 	char *path;
 	kw_cache_options opt;
 	pthread_mutex_t mu;   /* guards idle */
+	pthread_mutex_t write_mu; /* one writer at a time in this process: SQLite's
+				   * busy handler sleeps, a mutex hands over at once */
 	kw_cache_conn *idle;  /* connections not lent out */
 	atomic_uint_fast64_t hits, misses, inserts, evictions;
+	/* The checkpointer: request threads never checkpoint (an fsync
+	 * inside a request would stall every writer behind write_mu). */
+	pthread_t ckpt_thread;
+	int ckpt_running;
+	int ckpt_stop;            /* guarded by ckpt_mu */
+	pthread_mutex_t ckpt_mu;
+	pthread_cond_t ckpt_cv;
 };
 
 /* Milliseconds since the Unix epoch. */
@@ -143,7 +151,9 @@ static int conn_open(kw_cache_conn **out, kw_cache *c, int apply_schema, kw_erro
 	/* journal_mode answers with a row; run it through exec and check below. */
 	snprintf(pragmas, sizeof(pragmas),
 		 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-%d;"
-		 " PRAGMA foreign_keys=OFF;", c->opt.cache_pages_kib > 0 ? c->opt.cache_pages_kib : 1024);
+		 " PRAGMA foreign_keys=OFF; PRAGMA wal_autocheckpoint=%d;",
+		 c->opt.cache_pages_kib > 0 ? c->opt.cache_pages_kib : 1024,
+		 c->opt.checkpoint_ms > 0 ? 0 : 1000);
 	if (sqlite3_exec(k->db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
 		db_error(err, k->db, c->path);
 		goto fail;
@@ -196,6 +206,39 @@ static void conn_put(kw_cache *c, kw_cache_conn *k)
 	pthread_mutex_unlock(&c->mu);
 }
 
+/* Checkpoint the WAL every checkpoint_ms (PASSIVE: never waits for
+ * readers or writers) until kw_cache_close. */
+static void *checkpointer(void *arg)
+{
+	kw_cache *c = arg;
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open_v2(c->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, 0);
+	pthread_mutex_lock(&c->ckpt_mu);
+	while (!c->ckpt_stop) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)(c->opt.checkpoint_ms % 1000) * 1000000L;
+		ts.tv_sec += (time_t)(c->opt.checkpoint_ms / 1000) + ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&c->ckpt_cv, &c->ckpt_mu, &ts);
+		if (c->ckpt_stop)
+			break;
+		pthread_mutex_unlock(&c->ckpt_mu);
+		sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		pthread_mutex_lock(&c->ckpt_mu);
+	}
+	pthread_mutex_unlock(&c->ckpt_mu);
+	sqlite3_close(db);
+	return NULL;
+}
+
 int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt, kw_error *err)
 {
 	static const kw_cache_options defaults = KW_CACHE_OPTIONS_INIT;
@@ -212,12 +255,22 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 	}
 	c->opt = opt ? *opt : defaults;
 	pthread_mutex_init(&c->mu, NULL);
+	pthread_mutex_init(&c->write_mu, NULL);
+	pthread_mutex_init(&c->ckpt_mu, NULL);
+	pthread_cond_init(&c->ckpt_cv, NULL);
 	rc = conn_open(&k, c, 1, err);
 	if (rc < 0) {
 		kw_cache_close(c);
 		return rc;
 	}
 	conn_put(c, k);
+	if (c->opt.checkpoint_ms > 0) {
+		if (pthread_create(&c->ckpt_thread, NULL, checkpointer, c) != 0) {
+			kw_cache_close(c);
+			return kw_error_set(err, KW_ENOMEM, NULL, "cache: cannot start a thread");
+		}
+		c->ckpt_running = 1;
+	}
 	*out = c;
 	return 0;
 }
@@ -228,11 +281,21 @@ void kw_cache_close(kw_cache *c)
 
 	if (!c)
 		return;
+	if (c->ckpt_running) {
+		pthread_mutex_lock(&c->ckpt_mu);
+		c->ckpt_stop = 1;
+		pthread_cond_signal(&c->ckpt_cv);
+		pthread_mutex_unlock(&c->ckpt_mu);
+		pthread_join(c->ckpt_thread, NULL);
+	}
 	while ((k = c->idle)) {
 		c->idle = k->next;
 		conn_free(k);
 	}
 	pthread_mutex_destroy(&c->mu);
+	pthread_mutex_destroy(&c->write_mu);
+	pthread_mutex_destroy(&c->ckpt_mu);
+	pthread_cond_destroy(&c->ckpt_cv);
 	free(c->path);
 	free(c);
 }
@@ -366,6 +429,7 @@ int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 		return rc;
 	bytes = (int64_t)(strlen(e->request) + strlen(e->asm_text) + strlen(e->tables) +
 			  strlen(e->response));
+	pthread_mutex_lock(&c->write_mu);
 	if (run(k->st[ST_BEGIN]) < 0) {
 		rc = db_error(err, k->db, "starting a write");
 		goto out;
@@ -402,6 +466,7 @@ int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 rollback:
 	run(k->st[ST_ROLLBACK]);
 out:
+	pthread_mutex_unlock(&c->write_mu);
 	conn_put(c, k);
 	return rc;
 }

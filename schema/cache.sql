@@ -24,7 +24,6 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 
 CREATE INDEX IF NOT EXISTS entries_last_access ON entries (last_access);
-CREATE INDEX IF NOT EXISTS entries_config_id ON entries (config_id);
 
 -- Running totals, kept exact by the triggers below, so the size bound is
 -- checked inside the writing transaction without scanning the table.

@@ -177,14 +177,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kwgend: %s\n", e.message);
 		return 1;
 	}
-	if (!(s.flights = kw_flights_new())) {
+	s.memo = kw_memo_new(16384);
+	if (!(s.flights = kw_flights_new()) || !s.memo) {
 		fprintf(stderr, "kwgend: out of memory\n");
+		kw_flights_free(s.flights);
+		kw_memo_free(s.memo);
 		kw_cache_close(s.cache);
 		return 1;
 	}
 	if (kw_http_start(&d, &s, bound, sizeof(bound)) < 0) {
 		fprintf(stderr, "kwgend: %s\n", bound);
 		kw_flights_free(s.flights);
+		kw_memo_free(s.memo);
 		kw_cache_close(s.cache);
 		return 1;
 	}
@@ -201,6 +205,7 @@ int main(int argc, char **argv)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	kw_http_stop(d);
 	kw_flights_free(s.flights);
+	kw_memo_free(s.memo);
 	kw_cache_close(s.cache);
 	kw_log(KW_LOG_INFO, "stopped");
 	return 0;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "flight.h"
+#include "memo.h"
 #include "kwgen/cache.h"
 #include "kwgen/request.h"
 
@@ -28,6 +29,7 @@ typedef struct kw_srv {
 	kw_srv_config cfg;
 	kw_cache *cache;
 	kw_flights *flights;
+	kw_memo *memo;          /* body digest -> key (may be NULL) */
 	kw_limits limits;       /* passed to kw_request_parse */
 	atomic_int draining;    /* set on SIGTERM/SIGINT */
 	int64_t started_ms;     /* start time, ms since the epoch */

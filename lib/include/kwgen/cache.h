@@ -6,7 +6,8 @@
  * The file is opened in WAL mode with synchronous=NORMAL and a busy
  * timeout; every statement is prepared once per connection.
  *
- * Threads: a kw_cache is shared by every thread.  Each call borrows a
+ * Threads: a kw_cache is shared by every thread; it starts one thread of
+ * its own that checkpoints the WAL (see checkpoint_ms).  Each call borrows a
  * connection from an internal pool and returns it before it returns, so
  * the pool grows to one connection per thread that calls concurrently
  * (one per worker thread) and no connection is used by two threads at once.
@@ -43,9 +44,12 @@ typedef struct kw_cache_options {
 	int busy_timeout_ms; /* how long a connection waits for a lock */
 	int64_t touch_ms;    /* refresh last_access at most this often per row */
 	int cache_pages_kib; /* SQLite page cache per connection, KiB */
+	int64_t checkpoint_ms; /* a background thread checkpoints the WAL this
+				* often (PASSIVE); 0 = SQLite's automatic
+				* checkpoints inside the committing call */
 } kw_cache_options;
 
-#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024 }
+#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024, 200 }
 
 /* One entry to store.  Every string is NUL-terminated and non-NULL. */
 typedef struct kw_cache_entry {

@@ -1,0 +1,159 @@
+#!/bin/sh
+# bench/http.sh - HTTP benchmark of kwgend (make bench-http).
+#
+# wrk, $CONNS keep-alive connections, $DURATION seconds each, one run of:
+#   (a) hits    POST the same request again and again (served from the cache)
+#   (b) misses  POST a distinct request each time (wrk-miss.lua varies wait's
+#               skipLocalRead/skipGlobalRead, keys the generator reads)
+#   (c) nginx   GET a static file the size of the hit response
+# then prints req/s, p50/p99 latency, the ratios against the targets
+# (hits >= 0.7 x nginx, misses >= 0.3 x hits) and kwgend's RSS idle and
+# under load (targets 32 MiB and 128 MiB).  Both servers run one worker per
+# CPU and write an access log to a file.
+#
+# Environment: KWGEND (build/kwgend), DURATION (10), CONNS (64),
+# WRK_THREADS (2), NGINX (nginx).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+KWGEND=${KWGEND:-$root/build/kwgend}
+DURATION=${DURATION:-10}
+CONNS=${CONNS:-64}
+WRK_THREADS=${WRK_THREADS:-2}
+NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+command -v wrk >/dev/null || { echo "bench-http: wrk not installed (scripts/deps/server.txt)"; exit 1; }
+[ -x "$NGINX" ] || { echo "bench-http: nginx not found (scripts/deps/server.txt)"; exit 1; }
+
+tmp=$(mktemp -d /tmp/kwgen-bench-XXXXXX)
+chmod 755 "$tmp"
+kpid=""
+npid=""
+spid=""
+cleanup() {
+	[ -n "$spid" ] && kill "$spid" 2>/dev/null || true
+	[ -n "$kpid" ] && kill "$kpid" 2>/dev/null && wait "$kpid" 2>/dev/null || true
+	[ -n "$npid" ] && kill "$npid" 2>/dev/null && wait "$npid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The bodies: the example with an explicit generator list; the miss
+# template has two %d slots.
+python3 - "$root/examples/gfx942-request.json" "$tmp" <<'PY'
+import json, sys
+req = json.load(open(sys.argv[1]))
+def body(a, b):
+    r = dict(req)
+    r["generators"] = [{"name": "wait", "args": {"skipGlobalRead": b, "skipLocalWrite": -1,
+                                                 "skipLocalRead": a}},
+                       {"name": "syncThreads"}, {"name": "accToArchMapper"},
+                       {"name": "mapAcctoArchRegs"}]
+    return json.dumps(r)
+open(sys.argv[2] + "/hit.json", "w").write(body(3, 1))
+open(sys.argv[2] + "/miss.tmpl", "w").write(body(111111, 222222).replace("111111", "%d").replace("222222", "%d"))
+PY
+
+rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+
+"$KWGEND" --listen 127.0.0.1:0 --db "$tmp/cache.db" 2>"$tmp/kwgend.log" &
+kpid=$!
+port=""
+for _ in $(seq 100); do
+	port=$(sed -n 's/^kwgend: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/kwgend.log")
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+[ -n "$port" ] || { echo "bench-http: kwgend did not start"; cat "$tmp/kwgend.log"; exit 1; }
+
+# Warm: the hit response, saved for nginx.
+code=$(curl -s -o "$tmp/hit-response.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels")
+[ "$code" = 200 ] || { echo "bench-http: warm-up POST answered $code"; cat "$tmp/hit-response.json"; exit 1; }
+curl -s -o "$tmp/hit-response.json" -H 'Content-Type: application/json' \
+	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels"
+size=$(wc -c <"$tmp/hit-response.json")
+sleep 1
+rss_idle=$(rss_kib "$kpid")
+
+# Sample RSS while loaded.
+(
+	max=0
+	while kill -0 "$kpid" 2>/dev/null; do
+		r=$(rss_kib "$kpid" 2>/dev/null || echo 0)
+		[ "${r:-0}" -gt "$max" ] && max=$r && echo "$max" >"$tmp/rss-max"
+		sleep 0.1
+	done
+) &
+spid=$!
+
+export KW_BENCH_DIR="$here"
+run() { # name script url [body]
+	name=$1; script=$2; url=$3
+	KW_BODY=${4:-} wrk -t"$WRK_THREADS" -c"$CONNS" -d"${DURATION}s" --timeout 10s -s "$here/$script" "$url" \
+		>"$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; exit 1; }
+	grep '^RESULT' "$tmp/$name.out" | sed "s/^RESULT/$name/" >>"$tmp/results"
+}
+
+run hits wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json"
+run misses wrk-miss.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/miss.tmpl"
+rss_load=$(cat "$tmp/rss-max" 2>/dev/null || echo 0)
+entries=$(curl -s "http://127.0.0.1:$port/status")
+
+# nginx serving the same bytes.
+mkdir -p "$tmp/www" "$tmp/nginx"
+cp "$tmp/hit-response.json" "$tmp/www/response.json"
+chmod -R a+rX "$tmp/www"
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$tmp/nginx.conf" <<NGX
+worker_processes $(nproc);
+daemon off;
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/error.log;
+events { worker_connections 4096; }
+http {
+	access_log $tmp/nginx/access.log;
+	client_body_temp_path $tmp/nginx/body;
+	proxy_temp_path $tmp/nginx/proxy;
+	fastcgi_temp_path $tmp/nginx/fastcgi;
+	uwsgi_temp_path $tmp/nginx/uwsgi;
+	scgi_temp_path $tmp/nginx/scgi;
+	keepalive_requests 1000000;
+	server {
+		listen 127.0.0.1:$nport;
+		location / { root $tmp/www; default_type application/json; }
+	}
+}
+NGX
+"$NGINX" -c "$tmp/nginx.conf" -p "$tmp/nginx" 2>"$tmp/nginx/stderr" &
+npid=$!
+for _ in $(seq 50); do
+	curl -sf -o /dev/null "http://127.0.0.1:$nport/response.json" && break
+	sleep 0.1
+done
+run nginx wrk-get.lua "http://127.0.0.1:$nport/response.json"
+
+python3 - "$tmp/results" "$size" "$rss_idle" "$rss_load" "$entries" "$CONNS" "$DURATION" <<'PY'
+import json, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, n, secs, p50, p99, non2xx, errs = line.split()
+    rows[name] = dict(rps=int(n) / float(secs), p50=float(p50) / 1000, p99=float(p99) / 1000,
+                      non2xx=int(non2xx), errs=int(errs), n=int(n))
+size, idle, load = int(sys.argv[2]), int(sys.argv[3]) / 1024, int(sys.argv[4]) / 1024
+st = json.loads(sys.argv[5])
+print("kwgen bench-http: %s connections, %s s each, response %d bytes" % (sys.argv[6], sys.argv[7], size))
+print("%-8s %10s %10s %10s %8s %8s" % ("run", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"))
+for k in ("hits", "misses", "nginx"):
+    r = rows[k]
+    print("%-8s %10.0f %10.3f %10.3f %8d %8d" % (k, r["rps"], r["p50"], r["p99"], r["non2xx"], r["errs"]))
+hn = rows["hits"]["rps"] / rows["nginx"]["rps"]
+mh = rows["misses"]["rps"] / rows["hits"]["rps"]
+def verdict(ok): return "ok" if ok else "BELOW TARGET"
+print("hits/nginx   %.2f  (target >= 0.70)  %s" % (hn, verdict(hn >= 0.7)))
+print("misses/hits  %.2f  (target >= 0.30)  %s" % (mh, verdict(mh >= 0.3)))
+print("RSS idle     %.1f MiB (target <= 32)  %s" % (idle, verdict(idle <= 32)))
+print("RSS loaded   %.1f MiB (target <= 128) %s" % (load, verdict(load <= 128)))
+print("cache after: %d entries, %d bytes, %d generations" % (st["entries"], st["bytes"], st.get("generations", 0)))
+PY

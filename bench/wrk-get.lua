@@ -1,0 +1,3 @@
+-- wrk-get.lua - GET a path (nginx's static copy of a response).
+dofile(os.getenv("KW_BENCH_DIR") .. "/wrk-report.lua")
+done = report
