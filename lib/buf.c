@@ -25,6 +25,7 @@ int kw_buf_grow(kw_buf *b, size_t extra)
 		goto fail;
 	b->p = np;
 	b->cap = ncap;
+	b->p[b->len] = '\0';
 	return 0;
 fail:
 	b->oom = 1;
