@@ -136,7 +136,8 @@ static void test_read_key_changes_key(void **state)
 	json_decref(other);
 	other = json_deep_copy(root);
 	json_object_set_new(other, "generators",
-			    json_pack("[{s:s,s:{s:i}}]", "name", "wait", "args", "skipLocalRead", 3));
+			    json_pack("[{s:s,s:{s:i,s:i,s:i}}]", "name", "wait", "args", "skipLocalRead", 3,
+				      "skipGlobalRead", -1, "skipLocalWrite", -1));
 	ids_of(&b, other);
 	json_t *other2 = json_deep_copy(other);
 	json_object_set_new(json_object_get(json_array_get(json_object_get(other2, "generators"), 0),
