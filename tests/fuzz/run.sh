@@ -1,0 +1,104 @@
+#!/bin/sh
+# tests/fuzz/run.sh - run libFuzzer harnesses for `make fuzz` (mk/fuzz.mk).
+#
+#   sh tests/fuzz/run.sh --build DIR --seconds N [--rss-mb M] [--timeout T] HARNESS...
+#
+# For each harness DIR/HARNESS: first every file in tests/fuzz/regressions/
+# is executed once (libFuzzer runs file arguments as single inputs), then
+# the harness fuzzes for N seconds from a temporary copy of
+# tests/fuzz/seeds/ (the committed corpus is never modified), with
+# tests/fuzz/kwgen.dict.  Findings go to DIR/findings/.  Prints executions
+# and findings per harness and ends with "fuzz: P passed, F failed"; exits 1
+# if any harness failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=build-fuzz
+seconds=60
+rss=2048
+timeout=10
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) build=$2; shift 2 ;;
+	--seconds) seconds=$2; shift 2 ;;
+	--rss-mb) rss=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: run.sh --build DIR --seconds N HARNESS..." >&2; exit 2; }
+
+findings="$build/findings"
+mkdir -p "$findings"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kwgen-fuzz.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+passed=0
+failed=0
+for h in "$@"; do
+	bin="$build/$h"
+	log="$tmp/$h.log"
+	ok=1
+	if [ ! -x "$bin" ]; then
+		echo "fuzz: $h: $bin not built" >&2
+		failed=$((failed + 1))
+		continue
+	fi
+
+	# 1. regression inputs (one run each)
+	nreg=0
+	if [ -d "$here/regressions" ]; then
+		set --
+		for f in "$here"/regressions/*; do
+			[ -f "$f" ] || continue
+			case "$f" in *.md|*.txt) continue ;; esac
+			set -- "$@" "$f"
+		done
+		nreg=$#
+		if [ "$nreg" -gt 0 ]; then
+			if ! "$bin" -rss_limit_mb="$rss" -timeout="$timeout" "$@" >"$log.reg" 2>&1; then
+				ok=0
+				echo "fuzz: $h: a regression input fails:"
+				grep -E "ERROR|SUMMARY|Running:|runtime error" "$log.reg" | head -20
+				cp "$log.reg" "$findings/$h-regressions.log"
+			fi
+		fi
+	fi
+
+	# 2. fuzzing from a copy of the seeds
+	corpus="$tmp/$h.corpus"
+	mkdir -p "$corpus"
+	cp "$here"/seeds/* "$corpus"/
+	nseed=$(ls "$corpus" | wc -l)
+	start=$(date +%s)
+	"$bin" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$timeout" \
+		-dict="$here/kwgen.dict" -print_final_stats=1 \
+		-artifact_prefix="$findings/$h-" "$corpus" >"$log" 2>&1
+	rc=$?
+	end=$(date +%s)
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	[ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9][0-9]*\)[[:space:]]*DONE.*/\1/p' "$log" | tail -1)
+	[ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$log" | tail -1)
+	[ -n "$execs" ] || execs=0
+	cov=$(sed -n 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9/]*[a-zA-Z]*\).*/cov \1, ft \2, corpus \3/p' "$log" | tail -1)
+	artifacts=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
+	nfind=0
+	[ -z "$artifacts" ] || nfind=$(echo "$artifacts" | wc -l)
+	if [ "$rc" -ne 0 ] || [ "$nfind" -gt 0 ]; then
+		ok=0
+		[ "$nfind" -gt 0 ] || nfind=1
+		cp "$log" "$findings/$h.log"
+	fi
+	echo "fuzz: $h: $nreg regression inputs, $nseed seeds, $execs executions in $((end - start)) s${cov:+ ($cov)}, $nfind findings"
+	if [ "$rc" -ne 0 ]; then
+		grep -E "^==[0-9]+==ERROR|^SUMMARY|runtime error|ALARM|out-of-memory|deadly signal" "$log" | head -10 | sed 's/^/  /'
+		for a in $artifacts; do echo "  reproducer: $a"; done
+		echo "  log: $findings/$h.log"
+	fi
+	if [ "$ok" = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
