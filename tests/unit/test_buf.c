@@ -117,9 +117,8 @@ static void test_buf_detach(void **state)
 	assert_int_equal(b.len, 0);
 	free(s);
 	/* detaching an empty buffer gives "" (buf.h: "Hand the NUL-terminated
-	 * text to the caller").  KNOWN LIBRARY BUG: kw_buf_detach grows a NULL
-	 * buffer with kw_buf_grow(b, 0), which does not write the terminating
-	 * NUL, so the returned bytes are uninitialised. */
+	 * text to the caller"); regression: kw_buf_grow(b, 0) on a NULL buffer
+	 * used to leave the first byte unset */
 	s = kw_buf_detach(&b);
 	assert_non_null(s);
 	assert_string_equal(s, "");

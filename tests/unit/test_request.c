@@ -426,9 +426,8 @@ static void test_empty_wait_text(void **state)
 	assert_int_equal(kw_request_generate(&res, &ws, r, 0, &err), 0);
 	assert_string_equal(res.type, "SWaitCnt");
 	assert_int_equal(res.text_len, 0);
-	/* KNOWN LIBRARY BUG: with a fresh workspace the empty result's text is
-	 * not NUL-terminated (kw_buf_grow(b, 0) leaves the byte unset), although
-	 * kw_result documents a NUL-terminated text. */
+	/* kw_result documents a NUL-terminated text; regression: with a fresh
+	 * workspace the empty text used to be an unset byte */
 	assert_non_null(res.text);
 	assert_int_equal(res.text[0], '\0');
 	kw_workspace_free(&ws);
