@@ -430,6 +430,37 @@ def t_sigint(d, schemas, st):
     d.start()
 
 
+def t_drain(d, schemas, st):
+    """SIGTERM with a request in flight: no new connections, the in-flight
+    request is still answered, then exit 0."""
+    body = json.dumps(variant(31337)).encode()
+    slow = d.conn()
+    slow.putrequest("POST", "/v1/kernels")
+    slow.putheader("Content-Type", "application/json")
+    slow.putheader("Transfer-Encoding", "chunked")
+    slow.endheaders()
+    slow.send(b"%x\r\n%s\r\n" % (10, body[:10]))  # in flight: headers and a first piece
+    time.sleep(0.3)
+    d.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    assert d.proc.poll() is None, "exited with a request in flight"
+    try:
+        s, _, _ = d.request("GET", "/readyz")
+        assert s == 503, "a new request while draining got %d" % s
+    except (ConnectionRefusedError, ConnectionResetError):
+        pass  # the listener is closed: also right
+    rest = body[10:]
+    slow.send(b"%x\r\n%s\r\n0\r\n\r\n" % (len(rest), rest))
+    r = slow.getresponse()
+    answer = json.loads(r.read())
+    assert r.status == 200, (r.status, answer)
+    schemas["response"].validate(answer)
+    slow.close()
+    rc = d.proc.wait(timeout=30)
+    assert rc == 0, "exit status %d" % rc
+    d.start()
+
+
 def t_crash_burst(binary, tmp, schemas):
     db = os.path.join(tmp, "crash.db")
     d = Daemon(binary, db, "--log-level", "error").start()
@@ -577,6 +608,8 @@ def main():
                       schemas, st)
                 check("SIGTERM, restart: the entry is still served", t_restart, d, schemas, st)
                 check("SIGINT exits 0", t_sigint, d, schemas, st)
+                check("SIGTERM drains: no new work, the in-flight request is answered", t_drain, d,
+                      schemas, st)
             if a.golden > 0:
                 check("golden answers (%d corpus requests)" % a.golden, t_golden, d, schemas,
                       a.golden)
