@@ -3,55 +3,6 @@
 
 #include <string.h>
 
-kw_reg kw_reg_index(kw_regtype t, int64_t idx, int num)
-{
-	kw_reg r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = (uint8_t)t;
-	r.form = KW_REG_INDEX;
-	r.num = (uint8_t)num;
-	r.idx = idx;
-	return r;
-}
-
-kw_reg kw_reg_named(kw_regtype t, const char *name, int noff, int64_t off, int num)
-{
-	kw_reg r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = (uint8_t)t;
-	r.form = KW_REG_NAMED;
-	r.num = (uint8_t)num;
-	r.name = name;
-	r.namelen = (uint8_t)strlen(name);
-	r.idx = -1;
-	r.noff = (uint8_t)(noff ? 1 : 0);
-	r.off[0] = off;
-	return r;
-}
-
-kw_reg kw_reg_holder(kw_regtype t, const char *name, int noff, int64_t off, int num)
-{
-	kw_reg r = kw_reg_named(t, name, noff, off, num);
-
-	r.form = KW_REG_HOLDER_NAME;
-	r.idx = 0;
-	r.nhold = r.noff;
-	r.hold_off = off;
-	return r;
-}
-
-kw_reg kw_reg_minus(kw_reg r)
-{
-	if (r.form == KW_REG_HOLDER_NAME)
-		r.form = KW_REG_NAMED;
-	else if (r.form == KW_REG_HOLDER_INDEX)
-		r.form = KW_REG_INDEX;
-	r.minus = 1;
-	return r;
-}
-
 void kw_reg_replace_holder(kw_reg *r, int64_t dst)
 {
 	if (r->form == KW_REG_HOLDER_INDEX) {

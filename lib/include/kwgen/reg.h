@@ -47,13 +47,44 @@ typedef struct kw_reg {
 /* Upper bound of the text of one operand (named, 2 offsets, MSB suffix, range). */
 #define KW_REG_TEXT_MAX 256
 
-kw_reg kw_reg_index(kw_regtype t, int64_t idx, int num);
-/* name + one offset (vgpr("ValuC+%u")); noff 0 for a bare name. */
-kw_reg kw_reg_named(kw_regtype t, const char *name, int noff, int64_t off, int num);
+static inline kw_reg kw_reg_index(kw_regtype t, int64_t idx, int num)
+{
+	kw_reg r = { .type = (uint8_t)t, .form = KW_REG_INDEX, .num = (uint8_t)num, .idx = idx };
+	return r;
+}
+
+/* name + one offset (vgpr("ValuC+%u")); noff 0 for a bare name.  name is a
+ * static string (kept by pointer). */
+static inline kw_reg kw_reg_named(kw_regtype t, const char *name, int noff, int64_t off, int num)
+{
+	kw_reg r = { .type = (uint8_t)t, .form = KW_REG_NAMED, .num = (uint8_t)num,
+		     .noff = (uint8_t)(noff ? 1 : 0), .namelen = (uint8_t)__builtin_strlen(name),
+		     .name = name, .idx = -1, .off = { off, 0 } };
+	return r;
+}
+
 /* vgpr(Holder(name=name[+off])) */
-kw_reg kw_reg_holder(kw_regtype t, const char *name, int noff, int64_t off, int num);
+static inline kw_reg kw_reg_holder(kw_regtype t, const char *name, int noff, int64_t off, int num)
+{
+	kw_reg r = kw_reg_named(t, name, noff, off, num);
+
+	r.form = KW_REG_HOLDER_NAME;
+	r.idx = 0;
+	r.nhold = r.noff;
+	r.hold_off = off;
+	return r;
+}
+
 /* getMinus(): a plain (non-holder) copy with the minus flag. */
-kw_reg kw_reg_minus(kw_reg r);
+static inline kw_reg kw_reg_minus(kw_reg r)
+{
+	if (r.form == KW_REG_HOLDER_NAME)
+		r.form = KW_REG_NAMED;
+	else if (r.form == KW_REG_HOLDER_INDEX)
+		r.form = KW_REG_INDEX;
+	r.minus = 1;
+	return r;
+}
 /* replaceHolder on one operand: no-op unless a holder. */
 void kw_reg_replace_holder(kw_reg *r, int64_t dst);
 
