@@ -11,26 +11,18 @@
 #define NEED(var, key) do { if (kw_kernel_need(&(var), in->k, (key), who, err)) return err ? err->code : KW_EINVAL; } while (0)
 #define OOM() kw_error_set(err, KW_ENOMEM, NULL, "out of memory")
 
-/* "<prefix>[%u]<suffix>" into the arena (the seed's "copy acc to vreg[%u]"). */
-static const char *fmt_idx(kw_arena *a, const char *prefix, int64_t idx, const char *suffix)
-{
-	char num[24];
-	size_t pn = strlen(prefix), nn = kw_i64_to_str(num, idx), sn = strlen(suffix);
-	char *s = kw_arena_alloc(a, pn + nn + sn + 1);
-
-	if (!s)
-		return NULL;
-	memcpy(s, prefix, pn);
-	memcpy(s + pn, num, nn);
-	memcpy(s + pn + nn, suffix, sn + 1);
-	return s;
-}
-
 static kw_item *inst2(kw_arena *a, kw_op op, kw_reg dst, kw_reg src, const char *comment)
 {
 	kw_operand o = kw_opr(src);
 
-	return comment ? kw_inst(a, op, dst, 1, &o, comment) : NULL;
+	return kw_inst(a, op, dst, 1, &o, comment);
+}
+
+/* inst2 with the seed's "<prefix><destIdx><tail>" comment. */
+static kw_item *inst2n(kw_arena *a, kw_op op, kw_reg dst, kw_reg src, const char *prefix, int64_t idx,
+		       const char *tail)
+{
+	return kw_inst_comment_num(inst2(a, op, dst, src, ""), prefix, idx, tail);
 }
 
 static kw_reg valuc(int64_t off, int num)
@@ -86,24 +78,24 @@ int kw_gen_map_acc_to_arch_regs(kw_item **out, const kw_gen_in *in, const kw_map
 						if (!spills++)
 							first_spill = src;
 						if (a->write)
-							it = inst2(in->arena, KW_OP_V_MOV_B32, sp, holder(0, 0, 1),
-								   fmt_idx(in->arena, "copy vreg[", dest, "] to MI out reg"));
+							it = inst2n(in->arena, KW_OP_V_MOV_B32, sp, holder(0, 0, 1),
+								    "copy vreg[", dest, "] to MI out reg");
 						else
-							it = inst2(in->arena, KW_OP_V_MOV_B32, holder(0, 0, 1), sp,
-								   fmt_idx(in->arena, "copy MI out reg to vreg[", dest, "]"));
+							it = inst2n(in->arena, KW_OP_V_MOV_B32, holder(0, 0, 1), sp,
+								    "copy MI out reg to vreg[", dest, "]");
 					} else if (a->write) {
-						it = inst2(in->arena, KW_OP_V_ACCVGPR_WRITE_B32, kw_reg_index(KW_RT_ACC, src, 1),
-							   holder(0, 0, 1), fmt_idx(in->arena, "copy vreg[", dest, "] to acc"));
+						it = inst2n(in->arena, KW_OP_V_ACCVGPR_WRITE_B32, kw_reg_index(KW_RT_ACC, src, 1),
+							    holder(0, 0, 1), "copy vreg[", dest, "] to acc");
 					} else {
-						it = inst2(in->arena, KW_OP_V_ACCVGPR_READ_B32, holder(0, 0, 1),
-							   kw_reg_index(KW_RT_ACC, src, 1), fmt_idx(in->arena, "copy acc to vreg[", dest, "]"));
+						it = inst2n(in->arena, KW_OP_V_ACCVGPR_READ_B32, holder(0, 0, 1),
+							    kw_reg_index(KW_RT_ACC, src, 1), "copy acc to vreg[", dest, "]");
 					}
 				} else if (a->write) {
-					it = inst2(in->arena, KW_OP_V_MOV_B32, valuc(src, 1), holder(0, 0, 1),
-						   fmt_idx(in->arena, "copy vreg[", dest, "] to MI out reg"));
+					it = inst2n(in->arena, KW_OP_V_MOV_B32, valuc(src, 1), holder(0, 0, 1),
+						    "copy vreg[", dest, "] to MI out reg");
 				} else {
-					it = inst2(in->arena, cls ? KW_OP_V_MOVRELSD_2_B32 : KW_OP_V_MOV_B32, holder(0, 0, 1),
-						   valuc(src, 1), fmt_idx(in->arena, "copy MI out reg to vreg[", dest, "]"));
+					it = inst2n(in->arena, cls ? KW_OP_V_MOVRELSD_2_B32 : KW_OP_V_MOV_B32, holder(0, 0, 1),
+						    valuc(src, 1), "copy MI out reg to vreg[", dest, "]");
 				}
 				if (!it)
 					return OOM();

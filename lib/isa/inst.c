@@ -25,6 +25,8 @@ static kw_item *new_item(kw_arena *a, kw_item_kind kind, const char *comment)
 	it->nsrc = 0;
 	it->new_barrier = 0;
 	it->comment = comment ? comment : "";
+	it->comment_tail = NULL;
+	it->comment_num = 0;
 	return it;
 }
 
@@ -232,11 +234,13 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 	}
 
 	{
-		size_t clen = (it->comment && *it->comment && !ctx->output_no_comment) ? strlen(it->comment) : 0;
+		size_t clen = (it->comment && (*it->comment || it->comment_tail) && !ctx->output_no_comment)
+				      ? strlen(it->comment) : 0;
+		size_t tlen = it->comment_tail && !ctx->output_no_comment ? strlen(it->comment_tail) : 0;
 		size_t mlen = strlen(mnemonics[it->op]);
 		char *p0, *p;
 
-		if (kw_buf_grow(b, mlen + 4 * (KW_REG_TEXT_MAX + 2) + 64 + clen))
+		if (kw_buf_grow(b, mlen + 4 * (KW_REG_TEXT_MAX + 2) + 64 + clen + 24 + tlen))
 			return;
 		p0 = p = b->p + b->len;
 		memcpy(p, mnemonics[it->op], mlen);
@@ -252,7 +256,7 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 			else
 				p += kw_i64_to_str(p, o->imm);
 		}
-		if (clen) { /* line(): pad the text to 50 columns, then " // comment" */
+		if (clen || tlen) { /* line(): pad the text to 50 columns, then " // comment" */
 			size_t tl = (size_t)(p - p0);
 			if (tl < 50) {
 				memset(p, ' ', 50 - tl);
@@ -261,6 +265,11 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 			memcpy(p, " // ", 4);
 			memcpy(p + 4, it->comment, clen);
 			p += 4 + clen;
+			if (it->comment_tail) {
+				p += kw_i64_to_str(p, it->comment_num);
+				memcpy(p, it->comment_tail, tlen);
+				p += tlen;
+			}
 		}
 		*p++ = '\n';
 		*p = '\0';

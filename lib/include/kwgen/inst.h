@@ -57,6 +57,11 @@ struct kw_item {
 	uint8_t nsrc;
 	uint8_t new_barrier;   /* SBarrier: HasNewBarrier when constructed */
 	const char *comment;
+	/* When comment_tail is set the comment is comment + decimal(comment_num)
+	 * + comment_tail (the seed's "copy acc to vreg[%u]"), formatted while
+	 * rendering instead of per item. */
+	const char *comment_tail;
+	int64_t comment_num;
 	union {
 		struct {
 			kw_reg dst;
@@ -103,6 +108,17 @@ const char *kw_op_mnemonic(kw_op op);
 kw_item *kw_inst(kw_arena *a, kw_op op, kw_reg dst, int nsrc, const kw_operand *src, const char *comment);
 static inline kw_operand kw_opr(kw_reg r) { kw_operand o; o.is_reg = 1; o.reg = r; o.imm = 0; return o; }
 static inline kw_operand kw_imm(int64_t v) { kw_operand o = { 0 }; o.is_reg = 0; o.imm = v; return o; }
+
+/* Give it the comment prefix + decimal(num) + tail (both static strings). */
+static inline kw_item *kw_inst_comment_num(kw_item *it, const char *prefix, int64_t num, const char *tail)
+{
+	if (it) {
+		it->comment = prefix;
+		it->comment_num = num;
+		it->comment_tail = tail;
+	}
+	return it;
+}
 
 /* SWaitCnt(vlcnt, vscnt, dscnt, kmcnt, comment, waitAll); -1 = no wait on that counter. */
 kw_item *kw_swaitcnt(kw_arena *a, int64_t vlcnt, int64_t vscnt, int64_t dscnt, int64_t kmcnt,
