@@ -45,17 +45,20 @@ static int acc_info_get(acc_info *ai, const kw_gen_in *in, const char *who, kw_e
 		return kw_error_set(err, KW_EINVAL, "kernel.WavefrontSize", "kernel.WavefrontSize is 0: %s divides by it (32 or 64)", who);
 	if (kw_mul(&prod, mM, mN))
 		return KW_OVERFLOW(err, who);
-	ai->O = kw_floordiv(prod, wave);
+	if (kw_floordiv(&ai->O, prod, wave))
+		return KW_OVERFLOW(err, who);
 	NEED(ai->VW0, KK_VectorWidthA);
 	if (!(in->k->present & (1ULL << KK_MIWaveTile)))
 		return kw_kernel_need(&prod, in->k, KK_MIWaveTile, who, err);
 	if (ai->VW0 == 0)
 		return kw_error_set(err, KW_EINVAL, "kernel.VectorWidthA", "kernel.VectorWidthA is 0: %s divides MIWaveTile[0] by it (>= 1)", who);
-	ai->TT0 = kw_floordiv(in->k->MIWaveTile[0], ai->VW0);
+	if (kw_floordiv(&ai->TT0, in->k->MIWaveTile[0], ai->VW0))
+		return KW_OVERFLOW(err, who);
 	NEED(ai->VW1, KK_VectorWidthB);
 	if (ai->VW1 == 0)
 		return kw_error_set(err, KW_EINVAL, "kernel.VectorWidthB", "kernel.VectorWidthB is 0: %s divides MIWaveTile[1] by it (>= 1)", who);
-	ai->TT1 = kw_floordiv(in->k->MIWaveTile[1], ai->VW1);
+	if (kw_floordiv(&ai->TT1, in->k->MIWaveTile[1], ai->VW1))
+		return KW_OVERFLOW(err, who);
 	return 0;
 }
 

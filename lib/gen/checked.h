@@ -13,14 +13,16 @@
 static inline int kw_mul(int64_t *r, int64_t a, int64_t b) { return __builtin_mul_overflow(a, b, r); }
 static inline int kw_add(int64_t *r, int64_t a, int64_t b) { return __builtin_add_overflow(a, b, r); }
 
-/* Python's a // b (floor division); b != 0 and not (INT64_MIN, -1). */
-static inline int64_t kw_floordiv(int64_t a, int64_t b)
+/* Python's a // b (floor division) into *q; b != 0.  Returns 1 when the
+ * quotient does not fit (INT64_MIN // -1), 0 otherwise. */
+static inline int kw_floordiv(int64_t *q, int64_t a, int64_t b)
 {
-	int64_t q = a / b;
-
+	if (b == -1 && a == INT64_MIN)
+		return 1;
+	*q = a / b;
 	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
+		(*q)--;
+	return 0;
 }
 
 #endif

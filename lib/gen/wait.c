@@ -51,7 +51,8 @@ static int tp_writes(int64_t *out, const kw_tp_counts *c, const char *tp, const 
 		snprintf(f, sizeof(f), "%s%s%s.nwcvpi", tp, sub ? "." : "", sub ? sub : "");
 		return kw_error_set(err, KW_EINVAL, f, "%s is 0: wait divides by it (elements written per local-write instruction, >= 1)", f);
 	}
-	*out = kw_floordiv(t, c->v[KW_TPC_nwcvpi]);
+	if (kw_floordiv(out, t, c->v[KW_TPC_nwcvpi]))
+		return KW_OVERFLOW(err, "wait");
 	return 0;
 }
 
