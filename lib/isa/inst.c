@@ -204,7 +204,7 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 			if (ctx->vgpr_msb == -1)
 				ctx->vgpr_msb = -2;
 		} else {
-			int64_t nv = m[0] + (m[1] << 2) + (m[2] << 4) + (md << 6);
+			int64_t nv = m[0] + m[1] * 4 + m[2] * 16 + md * 64; /* Python << on ints; m may be negative */
 			if (nv != ctx->vgpr_msb) {
 				if (ctx->isa->family != KW_FAM_GFX1250)
 					not_on_isa(ctx, "s_set_vgpr_msb");
