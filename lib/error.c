@@ -21,6 +21,18 @@ int kw_error_set(kw_error *err, int code, const char *field, const char *fmt, ..
 	return code;
 }
 
+char *kw_field_join(char out[KW_ERROR_FIELD_MAX], const char *a, const char *sep, const char *b)
+{
+	size_t n = 0;
+	const char *parts[3] = { a, sep, b };
+
+	for (int i = 0; i < 3; i++)
+		for (const char *p = parts[i]; p && *p && n < KW_ERROR_FIELD_MAX - 1; p++)
+			out[n++] = *p;
+	out[n] = '\0';
+	return out;
+}
+
 void kw_error_clear(kw_error *err)
 {
 	if (!err)

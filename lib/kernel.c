@@ -100,7 +100,7 @@ int kw_kernel_parse(kw_kernel *k, const json_t *kernel, int fill_defaults, kw_er
 
 		if (!v)
 			continue;
-		snprintf(field, sizeof(field), "kernel.%s", keys[i].path);
+		kw_field_join(field, "kernel", ".", keys[i].path);
 		if (json_is_null(v) && keys[i].type == KW_KT_DTYPE)
 			continue; /* None: absent for every reader */
 		switch (keys[i].type) {
@@ -202,7 +202,7 @@ static int parse_counts(kw_tp_counts *c, const json_t *o, const char *field, kw_
 		const json_t *v = json_object_get(o, tpc_names[i]);
 		if (!v)
 			continue;
-		snprintf(f, sizeof(f), "%s.%s", field, tpc_names[i]);
+		kw_field_join(f, field, ".", tpc_names[i]);
 		if (parse_int(&c->v[i], v, f, err))
 			return err ? err->code : KW_EINVAL;
 		c->present |= 1u << i;
@@ -274,7 +274,7 @@ int kw_states_parse(kw_states *st, const json_t *o, kw_error *err)
 		const json_t *v = json_object_get(o, st_names[i]);
 		if (!v)
 			continue;
-		snprintf(f, sizeof(f), "states.%s", st_names[i]);
+		kw_field_join(f, "states", ".", st_names[i]);
 		if (parse_int(&st->v[i], v, f, err))
 			return err ? err->code : KW_EINVAL;
 		st->present |= 1u << i;

@@ -52,7 +52,7 @@ static int get_int(int64_t *out, const json_t *o, const char *key, int required,
 	const json_t *v = json_object_get(o, key);
 	char f[KW_ERROR_FIELD_MAX];
 
-	snprintf(f, sizeof(f), "%s.%s", field, key);
+	kw_field_join(f, field, ".", key);
 	if (!v) {
 		if (required)
 			FAIL(KW_EINVAL, f, "missing required argument %s (an integer)", f);
@@ -77,7 +77,7 @@ static int get_bool(int *out, const json_t *o, const char *key, int def, const c
 		*out = def;
 		return 0;
 	}
-	snprintf(f, sizeof(f), "%s%s%s", field, *field ? "." : "", key);
+	kw_field_join(f, field, *field ? "." : "", key);
 	if (json_is_boolean(v))
 		*out = json_is_true(v);
 	else if (json_is_integer(v))
@@ -93,7 +93,7 @@ static int get_str(char **out, const json_t *o, const char *key, const char *fie
 	const json_t *v = json_object_get(o, key);
 	char f[KW_ERROR_FIELD_MAX];
 
-	snprintf(f, sizeof(f), "%s.%s", field, key);
+	kw_field_join(f, field, ".", key);
 	if (!v)
 		v = NULL;
 	else if (!json_is_string(v))

@@ -2,6 +2,7 @@
 #include "kwgen/arch.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -152,7 +153,7 @@ static int is_one_of(kw_isa t, const char *const *names)
 
 /* gfx940 and gfx941 are the gfx942 instruction set (LLVM folded them into
  * gfx942); gfx1101/gfx1102 probe exactly like gfx1100. */
-void kw_caps_for(kw_caps *c, const kw_isa_info *info)
+static void caps_compute(kw_caps *c, const kw_isa_info *info)
 {
 	kw_isa t = info->isa;
 	int major = t.major, minor = t.minor;
@@ -232,6 +233,21 @@ void kw_caps_for(kw_caps *c, const kw_isa_info *info)
 	c->arch[KW_ARCH_RequiresXCntForVolatileVMEM] = is_one_of(t, x1250);
 	c->arch[KW_ARCH_LDSBankCount] = 64;
 	c->arch[KW_ARCH_LDSBankWidth] = 4;
+}
+
+static kw_caps caps_table[NISAS];
+static pthread_once_t caps_once = PTHREAD_ONCE_INIT;
+
+static void caps_init(void)
+{
+	for (int i = 0; i < NISAS; i++)
+		caps_compute(&caps_table[i], &isas[i]);
+}
+
+void kw_caps_for(kw_caps *out, const kw_isa_info *info)
+{
+	pthread_once(&caps_once, caps_init);
+	*out = caps_table[info - isas];
 }
 
 int kw_caps_override(kw_caps *caps, int which, const json_t *obj, const char *field, kw_error *err)

@@ -48,6 +48,11 @@ int kw_error_set(kw_error *err, int code, const char *field, const char *fmt, ..
 #endif
 	;
 
+/* out = a + sep + b, truncated to KW_ERROR_FIELD_MAX - 1 bytes: the name of
+ * a nested request field ("kernel" "." "MIWaveTile").  Cheap enough for
+ * hot parsing paths (no printf).  Returns out. */
+char *kw_field_join(char out[KW_ERROR_FIELD_MAX], const char *a, const char *sep, const char *b);
+
 /* Reset err to KW_ERROR_INIT. */
 void kw_error_clear(kw_error *err);
 
