@@ -383,6 +383,16 @@ static int parse_vgpr_idx(kw_request *r, const json_t *v, kw_error *err)
 	return 0;
 }
 
+static int check_wavefront(const kw_isa_info *isa, int64_t w, const char *field, kw_error *err)
+{
+	if (w != 32 && w != 64)
+		FAIL(KW_EINVAL, field, "%s %lld is not allowed: use 32 or 64", field, (long long)w);
+	if ((w == 32 && !isa->wave32) || (w == 64 && !isa->wave64))
+		FAIL(KW_EINVAL, field, "%s %lld does not run on %s; allowed: %s", field, (long long)w, isa->name,
+		     isa->wave32 && isa->wave64 ? "32 or 64" : isa->wave32 ? "32" : "64");
+	return 0;
+}
+
 static int parse_body(kw_request *r, const json_t *root, kw_error *err)
 {
 	const json_t *v;
@@ -405,22 +415,28 @@ static int parse_body(kw_request *r, const json_t *root, kw_error *err)
 	    (rc = kw_states_parse(&r->states, json_object_get(root, "states"), err)))
 		return rc;
 
-	/* wavefront: the request's, else kernel.WavefrontSize, else the ISA's default */
+	/* wavefront: the request's, else kernel.WavefrontSize, else the ISA's
+	 * default.  kernel.WavefrontSize is what the generators read, so it is
+	 * checked too, and the two must agree. */
 	v = json_object_get(root, "wavefront");
 	if (v && !json_is_null(v)) {
 		if (!json_is_integer(v))
 			FAIL(KW_EINVAL, "wavefront", "wavefront must be an integer, 32 or 64");
 		r->wavefront = json_integer_value(v);
-	} else if (r->k.present & (1ULL << KK_WavefrontSize)) {
-		r->wavefront = r->k.v[KK_WavefrontSize];
+		if ((rc = check_wavefront(r->isa, r->wavefront, "wavefront", err)))
+			return rc;
 	} else {
 		r->wavefront = r->isa->default_wavefront;
+		v = NULL;
 	}
-	if (r->wavefront != 32 && r->wavefront != 64)
-		FAIL(KW_EINVAL, v ? "wavefront" : "kernel.WavefrontSize", "wavefront %lld is not allowed: use 32 or 64", (long long)r->wavefront);
-	if ((r->wavefront == 32 && !r->isa->wave32) || (r->wavefront == 64 && !r->isa->wave64))
-		FAIL(KW_EINVAL, v ? "wavefront" : "kernel.WavefrontSize", "wavefront %lld does not run on %s; allowed: %s", (long long)r->wavefront,
-		     r->isa->name, r->isa->wave32 && r->isa->wave64 ? "32 or 64" : r->isa->wave32 ? "32" : "64");
+	if (r->k.present & (1ULL << KK_WavefrontSize)) {
+		if ((rc = check_wavefront(r->isa, r->k.v[KK_WavefrontSize], "kernel.WavefrontSize", err)))
+			return rc;
+		if (v && r->k.v[KK_WavefrontSize] != r->wavefront)
+			FAIL(KW_EINVAL, "wavefront", "wavefront %lld disagrees with kernel.WavefrontSize %lld; give one, or the same value",
+			     (long long)r->wavefront, (long long)r->k.v[KK_WavefrontSize]);
+		r->wavefront = r->k.v[KK_WavefrontSize];
+	}
 
 	if ((rc = get_bool(&r->output_no_comment, root, "outputNoComment", 0, "", err)) ||
 	    (rc = get_bool(&r->strict, root, "strict", 0, "", err)))
