@@ -25,7 +25,7 @@ NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 command -v wrk >/dev/null || { echo "bench-http: wrk not installed (scripts/deps/server.txt)"; exit 1; }
 [ -x "$NGINX" ] || { echo "bench-http: nginx not found (scripts/deps/server.txt)"; exit 1; }
 
-tmp=$(mktemp -d /tmp/kwgen-bench-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kwgend-bench.XXXXXX")
 chmod 755 "$tmp"
 kpid=""
 npid=""
@@ -68,10 +68,10 @@ done
 [ -n "$port" ] || { echo "bench-http: kwgend did not start"; cat "$tmp/kwgend.log"; exit 1; }
 
 # Warm: the hit response, saved for nginx.
-code=$(curl -s -o "$tmp/hit-response.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+code=$(curl -s --max-time 60 -o "$tmp/hit-response.json" -w '%{http_code}' -H 'Content-Type: application/json' \
 	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels")
 [ "$code" = 200 ] || { echo "bench-http: warm-up POST answered $code"; cat "$tmp/hit-response.json"; exit 1; }
-curl -s -o "$tmp/hit-response.json" -H 'Content-Type: application/json' \
+curl -s --max-time 60 -o "$tmp/hit-response.json" -H 'Content-Type: application/json' \
 	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels"
 size=$(wc -c <"$tmp/hit-response.json")
 sleep 1
@@ -99,7 +99,7 @@ run() { # name script url [body]
 run hits wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json"
 run misses wrk-miss.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/miss.tmpl"
 rss_load=$(cat "$tmp/rss-max" 2>/dev/null || echo 0)
-entries=$(curl -s "http://127.0.0.1:$port/status")
+entries=$(curl -s --max-time 30 "http://127.0.0.1:$port/status")
 
 # nginx serving the same bytes.
 mkdir -p "$tmp/www" "$tmp/nginx"

@@ -482,6 +482,7 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)s->cfg.threads,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
 			     MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
 			     MHD_OPTION_END);
 	if (!d) {

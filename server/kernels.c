@@ -197,16 +197,23 @@ done:
 	kw_request_free(r);
 }
 
-/* The fast path: a body seen before whose key is still stored.  Returns 1
- * with out filled, 0 to take the full path. */
+/* The fast path: a body seen before.  A fresh response held in memory is
+ * served as is; otherwise the known key is read from the cache file (which
+ * refreshes last_access) and the response is held again.  Returns 1 with
+ * out filled, 0 to take the full path. */
 static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32])
 {
 	char key[65], *text = NULL;
 	size_t len = 0;
+	int found = kw_memo_get(s->memo, digest, key, &text, &len);
 
-	if (!kw_memo_get(s->memo, digest, key) ||
-	    kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
+	if (found == 0)
 		return 0;
+	if (found == 1) {
+		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
+			return 0;
+		kw_memo_put(s->memo, digest, key, text, len);
+	}
 	kw_reply_text(out, 200, text, len, NULL);
 	memcpy(out->key, key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
@@ -226,8 +233,11 @@ void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int
 		return;
 	kernels_one(out, s, root, bypass);
 	json_decref(root);
+	/* Hold the response only when it is the stored text (a hit); a fresh
+	 * answer says "cached": false, which a repeat must not. */
 	if (have_digest && out->status == 200)
-		kw_memo_put(s->memo, digest, out->key);
+		kw_memo_put(s->memo, digest, out->key, out->cached == 1 ? out->body : NULL,
+			    out->len);
 }
 
 void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)

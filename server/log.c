@@ -30,37 +30,51 @@ void kw_log_set_level(int level)
 	atomic_store(&kw_log_level, level);
 }
 
-/* RFC 3339 UTC time with milliseconds. */
+/* RFC 3339 UTC time with milliseconds.  The date part is formatted once
+ * per second per thread (gmtime_r takes a process-wide lock). */
 static void now_text(char out[32])
 {
+	static _Thread_local time_t last_sec = (time_t)-1;
+	static _Thread_local char date[24];
 	struct timespec ts;
-	struct tm tm;
-	char buf[24];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, 32, "%.19s.%03dZ", buf, (int)(ts.tv_nsec / 1000000) % 1000);
+	if (ts.tv_sec != last_sec) {
+		struct tm tm;
+
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+		last_sec = ts.tv_sec;
+	}
+	snprintf(out, 32, "%.19s.%03dZ", date, (int)(ts.tv_nsec / 1000000) % 1000);
 }
 
-/* Dump obj as one line on stderr and release it. */
+/* Dump obj as one line on stderr and release it.  Lines up to 2 KiB are
+ * dumped into a stack buffer (no allocation). */
 static void emit(json_t *obj)
 {
-	char *text;
+	char buf[2048], *text = buf;
 	size_t len;
 
 	if (!obj)
 		return;
-	text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	len = json_dumpb(obj, buf, sizeof(buf) - 1, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	if (len >= sizeof(buf) - 1) {
+		text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(6));
+		len = text ? strlen(text) : 0;
+	}
 	json_decref(obj);
-	if (!text)
+	if (!text || !len) {
+		if (text != buf)
+			free(text);
 		return;
-	len = strlen(text);
-	text[len] = '\n'; /* overwrite the NUL: the buffer is only written */
+	}
+	text[len] = '\n'; /* the NUL's place (or the spare byte of buf) */
 	if (write(STDERR_FILENO, text, len + 1) < 0) {
 		/* nowhere left to report it */
 	}
-	free(text);
+	if (text != buf)
+		free(text);
 }
 
 void kw_log(int level, const char *fmt, ...)

@@ -3,7 +3,7 @@
  *
  *   kwgend [--listen ADDR:PORT] [--db PATH] [--threads N] [--max-cache-bytes N]
  *          [--max-body-bytes N] [--max-batch N] [--drain-seconds N]
- *          [--busy-timeout-ms N]
+ *          [--busy-timeout-ms N] [--hot-cache-bytes N]
  *          [--log-level error|warn|info|debug]
  *
  * Start: open the cache, start the HTTP daemon, print
@@ -48,6 +48,9 @@ static void usage(FILE *f)
 		"                         requests (default 30)\n"
 		"  --busy-timeout-ms N    how long a cache write waits for the SQLite lock\n"
 		"                         before the request gets 503 (default 5000)\n"
+		"  --hot-cache-bytes N    responses of repeated bodies kept in memory, at\n"
+		"                         most N bytes (default 16777216; 0 = none); each\n"
+		"                         is re-checked against the file once a second\n"
 		"  --log-level LEVEL      error, warn, info (one JSON line per request;\n"
 		"                         default) or debug\n"
 		"  --help                 this text\n");
@@ -72,7 +75,7 @@ static int num(const char *flag, const char *text, long long max, long long *out
 
 static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 {
-	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_LOG, O_HELP };
+	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "db", required_argument, NULL, O_DB },
@@ -82,6 +85,7 @@ static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 		{ "max-batch", required_argument, NULL, O_BATCH },
 		{ "drain-seconds", required_argument, NULL, O_DRAIN },
 		{ "busy-timeout-ms", required_argument, NULL, O_BUSY },
+		{ "hot-cache-bytes", required_argument, NULL, O_HOT },
 		{ "log-level", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -125,6 +129,11 @@ static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 				return -1;
 			cfg->busy_timeout_ms = (int)v;
 			break;
+		case O_HOT:
+			if (num("--hot-cache-bytes", optarg, 1LL << 40, &v) < 0)
+				return -1;
+			cfg->hot_bytes = (size_t)v;
+			break;
 		case O_LOG:
 			if ((level = kw_log_parse_level(optarg)) < 0) {
 				fprintf(stderr, "kwgend: --log-level wants error, warn, info or debug\n");
@@ -157,7 +166,7 @@ int main(int argc, char **argv)
 	int sig = 0;
 
 	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
-				 1LL << 30, 1u << 20, 256, 30, 5000 };
+				 1LL << 30, 1u << 20, 256, 30, 5000, 16u << 20 };
 	if (parse_flags(&s.cfg, argc, argv) < 0)
 		return 2;
 	s.limits = limits;
@@ -177,7 +186,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kwgend: %s\n", e.message);
 		return 1;
 	}
-	s.memo = kw_memo_new(16384);
+	s.memo = kw_memo_new(16384, s.cfg.hot_bytes, 1000);
 	if (!(s.flights = kw_flights_new()) || !s.memo) {
 		fprintf(stderr, "kwgend: out of memory\n");
 		kw_flights_free(s.flights);

@@ -1,13 +1,16 @@
 /*
- * memo.c - the body-digest -> key table (see memo.h).  Slots are guarded
- * by a small array of striped mutexes; SHA-256 comes from libcrypto.
+ * memo.c - the body-digest table of the hit fast path (see memo.h).  Slots
+ * are guarded by striped mutexes; the byte budget by an atomic counter.
+ * SHA-256 comes from libcrypto, with one digest context per thread.
  */
 #include "memo.h"
 
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define KW_MEMO_LOCKS 64
 
@@ -15,26 +18,44 @@ typedef struct kw_memo_slot {
 	unsigned char digest[32];
 	char key[65];
 	unsigned char used;
+	char *resp;         /* malloc()ed or NULL */
+	size_t len;
+	int64_t confirmed;  /* ms (CLOCK_MONOTONIC) the row was last seen in the file */
 } kw_memo_slot;
 
 struct kw_memo {
 	size_t nslots;
+	size_t budget;
+	int64_t fresh_ms;
+	atomic_size_t held;  /* response bytes held */
 	kw_memo_slot *slots;
 	pthread_mutex_t locks[KW_MEMO_LOCKS];
 	EVP_MD *sha256;
 };
 
-kw_memo *kw_memo_new(size_t nslots)
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+kw_memo *kw_memo_new(size_t nslots, size_t budget, int64_t fresh_ms)
 {
 	kw_memo *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
 	m->nslots = nslots ? nslots : 1;
+	m->budget = budget;
+	m->fresh_ms = fresh_ms;
 	m->slots = calloc(m->nslots, sizeof(*m->slots));
 	m->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
 	if (!m->slots || !m->sha256) {
-		kw_memo_free(m);
+		EVP_MD_free(m->sha256);
+		free(m->slots);
+		free(m);
 		return NULL;
 	}
 	for (int i = 0; i < KW_MEMO_LOCKS; i++)
@@ -46,19 +67,44 @@ void kw_memo_free(kw_memo *m)
 {
 	if (!m)
 		return;
-	if (m->slots)
-		for (int i = 0; i < KW_MEMO_LOCKS; i++)
-			pthread_mutex_destroy(&m->locks[i]);
+	for (int i = 0; i < KW_MEMO_LOCKS; i++)
+		pthread_mutex_destroy(&m->locks[i]);
+	for (size_t i = 0; i < m->nslots; i++)
+		free(m->slots[i].resp);
 	EVP_MD_free(m->sha256);
 	free(m->slots);
 	free(m);
 }
 
+/* One reusable digest context per thread, freed when the thread exits. */
+static pthread_key_t kw_memo_ctx_key;
+static pthread_once_t kw_memo_ctx_once = PTHREAD_ONCE_INIT;
+
+static void ctx_free(void *p)
+{
+	EVP_MD_CTX_free(p);
+}
+
+static void ctx_key_init(void)
+{
+	pthread_key_create(&kw_memo_ctx_key, ctx_free);
+}
+
 int kw_memo_digest(kw_memo *m, unsigned char digest[32], const char *body, size_t len)
 {
+	EVP_MD_CTX *ctx;
 	unsigned int n = 0;
 
-	if (EVP_Digest(body ? body : "", len, digest, &n, m->sha256, NULL) != 1 || n != 32)
+	pthread_once(&kw_memo_ctx_once, ctx_key_init);
+	ctx = pthread_getspecific(kw_memo_ctx_key);
+	if (!ctx) {
+		if (!(ctx = EVP_MD_CTX_new()))
+			return -1;
+		pthread_setspecific(kw_memo_ctx_key, ctx);
+	}
+	if (EVP_DigestInit_ex2(ctx, m->sha256, NULL) != 1 ||
+	    EVP_DigestUpdate(ctx, body ? body : "", len) != 1 ||
+	    EVP_DigestFinal_ex(ctx, digest, &n) != 1 || n != 32)
 		return -1;
 	return 0;
 }
@@ -71,29 +117,55 @@ static size_t slot_of(const kw_memo *m, const unsigned char d[32])
 	return h % m->nslots;
 }
 
-int kw_memo_get(kw_memo *m, const unsigned char digest[32], char key[65])
+int kw_memo_get(kw_memo *m, const unsigned char digest[32], char key[65], char **resp,
+		size_t *resp_len)
 {
 	size_t i = slot_of(m, digest);
+	kw_memo_slot *s = &m->slots[i];
 	pthread_mutex_t *lk = &m->locks[i % KW_MEMO_LOCKS];
-	int found;
+	int found = 0;
 
 	pthread_mutex_lock(lk);
-	found = m->slots[i].used && memcmp(m->slots[i].digest, digest, 32) == 0;
-	if (found)
-		memcpy(key, m->slots[i].key, 65);
+	if (s->used && memcmp(s->digest, digest, 32) == 0) {
+		memcpy(key, s->key, 65);
+		found = 1;
+		if (s->resp && mono_ms() - s->confirmed < m->fresh_ms &&
+		    (*resp = malloc(s->len + 1))) {
+			memcpy(*resp, s->resp, s->len);
+			(*resp)[s->len] = '\0';
+			*resp_len = s->len;
+			found = 2;
+		}
+	}
 	pthread_mutex_unlock(lk);
 	return found;
 }
 
-void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key)
+void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, const char *resp,
+		 size_t len)
 {
 	size_t i = slot_of(m, digest);
+	kw_memo_slot *s = &m->slots[i];
 	pthread_mutex_t *lk = &m->locks[i % KW_MEMO_LOCKS];
+	char *copy = NULL;
 
 	pthread_mutex_lock(lk);
-	memcpy(m->slots[i].digest, digest, 32);
-	memcpy(m->slots[i].key, key, 64);
-	m->slots[i].key[64] = '\0';
-	m->slots[i].used = 1;
+	if (s->resp) {
+		atomic_fetch_sub(&m->held, s->len);
+		free(s->resp);
+		s->resp = NULL;
+		s->len = 0;
+	}
+	if (resp && atomic_load(&m->held) + len <= m->budget && (copy = malloc(len))) {
+		memcpy(copy, resp, len);
+		atomic_fetch_add(&m->held, len);
+		s->resp = copy;
+		s->len = len;
+	}
+	memcpy(s->digest, digest, 32);
+	memcpy(s->key, key, 64);
+	s->key[64] = '\0';
+	s->used = 1;
+	s->confirmed = mono_ms();
 	pthread_mutex_unlock(lk);
 }

@@ -1,32 +1,47 @@
 /*
- * memo.h - body digest -> request key, for the cache-hit fast path.
+ * memo.h - the cache-hit fast path: body digest -> key and, within a byte
+ * budget, the stored response itself.
  *
- * A request body that was seen before maps to the same key (the key
- * depends only on the body and the generator version, which is fixed for
- * the life of the process), so a repeated body skips JSON parsing and
- * canonicalisation and goes straight to the cache lookup.  The table is
- * direct-mapped with a fixed number of slots (a collision overwrites), so
- * its memory is bounded; only bodies that produced a 200 are recorded.
+ * A request body seen before maps to the same key (the key depends only on
+ * the body and the generator version, fixed for the life of the process),
+ * so a repeated body skips JSON parsing, canonicalisation and, while the
+ * entry is fresh, the SQLite read.  An entry is fresh for fresh_ms after
+ * the row was last confirmed in the cache file (kernels.c re-reads the
+ * row, which also refreshes its last_access, once it is stale), so rows
+ * evicted from the file stop being served from memory within fresh_ms.
+ *
+ * The table is direct-mapped with a fixed number of slots (a collision
+ * overwrites), so its memory is bounded: slots plus at most budget bytes of
+ * response text.  Only answers with status 200 are recorded.
  */
 #ifndef KW_SERVER_MEMO_H
 #define KW_SERVER_MEMO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct kw_memo kw_memo;
 
-/* A table of nslots slots (~100 bytes each), or NULL when out of memory. */
-kw_memo *kw_memo_new(size_t nslots);
+/* A table of nslots slots (~120 bytes each) holding at most budget bytes
+ * of responses, fresh for fresh_ms; NULL when out of memory. */
+kw_memo *kw_memo_new(size_t nslots, size_t budget, int64_t fresh_ms);
 void kw_memo_free(kw_memo *m);
 
 /* SHA-256 of len bytes of body into digest.  Returns 0, -1 on failure. */
 int kw_memo_digest(kw_memo *m, unsigned char digest[32], const char *body, size_t len);
 
-/* Copy the key recorded for digest into key (65 bytes) and return 1, or
- * return 0 when there is none. */
-int kw_memo_get(kw_memo *m, const unsigned char digest[32], char key[65]);
+/*
+ * Look digest up.  Returns 0 when unknown; 1 with key (65 bytes) filled
+ * when the key is known but no fresh response is held; 2 with key filled
+ * and *resp a malloc()ed copy of the response (*resp_len bytes, caller
+ * frees) when a fresh one is held.
+ */
+int kw_memo_get(kw_memo *m, const unsigned char digest[32], char key[65], char **resp,
+		size_t *resp_len);
 
-/* Record digest -> key (64 hex digits). */
-void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key);
+/* Record digest -> key (64 hex digits) and, if it fits the budget, a copy
+ * of resp (len bytes; resp may be NULL), confirmed now. */
+void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, const char *resp,
+		 size_t len);
 
 #endif

@@ -23,6 +23,7 @@ typedef struct kw_srv_config {
 	size_t max_batch;         /* items per batch request */
 	unsigned drain_seconds;   /* how long SIGTERM waits for in-flight requests */
 	int busy_timeout_ms;      /* SQLite lock wait before a write fails */
+	size_t hot_bytes;         /* in-memory response budget of the memo */
 } kw_srv_config;
 
 typedef struct kw_srv {
