@@ -115,6 +115,64 @@ typedef enum { ALPHA_MUL, ALPHA_MOVE } alpha_kind;
 static const char mul_c[] = "Multiply MI out reg with alpha";
 static const char move_c[] = "Rearrange MI out reg";
 
+/* Texts of the four complex-float alpha instructions (the double ones have none). */
+static const char *const cmul_comments[2][4] = {
+	{ "tmp1 = a.real * b.real", "tmp2 = a.imag * b.real",
+	  "c.real = a.real * b.real - a.imag * b.imag = tmp1 - a.imag * b.imag",
+	  "c.imag = a.real * b.imag + a.imag * b.real = a.real * b.imag + tmp2" },
+	{ "", "", "", "" },
+};
+
+/*
+ * The complex alpha item of mulMIoutAlphaToArch, n registers per real
+ * value (1 complex float, 2 complex double): tmp1 = a.re*b.re, tmp2 =
+ * a.im*b.re, c.re = tmp1 - a.im*b.im, c.im = a.re*b.im + tmp2, with
+ * temporaries at v[tmp] and v[tmp+n], alpha in s[Alpha+0] / s[Alpha+n].
+ */
+static kw_item *complex_mul(kw_arena *A, int n, int64_t src, int64_t imoff, int64_t tmp)
+{
+	const char *const *cm = cmul_comments[n - 1];
+	kw_op mul = n == 1 ? KW_OP_V_MUL_F32 : KW_OP_V_MUL_F64, fma = n == 1 ? KW_OP_V_FMA_F32 : KW_OP_V_FMA_F64;
+	kw_operand re = kw_opr(valuc(src, n)), im = kw_opr(valuc(src + imoff, n));
+	kw_operand a0 = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 0, n)), an = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, n, n));
+	kw_operand t1 = kw_opr(kw_reg_index(KW_RT_V, tmp, n)), t2 = kw_opr(kw_reg_index(KW_RT_V, tmp + n, n));
+	kw_operand o1[2] = { a0, re }, o2[2] = { an, re };
+	kw_operand o3[3] = { an, kw_opr(kw_reg_minus(im.reg)), t1 }, o4[3] = { a0, im, t2 };
+	kw_item *c = kw_module(A, "");
+
+	if (!c || kw_module_add(A, c, kw_inst(A, mul, t1.reg, 2, o1, cm[0])) ||
+	    kw_module_add(A, c, kw_inst(A, mul, t2.reg, 2, o2, cm[1])) ||
+	    kw_module_add(A, c, kw_inst(A, fma, holder(0, 0, n), 3, o3, cm[2])) ||
+	    kw_module_add(A, c, kw_inst(A, fma, holder(1, n, n), 3, o4, cm[3])))
+		return NULL;
+	return c;
+}
+
+/* The complex item of moveMIoutToArch: real and imaginary parts to
+ * ValuC and ValuC+n (v_mov_b32 for float, v_lshlrev_b64 by 0 for double). */
+static kw_item *complex_move(kw_arena *A, int n, int64_t src, int64_t imoff)
+{
+	kw_item *c = kw_module(A, "");
+	kw_operand o[2];
+
+	if (!c)
+		return NULL;
+	if (n == 1) {
+		if (kw_module_add(A, c, inst2(A, KW_OP_V_MOV_B32, holder(0, 0, 1), valuc(src, 1), move_c)) ||
+		    kw_module_add(A, c, inst2(A, KW_OP_V_MOV_B32, holder(1, 1, 1), valuc(src + imoff, 1), move_c)))
+			return NULL;
+		return c;
+	}
+	o[0] = kw_imm(0);
+	o[1] = kw_opr(valuc(src, 2));
+	if (kw_module_add(A, c, kw_inst(A, KW_OP_V_LSHLREV_B64, holder(0, 0, 2), 2, o, move_c)))
+		return NULL;
+	o[1] = kw_opr(valuc(src + imoff, 2));
+	if (kw_module_add(A, c, kw_inst(A, KW_OP_V_LSHLREV_B64, holder(1, 2, 2), 2, o, move_c)))
+		return NULL;
+	return c;
+}
+
 static int alpha_common(kw_item **out, const kw_gen_in *in, int64_t tmp, alpha_kind kind, kw_error *err)
 {
 	const char *who = kind == ALPHA_MUL ? "mulMIoutAlphaToArch" : "moveMIoutToArch";
@@ -161,70 +219,9 @@ static int alpha_common(kw_item **out, const kw_gen_in *in, int64_t tmp, alpha_k
 				o[1] = kw_opr(valuc(src, 1));
 				it = kw_inst(A, op, holder(0, 0, 1), 2, o, mul_c);
 			}
-		} else if (cdt == KW_DT_ComplexFloat) {
-			kw_item *c = kw_module(A, "");
-			if (!c)
-				return OOM();
-			if (kind == ALPHA_MUL) {
-				int64_t t1 = tmp, t2 = tmp + 1;
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 0, 1));
-				o[1] = kw_opr(valuc(src, 1));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_MUL_F32, kw_reg_index(KW_RT_V, t1, 1), 2, o, "tmp1 = a.real * b.real")))
-					return OOM();
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 1, 1));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_MUL_F32, kw_reg_index(KW_RT_V, t2, 1), 2, o, "tmp2 = a.imag * b.real")))
-					return OOM();
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 1, 1));
-				o[1] = kw_opr(kw_reg_minus(valuc(src + imoff, 1)));
-				o[2] = kw_opr(kw_reg_index(KW_RT_V, t1, 1));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_FMA_F32, holder(0, 0, 1), 3, o,
-								"c.real = a.real * b.real - a.imag * b.imag = tmp1 - a.imag * b.imag")))
-					return OOM();
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 0, 1));
-				o[1] = kw_opr(valuc(src + imoff, 1));
-				o[2] = kw_opr(kw_reg_index(KW_RT_V, t2, 1));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_FMA_F32, holder(1, 1, 1), 3, o,
-								"c.imag = a.real * b.imag + a.imag * b.real = a.real * b.imag + tmp2")))
-					return OOM();
-			} else {
-				if (kw_module_add(A, c, inst2(A, KW_OP_V_MOV_B32, holder(0, 0, 1), valuc(src, 1), move_c)) ||
-				    kw_module_add(A, c, inst2(A, KW_OP_V_MOV_B32, holder(1, 1, 1), valuc(src + imoff, 1), move_c)))
-					return OOM();
-			}
-			it = c;
-		} else if (cdt == KW_DT_ComplexDouble) {
-			kw_item *c = kw_module(A, "");
-			if (!c)
-				return OOM();
-			if (kind == ALPHA_MUL) {
-				int64_t t1 = tmp, t2 = tmp + 2;
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 0, 2));
-				o[1] = kw_opr(valuc(src, 2));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_MUL_F64, kw_reg_index(KW_RT_V, t1, 2), 2, o, "")))
-					return OOM();
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 2, 2));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_MUL_F64, kw_reg_index(KW_RT_V, t2, 2), 2, o, "")))
-					return OOM();
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 2, 2));
-				o[1] = kw_opr(kw_reg_minus(valuc(src + imoff, 2)));
-				o[2] = kw_opr(kw_reg_index(KW_RT_V, t1, 2));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_FMA_F64, holder(0, 0, 2), 3, o, "")))
-					return OOM();
-				o[0] = kw_opr(kw_reg_named(KW_RT_S, "Alpha", 1, 0, 2));
-				o[1] = kw_opr(valuc(src + imoff, 2));
-				o[2] = kw_opr(kw_reg_index(KW_RT_V, t2, 2));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_FMA_F64, holder(1, 2, 2), 3, o, "")))
-					return OOM();
-			} else {
-				o[0] = kw_imm(0);
-				o[1] = kw_opr(valuc(src, 2));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_LSHLREV_B64, holder(0, 0, 2), 2, o, move_c)))
-					return OOM();
-				o[1] = kw_opr(valuc(src + imoff, 2));
-				if (kw_module_add(A, c, kw_inst(A, KW_OP_V_LSHLREV_B64, holder(1, 2, 2), 2, o, move_c)))
-					return OOM();
-			}
-			it = c;
+		} else if (cdt == KW_DT_ComplexFloat || cdt == KW_DT_ComplexDouble) {
+			int n = cdt == KW_DT_ComplexFloat ? 1 : 2;
+			it = kind == ALPHA_MUL ? complex_mul(A, n, src, imoff, tmp) : complex_move(A, n, src, imoff);
 		} else {
 			continue; /* no branch in the seed: the slot stays None */
 		}
