@@ -479,7 +479,9 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)s->cfg.threads,
+			     /* one thread: the internal polling thread, no pool */
+			     MHD_OPTION_THREAD_POOL_SIZE,
+			     (unsigned int)(s->cfg.threads > 1 ? s->cfg.threads : 0),
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
