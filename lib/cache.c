@@ -9,6 +9,7 @@
  */
 #include "kwgen/cache.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
@@ -89,6 +90,8 @@ typedef struct kw_cache_conn {
 
 struct kw_cache {
 	char *path;
+	char *moved;          /* where a damaged file went (reset_corrupt), or NULL */
+	int damaged;          /* set by conn_open: the file is not a sound database */
 	kw_cache_options opt;
 	pthread_mutex_t mu;   /* guards idle */
 	pthread_mutex_t write_mu; /* one writer at a time in this process: SQLite's
@@ -119,6 +122,42 @@ static int db_error(kw_error *err, sqlite3 *db, const char *what)
 			    db ? sqlite3_errmsg(db) : "out of memory");
 }
 
+/* db_error for the opening steps: also notes whether the file itself is
+ * damaged (not a database, or corrupt), which kw_cache_open reports by name. */
+static int open_error(kw_error *err, kw_cache *c, sqlite3 *db, const char *what)
+{
+	int code = db ? sqlite3_errcode(db) & 0xff : SQLITE_NOMEM;
+
+	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
+		c->damaged = 1;
+		return kw_error_set(err, KW_EIO, NULL, "cache: %s is damaged (%s: %s)", c->path,
+				    what, sqlite3_errmsg(db));
+	}
+	return db_error(err, db, what);
+}
+
+/* PRAGMA quick_check(1) on k: 0 when "ok", else KW_EIO (damaged). */
+static int quick_check(kw_cache *c, kw_cache_conn *k, kw_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(k->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		rc = open_error(err, c, k->db, "quick_check");
+	} else {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		if (!t || strcmp(t, "ok") != 0) {
+			c->damaged = 1;
+			rc = kw_error_set(err, KW_EIO, NULL, "cache: %s is damaged (quick_check: %s)",
+					  c->path, t ? t : "no answer");
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static void conn_free(kw_cache_conn *k)
 {
 	if (!k)
@@ -143,7 +182,7 @@ static int conn_open(kw_cache_conn **out, kw_cache *c, int apply_schema, kw_erro
 	rc = sqlite3_open_v2(c->path, &k->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		db_error(err, k->db, c->path);
+		open_error(err, c, k->db, c->path);
 		goto fail;
 	}
 	sqlite3_extended_result_codes(k->db, 1);
@@ -155,14 +194,24 @@ static int conn_open(kw_cache_conn **out, kw_cache *c, int apply_schema, kw_erro
 		 c->opt.cache_pages_kib > 0 ? c->opt.cache_pages_kib : 1024,
 		 c->opt.checkpoint_ms > 0 ? 0 : 1000);
 	if (sqlite3_exec(k->db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
-		db_error(err, k->db, c->path);
+		open_error(err, c, k->db, c->path);
 		goto fail;
 	}
+	if (c->opt.max_pages > 0) {
+		snprintf(pragmas, sizeof(pragmas), "PRAGMA max_page_count=%lld;",
+			 (long long)c->opt.max_pages);
+		if (sqlite3_exec(k->db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
+			db_error(err, k->db, "max_page_count");
+			goto fail;
+		}
+	}
 	if (apply_schema) {
+		if (quick_check(c, k, err) < 0)
+			goto fail;
 		if (sqlite3_exec(k->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_exec(k->db, kw_cache_schema, NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-			db_error(err, k->db, "applying the schema");
+			open_error(err, c, k->db, "applying the schema");
 			sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
@@ -239,6 +288,39 @@ static void *checkpointer(void *arg)
 	return NULL;
 }
 
+/* Rename the damaged file at c->path (and its -wal, -shm) to
+ * <path>.corrupt-<unix seconds>; c->moved names the new path. */
+static int move_aside(kw_cache *c, kw_error *err)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm" };
+	size_t n = strlen(c->path) + 64;
+	char *from = malloc(n), *to = malloc(n);
+	long long t = (long long)time(NULL);
+	int rc = 0;
+
+	if (!from || !to) {
+		free(from);
+		free(to);
+		return kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
+	}
+	for (int i = 0; i < 3 && rc == 0; i++) {
+		snprintf(from, n, "%s%s", c->path, sfx[i]);
+		snprintf(to, n, "%s.corrupt-%lld%s", c->path, t, sfx[i]);
+		if (rename(from, to) != 0 && (i == 0 || errno != ENOENT))
+			rc = kw_error_set(err, KW_EIO, NULL, "cache: cannot move %s aside to %s: %s",
+					  from, to, strerror(errno));
+	}
+	if (rc == 0) {
+		snprintf(to, n, "%s.corrupt-%lld", c->path, t);
+		free(c->moved);
+		c->moved = to;
+		to = NULL;
+	}
+	free(from);
+	free(to);
+	return rc;
+}
+
 int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt, kw_error *err)
 {
 	static const kw_cache_options defaults = KW_CACHE_OPTIONS_INIT;
@@ -259,6 +341,11 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 	pthread_mutex_init(&c->ckpt_mu, NULL);
 	pthread_cond_init(&c->ckpt_cv, NULL);
 	rc = conn_open(&k, c, 1, err);
+	if (rc < 0 && c->damaged && c->opt.reset_corrupt) {
+		c->damaged = 0;
+		if ((rc = move_aside(c, err)) == 0)
+			rc = conn_open(&k, c, 1, err);
+	}
 	if (rc < 0) {
 		kw_cache_close(c);
 		return rc;
@@ -297,7 +384,13 @@ void kw_cache_close(kw_cache *c)
 	pthread_mutex_destroy(&c->ckpt_mu);
 	pthread_cond_destroy(&c->ckpt_cv);
 	free(c->path);
+	free(c->moved);
 	free(c);
+}
+
+const char *kw_cache_moved_aside(const kw_cache *c)
+{
+	return c ? c->moved : NULL;
 }
 
 int kw_cache_get(char **out, size_t *out_len, kw_cache *c, const char *key, kw_error *err)

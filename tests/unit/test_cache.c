@@ -1,7 +1,8 @@
 /*
  * test_cache.c - lib/cache.c: insert, hit, miss, replace, LRU eviction,
  * integrity and contents after reopen, concurrent writers, the schema file
- * agreeing with the compiled-in schema, and clean failures.
+ * agreeing with the compiled-in schema, clean failures, a damaged file
+ * (refused, or moved aside) and a full file (max_pages).
  * Run from tests/unit (make unit); files go to a fresh temp directory.
  */
 #include <setjmp.h>
@@ -362,6 +363,72 @@ static void test_errors(void **state)
 	kw_cache_close(NULL);
 }
 
+/* A file that is not a database: refused by name; with reset_corrupt it is
+ * moved to <path>.corrupt-<seconds> and a fresh cache works. */
+static void test_damaged_file(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache *c = NULL;
+	char k[65], *out = NULL, *moved;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(f = fopen(path, "w"));
+	for (int i = 0; i < 400; i++)
+		fputs("this is not a SQLite database, ", f);
+	fclose(f);
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), KW_EIO);
+	assert_null(c);
+	assert_non_null(strstr(err.message, path));
+	assert_non_null(strstr(err.message, "damaged"));
+	opt.reset_corrupt = 1;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	assert_non_null(kw_cache_moved_aside(c));
+	assert_non_null(strstr(kw_cache_moved_aside(c), ".corrupt-"));
+	moved = strdup(kw_cache_moved_aside(c));
+	assert_int_equal(access(moved, F_OK), 0);
+	key_of(k, 1);
+	assert_int_equal(put(c, k, "{\"fresh\":1}"), 0);
+	assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+	free(out);
+	kw_cache_close(c);
+	free(moved);
+}
+
+/* max_pages: once the file is full, puts fail with KW_EIO and nothing
+ * changes; reads of stored rows still work. */
+static void test_full_file(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache *c = NULL;
+	char k[65], *big = malloc(3000), *out = NULL;
+	int i, failed = 0;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'x', 2999);
+	big[2999] = '\0';
+	opt.max_pages = 24;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	key_of(k, 0);
+	assert_int_equal(put(c, k, "{\"first\":1}"), 0);
+	for (i = 1; i < 200 && !failed; i++) {
+		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", big, "[]", big };
+
+		key_of(k, i);
+		failed = kw_cache_put(c, &e, &err) == KW_EIO;
+	}
+	assert_true(failed);
+	key_of(k, 0);
+	assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+	assert_string_equal(out, "{\"first\":1}");
+	free(out);
+	kw_cache_close(c);
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +439,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_file_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,13 @@
  * Units: bytes are the sum of the lengths of the request, asm, tables and
  * response texts of a row; times are milliseconds since the Unix epoch.
  *
+ * Damage: kw_cache_open runs PRAGMA quick_check(1) on the file; a file that
+ * is not a database or fails the check is refused (KW_EIO, the message
+ * names the file and says it is damaged) unless reset_corrupt is set: then
+ * the file (and its -wal and -shm) is renamed to <path>.corrupt-<unix
+ * seconds>[-wal|-shm] and a fresh cache is created in its place
+ * (kw_cache_moved_aside names where it went).
+ *
  * Ownership: kw_cache is opaque, created by kw_cache_open and released
  * with kw_cache_close.  Strings passed in are copied by SQLite before the
  * call returns.  Strings returned are malloc()ed and owned by the caller.
@@ -47,9 +54,14 @@ typedef struct kw_cache_options {
 	int64_t checkpoint_ms; /* a background thread checkpoints the WAL this
 				* often (PASSIVE); 0 = SQLite's automatic
 				* checkpoints inside the committing call */
+	int reset_corrupt;   /* move a damaged file aside and start fresh (see
+			      * "Damage" above); 0 = refuse to open it */
+	int64_t max_pages;   /* PRAGMA max_page_count on every connection: the
+			      * file cannot grow past it (writes then fail
+			      * with KW_EIO as on a full disk); 0 = SQLite's */
 } kw_cache_options;
 
-#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024, 200 }
+#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024, 200, 0, 0 }
 
 /* One entry to store.  Every string is NUL-terminated and non-NULL. */
 typedef struct kw_cache_entry {
@@ -83,6 +95,10 @@ typedef struct kw_cache kw_cache;
  * KW_ENOMEM.  *out is left alone on failure.
  */
 int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt, kw_error *err);
+
+/* The path a damaged file was moved to by kw_cache_open (reset_corrupt),
+ * or NULL when nothing was moved.  Valid until kw_cache_close. */
+const char *kw_cache_moved_aside(const kw_cache *c);
 
 /* Close every pooled connection and free c.  No call may be running on c.
  * NULL is a no-op. */
