@@ -472,6 +472,13 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	char host[INET6_ADDRSTRLEN];
 	int port;
 
+	/* A pool only for more than one thread (one = the polling thread). */
+	struct MHD_OptionItem pool[] = {
+		{ s->cfg.threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
+		  (intptr_t)s->cfg.threads, NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
+
 	if (parse_listen(&ss, &sslen, s->cfg.listen, bound, bound_len) < 0)
 		return -1;
 	if (ss.ss_family == AF_INET6)
@@ -479,9 +486,7 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-			     /* one thread: the internal polling thread, no pool */
-			     MHD_OPTION_THREAD_POOL_SIZE,
-			     (unsigned int)(s->cfg.threads > 1 ? s->cfg.threads : 0),
+			     MHD_OPTION_ARRAY, pool,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
