@@ -94,6 +94,44 @@ static char *tables_json(const json_t *results)
 	return text;
 }
 
+/* "{" members "," "cached":flag "}" - malloc()ed, or NULL. */
+static char *with_cached(const char *members, int flag)
+{
+	json_t *tail = json_pack("{s:b}", "cached", flag);
+	char *cached = tail ? json_dumps(tail, JSON_COMPACT | JSON_EMBED) : NULL;
+	size_t a = strlen(members), b = cached ? strlen(cached) : 0;
+	char *text = cached ? malloc(a + b + 4) : NULL;
+
+	json_decref(tail);
+	if (text) {
+		text[0] = '{';
+		memcpy(text + 1, members, a);
+		text[1 + a] = ',';
+		memcpy(text + 2 + a, cached, b);
+		text[2 + a + b] = '}';
+		text[3 + a + b] = '\0';
+	}
+	free(cached);
+	return text;
+}
+
+/*
+ * The two texts a miss needs: the answer ("cached": false) and the stored
+ * row ("cached": true).  They differ only in that member, so resp (which
+ * lacks it) is dumped once with JSON_EMBED - its members without the
+ * braces - and each text is "{" members "," cached-member "}", every piece
+ * written by jansson.  Returns 0, or -1 when out of memory.
+ */
+static int response_texts(char **client, char **stored, const json_t *resp)
+{
+	char *members = json_dumps(resp, JSON_COMPACT | JSON_EMBED);
+
+	*client = members ? with_cached(members, 0) : NULL;
+	*stored = members ? with_cached(members, 1) : NULL;
+	free(members);
+	return *client && *stored ? 0 : -1;
+}
+
 /* Generate r and store the answer.  out gets the response (cached:false),
  * a 4xx for a request the generators refuse, or a 503 when the row could
  * not be written. */
@@ -112,13 +150,11 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 		kw_reply_kw_error(out, &e);
 		return;
 	}
-	resp = json_pack("{s:s,s:s,s:s,s:b,s:s,s:o}", "key", key, "config_id", config_id,
-			 "generator_version", kw_generator_version(), "cached", 0, "isa",
-			 kw_request_isa_name(r), "results", results);
+	resp = json_pack("{s:s,s:s,s:s,s:s,s:o}", "key", key, "config_id", config_id,
+			 "generator_version", kw_generator_version(), "isa", kw_request_isa_name(r),
+			 "results", results);
 	if (resp) {
-		client = json_dumps(resp, JSON_COMPACT);
-		json_object_set_new(resp, "cached", json_true());
-		stored = json_dumps(resp, JSON_COMPACT);
+		response_texts(&client, &stored, resp);
 		results = json_object_get(resp, "results");
 		asm_text = concat_asm(results);
 		tables = tables_json(results);
