@@ -146,8 +146,11 @@ static int sha256_hex(char hex[65], const char *a, size_t an, const char *b, siz
 	EVP_MD_CTX_free(ctx);
 	if (!ok || mdlen != 32)
 		return -1;
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	for (unsigned i = 0; i < 32; i++) {
+		hex[2 * i] = "0123456789abcdef"[md[i] >> 4];
+		hex[2 * i + 1] = "0123456789abcdef"[md[i] & 15];
+	}
+	hex[64] = '\0';
 	return 0;
 }
 
