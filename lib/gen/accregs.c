@@ -223,7 +223,12 @@ static int alpha_common(kw_item **out, const kw_gen_in *in, int64_t tmp, alpha_k
 			int n = cdt == KW_DT_ComplexFloat ? 1 : 2;
 			it = kind == ALPHA_MUL ? complex_mul(A, n, src, imoff, tmp) : complex_move(A, n, src, imoff);
 		} else {
-			continue; /* no branch in the seed: the slot stays None */
+			/* no branch in the seed: the slot stays None and printing the
+			 * module would dereference it */
+			return kw_error_set(err, KW_EUNSUPPORTED, "kernel.ProblemType.ComputeDataType",
+					    "%s: ComputeDataType %s has no branch in the seed (it handles Float, Double, ComplexFloat, "
+					    "ComplexDouble, Int32, and Half with or without HighPrecisionAccumulate), so item %lld "
+					    "would be empty", who, kw_datatype_name((int)cdt), (long long)dest);
 		}
 		if (!it)
 			return OOM();
