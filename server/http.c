@@ -3,11 +3,14 @@
  * HTTP response.
  *
  * Request life cycle (libmicrohttpd access handler): the first call sees
- * the headers (route, method, Content-Type and Content-Length are checked
- * here, before any body is read); the following calls hand the body over
- * in pieces (kept in a kw_body capped at --max-body-bytes, 413 as soon as
- * the cap is passed when libmicrohttpd allows it, else once the rest of the
- * body has been discarded); the last call dispatches.  The completion callback
+ * the headers (bearer token, route, method, Content-Type and Content-Length
+ * are checked here, before any body is read); the following calls hand the
+ * body over in pieces (kept in a kw_body capped at --max-body-bytes, 413 as
+ * soon as the cap is passed when libmicrohttpd allows it, else once the
+ * rest of the body has been discarded; the connection is closed when the
+ * body is not complete --request-timeout seconds after the headers); the
+ * last call dispatches.  Connection count, per-address count and the
+ * inactivity timeout are libmicrohttpd's own options.  The completion callback
  * writes the access log line and the request metrics.
  */
 #include "http.h"
@@ -126,6 +129,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+	if (r->challenge)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
 	if (r->retry_after > 0) {
 		snprintf(num, sizeof(num), "%d", r->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, num);
@@ -264,6 +269,13 @@ static void copy_path(char *dst, size_t cap, const char *src)
 	dst[i] = '\0';
 }
 
+/* A read that --allow-unauthenticated-reads lets through: GET or HEAD
+ * (every GET/HEAD route only reads). */
+static int is_read(const char *method)
+{
+	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
+
 /* First call: check everything the headers can tell.  Returns 1 if a
  * reply was produced (out filled). */
 static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
@@ -271,6 +283,14 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 {
 	const char *clen;
 
+	if (s->auth && !(s->cfg.allow_unauth_reads && is_read(method)) &&
+	    !kw_auth_check(s->auth, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+								 MHD_HTTP_HEADER_AUTHORIZATION))) {
+		kw_reply_error(out, 401, "unauthorized", NULL,
+			       "send \"Authorization: Bearer TOKEN\" with a token kwgend knows");
+		out->challenge = KW_AUTH_CHALLENGE;
+		return 1;
+	}
 	if (ctx->route == KW_ROUTE_OTHER) {
 		kw_reply_error(out, 404, "not_found", NULL, "no such route");
 		return 1;
@@ -339,6 +359,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		size_t n = *upload_data_size;
 
 		*upload_data_size = 0;
+		if (mono_now() - ctx->start > (double)s->cfg.request_timeout) {
+			/* A slow sender that keeps the connection active: the
+			 * inactivity timeout never fires, the whole-body one does. */
+			kw_log(KW_LOG_WARN, "%s %s: body not complete after %u s; closing", ctx->method,
+			       ctx->path, s->cfg.request_timeout);
+			return MHD_NO;
+		}
 		if (ctx->responded || ctx->pending.status) {
 			/* Discard the rest of a refused body, but not forever: past
 			 * another max-body-bytes the connection is closed. */
@@ -479,21 +506,39 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		{ MHD_OPTION_END, 0, NULL },
 	};
 
+	/* HTTPS (GnuTLS inside libmicrohttpd) when a certificate was given. */
+	struct MHD_OptionItem tls[] = {
+		{ s->tls_cert_pem ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, s->tls_cert_pem },
+		{ s->tls_key_pem ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, s->tls_key_pem },
+		{ MHD_OPTION_END, 0, NULL },
+	};
+
 	if (parse_listen(&ss, &sslen, s->cfg.listen, bound, bound_len) < 0)
 		return -1;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	if (s->tls_cert_pem) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(bound, bound_len, "--tls-cert: this libmicrohttpd is built without TLS");
+			return -1;
+		}
+		flags |= MHD_USE_TLS;
+	}
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_ARRAY, pool,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
+			     MHD_OPTION_ARRAY, tls,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->cfg.connection_timeout,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)s->cfg.max_connections,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)s->cfg.max_connections_per_ip,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
 			     MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
 			     MHD_OPTION_END);
 	if (!d) {
-		snprintf(bound, bound_len, "cannot listen on %s", s->cfg.listen);
+		snprintf(bound, bound_len, "cannot listen on %s%s", s->cfg.listen,
+			 s->tls_cert_pem ? " (or the TLS certificate and key do not load)" : "");
 		return -1;
 	}
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);

@@ -218,8 +218,14 @@ static void kernels_one(kw_reply *out, kw_srv *s, const json_t *root, int bypass
 		kw_reply_text(out, 200, hit, hit_len, NULL);
 		out->cached = 1;
 		hit = NULL;
+	} else if (!kw_admit_enter(&s->admit)) {
+		kw_reply_error(out, 503, "overloaded", NULL,
+			       "%ld generations are running (--max-inflight); retry shortly",
+			       s->admit.max);
+		out->retry_after = 1;
 	} else {
 		generate(out, s, r, key, config_id, canonical);
+		kw_admit_leave(&s->admit);
 	}
 	kw_flight_finish(s->flights, f, out);
 	goto done;

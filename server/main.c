@@ -4,6 +4,12 @@
  *   kwgend [--listen ADDR:PORT] [--db PATH] [--threads N] [--max-cache-bytes N]
  *          [--max-body-bytes N] [--max-batch N] [--drain-seconds N]
  *          [--busy-timeout-ms N] [--hot-cache-bytes N]
+ *          [--max-depth N] [--max-string-bytes N] [--max-array-items N]
+ *          [--max-generators N] [--max-acc-len N] [--max-output-bytes N]
+ *          [--max-connections N] [--max-connections-per-ip N]
+ *          [--connection-timeout S] [--request-timeout S] [--max-inflight N]
+ *          [--auth-tokens FILE [--allow-unauthenticated-reads]]
+ *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db]
  *          [--log-level error|warn|info|debug]
  *
  * Start: open the cache, start the HTTP daemon, print
@@ -53,7 +59,73 @@ static void usage(FILE *f)
 		"                         is re-checked against the file once a second\n"
 		"  --log-level LEVEL      error, warn, info (one JSON line per request;\n"
 		"                         default) or debug\n"
+		"\n"
+		"Request limits (each refused with a 4xx that names the limit):\n"
+		"  --max-depth N          JSON nesting depth of a request, else 422\n"
+		"                         (default 32)\n"
+		"  --max-string-bytes N   longest string argument (comments), else 422\n"
+		"                         (default 4096)\n"
+		"  --max-array-items N    most items in an array argument (replaceHolder,\n"
+		"                         memoryToken), else 422 (default 65536)\n"
+		"  --max-generators N     most entries in \"generators\", else 422 (default 64)\n"
+		"  --max-acc-len N        most accumulator registers per thread of a tile\n"
+		"                         (accToArchMapper length), else 422 (default 65536)\n"
+		"  --max-output-bytes N   most assembly bytes per generator result, checked\n"
+		"                         before generating, else 422 (default 16777216)\n"
+		"\n"
+		"Connections and load:\n"
+		"  --max-connections N    open connections; more are refused at accept\n"
+		"                         (default 1024)\n"
+		"  --max-connections-per-ip N\n"
+		"                         open connections per client address (default 0 =\n"
+		"                         no per-address cap)\n"
+		"  --connection-timeout S close a connection idle for S seconds (default 60)\n"
+		"  --request-timeout S    close a connection whose request body is not\n"
+		"                         complete S seconds after its headers (slow\n"
+		"                         senders; default 30)\n"
+		"  --max-inflight N       generations at once; a request that must generate\n"
+		"                         while N are running gets 503 + Retry-After\n"
+		"                         (default: --threads)\n"
+		"\n"
+		"Access:\n"
+		"  --auth-tokens FILE     require \"Authorization: Bearer TOKEN\" with a token\n"
+		"                         listed in FILE (one per line, # comments), else\n"
+		"                         401 (default: no authentication; the default\n"
+		"                         --listen is loopback only)\n"
+		"  --allow-unauthenticated-reads\n"
+		"                         with --auth-tokens, GET/HEAD of /v1/kernels/{key},\n"
+		"                         /v1/generators, /v1/isas, /healthz, /readyz,\n"
+		"                         /status and /metrics need no token\n"
+		"  --tls-cert FILE        serve HTTPS with this PEM certificate (chain)...\n"
+		"  --tls-key FILE         ...and this PEM private key (both or neither)\n"
+		"\n"
+		"Storage:\n"
+		"  --reset-corrupt-db     if --db is damaged, rename it to\n"
+		"                         PATH.corrupt-<unix seconds> and start with an\n"
+		"                         empty cache (default: refuse to start, exit 1)\n"
 		"  --help                 this text\n");
+}
+
+/* The integer flags of the request limits and the connection settings,
+ * with their bounds (one table, after Redis' config.c).  dst points into
+ * kw_srv_config or kw_limits; type says how to store the value. */
+enum { NF_INT, NF_UNSIGNED, NF_LONG, NF_SIZE, NF_I64 };
+typedef struct num_flag {
+	const char *name;
+	int type;
+	long long min, max;
+	void *dst;
+} num_flag;
+
+static void store(const num_flag *f, long long v)
+{
+	switch (f->type) {
+	case NF_INT: *(int *)f->dst = (int)v; break;
+	case NF_UNSIGNED: *(unsigned *)f->dst = (unsigned)v; break;
+	case NF_LONG: *(long *)f->dst = (long)v; break;
+	case NF_SIZE: *(size_t *)f->dst = (size_t)v; break;
+	default: *(int64_t *)f->dst = (int64_t)v; break;
+	}
 }
 
 /* Parse a non-negative decimal integer flag. */
@@ -73,10 +145,27 @@ static int num(const char *flag, const char *text, long long max, long long *out
 	return 0;
 }
 
-static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
+static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv)
 {
-	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP };
-	static const struct option opts[] = {
+	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP,
+	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NUM = 100 };
+	const num_flag nums[] = {
+		{ "max-depth", NF_INT, 1, 2048, &lim->max_depth },
+		{ "max-string-bytes", NF_SIZE, 1, 1LL << 30, &lim->max_string_bytes },
+		{ "max-array-items", NF_SIZE, 1, 1LL << 24, &lim->max_array_items },
+		{ "max-generators", NF_SIZE, 1, 1LL << 16, &lim->max_generators },
+		{ "max-acc-len", NF_LONG, 1, 1LL << 24, &lim->max_acc_len },
+		{ "max-output-bytes", NF_SIZE, 1024, 1LL << 32, &lim->max_output_bytes },
+		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
+		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
+		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
+		{ "request-timeout", NF_UNSIGNED, 1, 86400, &cfg->request_timeout },
+		{ "max-inflight", NF_LONG, 1, 1LL << 20, &cfg->max_inflight },
+		/* testing a full disk: cap the cache file at N SQLite pages */
+		{ "test-db-max-pages", NF_I64, 1, 1LL << 31, &cfg->db_max_pages },
+	};
+	enum { NNUMS = sizeof(nums) / sizeof(nums[0]) };
+	static const struct option fixed[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "db", required_argument, NULL, O_DB },
 		{ "threads", required_argument, NULL, O_THREADS },
@@ -88,13 +177,43 @@ static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 		{ "hot-cache-bytes", required_argument, NULL, O_HOT },
 		{ "log-level", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
+		{ "auth-tokens", required_argument, NULL, O_AUTH },
+		{ "allow-unauthenticated-reads", no_argument, NULL, O_UNAUTH_READS },
+		{ "tls-cert", required_argument, NULL, O_TLS_CERT },
+		{ "tls-key", required_argument, NULL, O_TLS_KEY },
+		{ "reset-corrupt-db", no_argument, NULL, O_RESET_DB },
 	};
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+	struct option opts[NFIXED + NNUMS + 1];
+	char flag[64];
 	long long v;
 	int o, level;
 
+	memcpy(opts, fixed, sizeof(fixed));
+	for (int i = 0; i < NNUMS; i++)
+		opts[NFIXED + i] = (struct option){ nums[i].name, required_argument, NULL, O_NUM + i };
+	opts[NFIXED + NNUMS] = (struct option){ NULL, 0, NULL, 0 };
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (o >= O_NUM && o < O_NUM + NNUMS) {
+			const num_flag *f = &nums[o - O_NUM];
+
+			snprintf(flag, sizeof(flag), "--%s", f->name);
+			if (num(flag, optarg, f->max, &v) < 0)
+				return -1;
+			if (v < f->min) {
+				fprintf(stderr, "kwgend: %s wants an integer in %lld..%lld, not \"%s\"\n",
+					flag, f->min, f->max, optarg);
+				return -1;
+			}
+			store(f, v);
+			continue;
+		}
 		switch (o) {
+		case O_AUTH: cfg->auth_tokens = optarg; break;
+		case O_UNAUTH_READS: cfg->allow_unauth_reads = 1; break;
+		case O_TLS_CERT: cfg->tls_cert = optarg; break;
+		case O_TLS_KEY: cfg->tls_key = optarg; break;
+		case O_RESET_DB: cfg->reset_corrupt_db = 1; break;
 		case O_LISTEN: cfg->listen = optarg; break;
 		case O_DB: cfg->db_path = optarg; break;
 		case O_THREADS:
@@ -149,13 +268,72 @@ static int parse_flags(kw_srv_config *cfg, int argc, char **argv)
 		fprintf(stderr, "kwgend: unexpected argument \"%s\"\n", argv[optind]);
 		return -1;
 	}
+	if (!cfg->tls_cert != !cfg->tls_key) {
+		fprintf(stderr, "kwgend: --tls-cert and --tls-key go together\n");
+		return -1;
+	}
+	if (cfg->allow_unauth_reads && !cfg->auth_tokens) {
+		fprintf(stderr, "kwgend: --allow-unauthenticated-reads needs --auth-tokens\n");
+		return -1;
+	}
 	return 0;
+}
+
+/* Read a whole (PEM) file into a NUL-terminated malloc()ed string. */
+static char *slurp(const char *flag, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f) {
+		fprintf(stderr, "kwgend: %s %s: %s\n", flag, path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - len < 4096) {
+			char *p = cap > (1u << 24) ? NULL : realloc(text, cap = cap ? cap * 2 : 8192);
+
+			if (!p) {
+				fprintf(stderr, "kwgend: %s %s: too large or out of memory\n", flag, path);
+				free(text);
+				fclose(f);
+				return NULL;
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f) || !len) {
+		fprintf(stderr, "kwgend: %s %s: %s\n", flag, path, len ? strerror(errno) : "empty file");
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	text[len] = '\0';
+	return text;
+}
+
+/* Free what main() set up, in reverse order. */
+static void teardown(kw_srv *s)
+{
+	kw_flights_free(s->flights);
+	kw_memo_free(s->memo);
+	kw_cache_close(s->cache);
+	kw_auth_free(s->auth);
+	free(s->tls_cert_pem);
+	if (s->tls_key_pem)
+		memset(s->tls_key_pem, 0, strlen(s->tls_key_pem));
+	free(s->tls_key_pem);
 }
 
 int main(int argc, char **argv)
 {
 	static kw_srv s;
 	static const kw_limits limits = KW_LIMITS_INIT;
+	char msg[512];
 	kw_cache_options copt = KW_CACHE_OPTIONS_INIT;
 	kw_error e = KW_ERROR_INIT;
 	struct MHD_Daemon *d = NULL;
@@ -166,10 +344,21 @@ int main(int argc, char **argv)
 	int sig = 0;
 
 	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
-				 1LL << 30, 1u << 20, 256, 30, 5000, 16u << 20 };
-	if (parse_flags(&s.cfg, argc, argv) < 0)
-		return 2;
+				 1LL << 30, 1u << 20, 256, 30, 5000, 16u << 20,
+				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0 };
 	s.limits = limits;
+	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
+		return 2;
+	kw_admit_init(&s.admit, s.cfg.max_inflight > 0 ? s.cfg.max_inflight : (long)s.cfg.threads);
+	if (s.cfg.auth_tokens && kw_auth_load(&s.auth, s.cfg.auth_tokens, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "kwgend: %s\n", msg);
+		return 1;
+	}
+	if (s.cfg.tls_cert && (!(s.tls_cert_pem = slurp("--tls-cert", s.cfg.tls_cert)) ||
+			       !(s.tls_key_pem = slurp("--tls-key", s.cfg.tls_key)))) {
+		teardown(&s);
+		return 1;
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s.started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 
@@ -182,23 +371,31 @@ int main(int argc, char **argv)
 
 	copt.max_bytes = s.cfg.max_cache_bytes;
 	copt.busy_timeout_ms = s.cfg.busy_timeout_ms;
+	copt.reset_corrupt = s.cfg.reset_corrupt_db;
+	copt.max_pages = s.cfg.db_max_pages;
 	if (kw_cache_open(&s.cache, s.cfg.db_path, &copt, &e) < 0) {
 		fprintf(stderr, "kwgend: %s\n", e.message);
+		if (strstr(e.message, " is damaged "))
+			fprintf(stderr, "kwgend: --reset-corrupt-db moves %s aside and starts with an"
+				" empty cache\n", s.cfg.db_path);
+		teardown(&s);
 		return 1;
+	}
+	if (kw_cache_moved_aside(s.cache)) {
+		fprintf(stderr, "kwgend: %s was damaged; moved it to %s and started an empty cache\n",
+			s.cfg.db_path, kw_cache_moved_aside(s.cache));
+		kw_log(KW_LOG_WARN, "damaged cache file %s moved to %s", s.cfg.db_path,
+		       kw_cache_moved_aside(s.cache));
 	}
 	s.memo = kw_memo_new(16384, s.cfg.hot_bytes, 1000);
 	if (!(s.flights = kw_flights_new()) || !s.memo) {
 		fprintf(stderr, "kwgend: out of memory\n");
-		kw_flights_free(s.flights);
-		kw_memo_free(s.memo);
-		kw_cache_close(s.cache);
+		teardown(&s);
 		return 1;
 	}
 	if (kw_http_start(&d, &s, bound, sizeof(bound)) < 0) {
 		fprintf(stderr, "kwgend: %s\n", bound);
-		kw_flights_free(s.flights);
-		kw_memo_free(s.memo);
-		kw_cache_close(s.cache);
+		teardown(&s);
 		return 1;
 	}
 	fprintf(stderr, "kwgend: listening on %s\n", bound);
@@ -213,9 +410,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_metrics_in_flight_now() > 0; i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	kw_http_stop(d);
-	kw_flights_free(s.flights);
-	kw_memo_free(s.memo);
-	kw_cache_close(s.cache);
+	teardown(&s);
 	kw_log(KW_LOG_INFO, "stopped");
 	return 0;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "admit.h"
+#include "auth.h"
 #include "flight.h"
 #include "memo.h"
 #include "kwgen/cache.h"
@@ -24,6 +26,17 @@ typedef struct kw_srv_config {
 	unsigned drain_seconds;   /* how long SIGTERM waits for in-flight requests */
 	int busy_timeout_ms;      /* SQLite lock wait before a write fails */
 	size_t hot_bytes;         /* in-memory response budget of the memo */
+	/* hardening: connections, work, access (see kwgend --help) */
+	unsigned max_connections;        /* open connections, beyond them refused */
+	unsigned max_connections_per_ip; /* per client address, 0 = no cap */
+	unsigned connection_timeout;     /* seconds of inactivity before a close */
+	unsigned request_timeout;        /* seconds for a whole request body */
+	long max_inflight;               /* concurrent generations (503 beyond) */
+	const char *auth_tokens;         /* token file, or NULL = no auth */
+	int allow_unauth_reads;          /* GETs/HEADs without a token */
+	const char *tls_cert, *tls_key;  /* PEM files, or NULL = plain HTTP */
+	int reset_corrupt_db;            /* move a damaged cache file aside */
+	int64_t db_max_pages;            /* testing: SQLite max_page_count */
 } kw_srv_config;
 
 typedef struct kw_srv {
@@ -34,6 +47,10 @@ typedef struct kw_srv {
 	kw_limits limits;       /* passed to kw_request_parse */
 	atomic_int draining;    /* set on SIGTERM/SIGINT */
 	int64_t started_ms;     /* start time, ms since the epoch */
+	kw_admit admit;         /* the --max-inflight slots */
+	kw_auth *auth;          /* --auth-tokens, or NULL */
+	char *tls_cert_pem;     /* contents of --tls-cert / --tls-key, or NULL */
+	char *tls_key_pem;
 } kw_srv;
 
 #endif

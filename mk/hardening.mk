@@ -1,0 +1,38 @@
+# mk/hardening.mk - kwgend under bad input, faults, load and access control.
+#
+#   make hardening     tests/e2e/hardening_test.py: every tests/bad-inputs case,
+#                      bearer tokens, TLS, connection caps and timeouts, slow
+#                      clients, --max-inflight, full and damaged cache files,
+#                      HARDENING_KILL_CYCLES (default 20) kill -9 cycles
+#   make soak-short    tests/e2e/soak.py for SOAK_SHORT_SECONDS (default 20)
+#   make soak          the full soak: SOAK_SECONDS (default 120) from
+#                      SOAK_CONNECTIONS (default 64) connections
+#   make kill-loop     only the kill -9 loop, KILL_LOOP_CYCLES (default 100)
+# Figures go to $(BUILD)/hardening-figures.json and $(BUILD)/soak-figures.json.
+# Packages: scripts/deps/hardening.txt.
+
+HARDENING_KILL_CYCLES ?= 20
+SOAK_SHORT_SECONDS    ?= 20
+SOAK_SECONDS          ?= 120
+SOAK_CONNECTIONS      ?= 64
+KILL_LOOP_CYCLES      ?= 100
+
+.PHONY: hardening soak soak-short kill-loop
+
+hardening: $(BUILD)/kwgend
+	python3 tests/e2e/hardening_test.py --kwgend $(BUILD)/kwgend \
+		--kill-cycles $(HARDENING_KILL_CYCLES) --figures $(BUILD)/hardening-figures.json
+
+soak-short: $(BUILD)/kwgend
+	python3 tests/e2e/soak.py --kwgend $(BUILD)/kwgend --seconds $(SOAK_SHORT_SECONDS) \
+		--connections $(SOAK_CONNECTIONS) --figures $(BUILD)/soak-figures.json
+
+soak: $(BUILD)/kwgend
+	python3 tests/e2e/soak.py --kwgend $(BUILD)/kwgend --seconds $(SOAK_SECONDS) \
+		--connections $(SOAK_CONNECTIONS) --figures $(BUILD)/soak-figures.json
+
+kill-loop: $(BUILD)/kwgend
+	python3 tests/e2e/hardening_test.py --kwgend $(BUILD)/kwgend --only kill-loop \
+		--kill-cycles $(KILL_LOOP_CYCLES)
+
+test: hardening soak-short
