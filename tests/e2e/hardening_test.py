@@ -55,6 +55,15 @@ def good(d, conn=None, headers=None):
     return json.loads(data)
 
 
+def stop_ok(d):
+    """SIGTERM: exit 0 and no sanitizer report on stderr."""
+    rc = d.stop()
+    time.sleep(0.1)
+    report = [x for x in d.log if "Sanitizer" in x or "runtime error" in x]
+    assert not report, "".join(report[:5])
+    assert rc == 0, "exit status %d" % rc
+
+
 def set_path(obj, dotted, value):
     parts = dotted.split(".")
     for p in parts[:-1]:
@@ -137,7 +146,7 @@ def t_bad_inputs(binary, tmp):
         FIG["bad_input_cases"] = len(files)
         FIG["bad_input_5xx"] = sum(1 for b in bad if "status 5" in b)
     finally:
-        d.stop()
+        stop_ok(d)
     for b in bad[:20]:
         print("     " + b)
     assert not bad, "%d of %d cases wrong" % (len(bad), len(files))
@@ -174,7 +183,7 @@ def t_auth(binary, tmp):
             st, _, _ = d.request("POST", "/v1/kernels:batch", json.dumps({"requests": []}), J)
             assert st == 401, st
         finally:
-            d.stop()
+            stop_ok(d)
     FIG["auth"] = "6 bad credentials -> 401 + WWW-Authenticate; 2 good tokens -> 200; " \
                   "7 read routes 401 without the flag, 200 with --allow-unauthenticated-reads"
     # a token file with no token is refused at start
@@ -220,7 +229,7 @@ def t_tls(binary, tmp):
         c.close()
         assert d.proc.poll() is None
     finally:
-        d.stop()
+        stop_ok(d)
     FIG["tls"] = "curl --cacert 200; untrusted curl refused; plain HTTP to the TLS port fails, " \
                  "HTTPS still 200 after"
 
@@ -266,7 +275,7 @@ def t_connections(binary, tmp):
         assert 1.0 <= idle <= 6, idle
         FIG["idle_close_s"] = round(idle, 1)
     finally:
-        d.stop()
+        stop_ok(d)
     # the global cap, from three different loopback addresses
     d = e2e.Daemon(binary, os.path.join(tmp, "conn.db"), "--log-level", "error", "--threads", "1",
                    "--max-connections", "3").start()
@@ -292,7 +301,7 @@ def t_connections(binary, tmp):
         s, _, _ = d.request("GET", "/healthz")
         assert s == 200, s
     finally:
-        d.stop()
+        stop_ok(d)
     FIG["connections"] = "per-IP cap 4: 5th refused; global cap 3: 4th refused; both served " \
                          "again after closing; idle closed after %.1f s (--connection-timeout 2)" % \
                          FIG["idle_close_s"]
@@ -334,7 +343,7 @@ def t_slow_client(binary, tmp):
         FIG["slow_client_dropped_s"] = round(dropped, 1)
         good(d)
     finally:
-        d.stop()
+        stop_ok(d)
 
 
 def heavy(i):
@@ -383,7 +392,7 @@ def t_inflight(binary, tmp):
         s, _, _ = d.request("GET", "/healthz")
         assert s == 200
     finally:
-        d.stop()
+        stop_ok(d)
 
 
 def variant(i):
@@ -431,7 +440,7 @@ def t_storage_full(binary, tmp):
         n = storage_checks(d, lambda: None)
         FIG["storage_full"] = "file at max_page_count: %d writes 503 + Retry-After, stored reads 200" % n
     finally:
-        d.stop()
+        stop_ok(d)
 
 
 def t_storage_disk(binary, tmp):
@@ -464,7 +473,7 @@ def t_storage_disk(binary, tmp):
             FIG["storage_disk"] = "tmpfs full: %d writes 503 + Retry-After, stored reads 200, " \
                                   "writes 200 again once space is freed" % n
         finally:
-            d.stop()
+            stop_ok(d)
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)
 
@@ -473,7 +482,7 @@ def t_corrupt_db(binary, tmp):
     db = os.path.join(tmp, "corrupt.db")
     d = e2e.Daemon(binary, db, "--log-level", "error").start()
     good(d)
-    assert d.stop() == 0
+    stop_ok(d)
     with open(db, "r+b") as f:
         f.write(b"this is not the SQLite header at all" * 3)
     p = subprocess.run([binary, "--listen", "127.0.0.1:0", "--db", db], capture_output=True, timeout=20)
@@ -488,7 +497,7 @@ def t_corrupt_db(binary, tmp):
         r = good(d)
         assert r["cached"] is False
     finally:
-        d.stop()
+        stop_ok(d)
     FIG["corrupt_db"] = "refused with exit 1 naming %s; --reset-corrupt-db moved it to %s" % (
         os.path.basename(db), os.path.basename(moved[0]))
 
@@ -533,7 +542,7 @@ def t_kill_loop(binary, tmp, cycles):
         missing = [k for k in answered if d.request("GET", "/v1/kernels/" + k, conn=c)[0] != 200]
         c.close()
     finally:
-        d.stop()
+        stop_ok(d)
     con = sqlite3.connect(db)
     ok = con.execute("PRAGMA integrity_check").fetchone()[0]
     con.close()
