@@ -350,10 +350,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		kw_metrics_in_flight(1);
 		if (check_headers(&r, s, c, ctx, method))
 			return send_reply(c, ctx, &r, 1);
-		if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_BATCH)
-			return MHD_YES; /* wait for the body */
-		dispatch(&r, s, c, ctx, key);
-		return send_reply(c, ctx, &r, draining);
+		/* Answer in the last call, after the (possibly empty) body:
+		 * libmicrohttpd closes a connection whose response was queued
+		 * together with the headers, which would defeat keep-alive. */
+		return MHD_YES;
 	}
 	if (*upload_data_size) {
 		size_t n = *upload_data_size;
