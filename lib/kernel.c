@@ -54,6 +54,28 @@ static int parse_bool(int64_t *out, const json_t *v, const char *field, kw_error
 	return kw_error_set(err, KW_EINVAL, field, "%s must be a boolean (true/false or 0/1)", field);
 }
 
+/* Smallest value a kernel size/count key may take: Tensile's sizes are
+ * positive, its load counts non-negative. */
+static int64_t key_min(int k)
+{
+	switch (k) {
+	case KK_NumThreads: case KK_MatrixInstM: case KK_MatrixInstN: case KK_MatrixInstBM:
+	case KK_MatrixInstBN: case KK_MIWaveTile: case KK_MIRegPerOut: case KK_VectorWidthA:
+	case KK_VectorWidthB:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int check_min(int64_t v, int64_t min, const char *field, kw_error *err)
+{
+	if (v < min)
+		return kw_error_set(err, KW_EINVAL, field, "%s = %lld is out of range; allowed %s", field, (long long)v,
+				    min == 1 ? "1 or more (a size)" : "0 or more (a count)");
+	return 0;
+}
+
 static const json_t *lookup(const json_t *kernel, const char *path)
 {
 	const char *dot = strchr(path, '.');
@@ -114,6 +136,8 @@ int kw_kernel_parse(kw_kernel *k, const json_t *kernel, int fill_defaults, kw_er
 			} else {
 				rc = parse_int(&k->v[i], v, field, err);
 			}
+			if (!rc && i != KK_WavefrontSize)
+				rc = check_min(k->v[i], key_min(i), field, err);
 			break;
 		case KW_KT_DTYPE: {
 			int dt;
@@ -127,6 +151,8 @@ int kw_kernel_parse(kw_kernel *k, const json_t *kernel, int fill_defaults, kw_er
 			rc = parse_int(&k->MIWaveTile[0], json_array_get(v, 0), field, err);
 			if (!rc)
 				rc = parse_int(&k->MIWaveTile[1], json_array_get(v, 1), field, err);
+			if (!rc)
+				rc = check_min(k->MIWaveTile[0] < k->MIWaveTile[1] ? k->MIWaveTile[0] : k->MIWaveTile[1], 1, field, err);
 			break;
 		}
 		if (rc)
@@ -203,7 +229,7 @@ static int parse_counts(kw_tp_counts *c, const json_t *o, const char *field, kw_
 		if (!v)
 			continue;
 		kw_field_join(f, field, ".", tpc_names[i]);
-		if (parse_int(&c->v[i], v, f, err))
+		if (parse_int(&c->v[i], v, f, err) || check_min(c->v[i], i == KW_TPC_nwcvpi ? 1 : 0, f, err))
 			return err ? err->code : KW_EINVAL;
 		c->present |= 1u << i;
 	}
@@ -275,7 +301,7 @@ int kw_states_parse(kw_states *st, const json_t *o, kw_error *err)
 		if (!v)
 			continue;
 		kw_field_join(f, "states", ".", st_names[i]);
-		if (parse_int(&st->v[i], v, f, err))
+		if (parse_int(&st->v[i], v, f, err) || check_min(st->v[i], 0, f, err))
 			return err ? err->code : KW_EINVAL;
 		st->present |= 1u << i;
 	}

@@ -46,8 +46,10 @@ static int depth_ok(const json_t *v, int depth, int max)
 	return 1;
 }
 
-static int get_int(int64_t *out, const json_t *o, const char *key, int required, int64_t def,
-		   const char *field, kw_error *err)
+/* get_int with a smallest allowed value (-1 = "skip" for the wait counts,
+ * 0 for register numbers and counts). */
+static int get_int_min(int64_t *out, const json_t *o, const char *key, int required, int64_t def, int64_t min,
+		       const char *field, kw_error *err)
 {
 	const json_t *v = json_object_get(o, key);
 	char f[KW_ERROR_FIELD_MAX];
@@ -63,8 +65,9 @@ static int get_int(int64_t *out, const json_t *o, const char *key, int required,
 		FAIL(KW_EINVAL, f, "%s must be an integer, not %s", f,
 		     json_is_real(v) ? "a float" : json_is_boolean(v) ? "a boolean" : json_is_null(v) ? "null" : "a string, object or array");
 	*out = json_integer_value(v);
-	if (*out > 2147483647LL || *out < -2147483648LL)
-		FAIL(KW_EINVAL, f, "%s = %lld is out of range; allowed -2147483648..2147483647", f, (long long)*out);
+	if (*out > 2147483647LL || *out < min)
+		FAIL(KW_EINVAL, f, "%s = %lld is out of range; allowed %lld..2147483647%s", f, (long long)*out,
+		     (long long)min, min == -1 ? " (-1 = none)" : "");
 	return 0;
 }
 
@@ -123,16 +126,16 @@ static int parse_args(kw_call *c, const json_t *args, const char *field, const k
 	}
 	switch (c->gen) {
 	case KW_GEN_TDM_WAIT:
-		if ((rc = get_int(&c->tensorcnt, args, "tensorcnt", 1, 0, field, err)) ||
+		if ((rc = get_int_min(&c->tensorcnt, args, "tensorcnt", 1, 0, -1, field, err)) ||
 		    (rc = get_str(&c->comment, args, "comment", field, lim, err)))
 			goto out;
 		break;
 	case KW_GEN_WAIT:
-		if ((rc = get_int(&c->wait.skipGlobalRead, args, "skipGlobalRead", 1, 0, field, err)) ||
-		    (rc = get_int(&c->wait.skipLocalWrite, args, "skipLocalWrite", 1, 0, field, err)) ||
-		    (rc = get_int(&c->wait.skipLocalRead, args, "skipLocalRead", 1, 0, field, err)) ||
-		    (rc = get_int(&c->wait.conservativeWaitCnt, args, "conservativeWaitCnt", 0, 0, field, err)) ||
-		    (rc = get_int(&c->wait.skipGlobalReadInst, args, "skipGlobalReadInst", 0, -1, field, err)) ||
+		if ((rc = get_int_min(&c->wait.skipGlobalRead, args, "skipGlobalRead", 1, 0, -1, field, err)) ||
+		    (rc = get_int_min(&c->wait.skipLocalWrite, args, "skipLocalWrite", 1, 0, -1, field, err)) ||
+		    (rc = get_int_min(&c->wait.skipLocalRead, args, "skipLocalRead", 1, 0, -1, field, err)) ||
+		    (rc = get_int_min(&c->wait.conservativeWaitCnt, args, "conservativeWaitCnt", 0, 0, 0, field, err)) ||
+		    (rc = get_int_min(&c->wait.skipGlobalReadInst, args, "skipGlobalReadInst", 0, -1, -1, field, err)) ||
 		    (rc = get_str(&c->comment, args, "comment", field, lim, err)))
 			goto out;
 		c->wait.comment = c->comment;
@@ -175,11 +178,11 @@ static int parse_args(kw_call *c, const json_t *args, const char *field, const k
 	}
 	case KW_GEN_MAP_ACC_TO_ARCH_REGS: {
 		const json_t *sb = json_object_get(args, "spilledVgprBase");
-		if ((rc = get_int(&c->map.maxAgpr, args, "maxAgpr", 0, 256, field, err)) ||
+		if ((rc = get_int_min(&c->map.maxAgpr, args, "maxAgpr", 0, 256, 0, field, err)) ||
 		    (rc = get_bool(&c->map.write, args, "write", 0, field, err)))
 			goto out;
 		if (sb && !json_is_null(sb)) {
-			if ((rc = get_int(&c->map.spilledVgprBase, args, "spilledVgprBase", 1, 0, field, err)))
+			if ((rc = get_int_min(&c->map.spilledVgprBase, args, "spilledVgprBase", 1, 0, 0, field, err)))
 				goto out;
 			c->map.has_spilledVgprBase = 1;
 		}
@@ -187,7 +190,7 @@ static int parse_args(kw_call *c, const json_t *args, const char *field, const k
 	}
 	case KW_GEN_MUL_MIOUT_ALPHA_TO_ARCH:
 	case KW_GEN_MOVE_MIOUT_TO_ARCH:
-		if ((rc = get_int(&c->startVgprAlphaTmp, args, "startVgprAlphaTmp", 1, -1, field, err)))
+		if ((rc = get_int_min(&c->startVgprAlphaTmp, args, "startVgprAlphaTmp", 1, -1, -1, field, err)))
 			goto out;
 		break;
 	default:

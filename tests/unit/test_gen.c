@@ -323,7 +323,16 @@ static void test_wait_missing_keys(void **state)
 	wait_missing(WK("", ""), WTPA, "{\"nrp\":1,\"nrc\":1,\"nwcv\":1,\"nwpv\":1,\"nwcvpi\":1}", WST, -1, -1, 1,
 		     "tPB.localReadInstruction.blockWidth");
 	wait_missing(WK("", ""), WTPA, WTPB, "{}", -1, -1, 1, "states.numReadsPerIterA");
-	wait_missing(WK("", ""), WTPA, "{\"nrp\":1,\"nrc\":1,\"nwcv\":1,\"nwpv\":1,\"nwcvpi\":0}", WST, -1, 1, -1, "tPB.nwcvpi");
+	/* nwcvpi is a divisor: 0 is refused when the tensor parameters are parsed */
+	{
+		kw_tp tp;
+		kw_error err = KW_ERROR_INIT;
+		json_t *v = js("{\"nrp\":1,\"nrc\":1,\"nwcv\":1,\"nwpv\":1,\"nwcvpi\":0}");
+
+		assert_int_equal(kw_tp_parse(&tp, v, "tPB", &err), KW_EINVAL);
+		assert_string_equal(err.field, "tPB.nwcvpi");
+		json_decref(v);
+	}
 	/* nothing read when nothing is skipped */
 	{
 		fx f;
@@ -560,8 +569,8 @@ static void test_mapper_limits_and_missing(void **state)
 	assert_int_equal(seq, 0);
 	fx_free(&f);
 
-	/* degenerate tile: length 0 from getAccToArchLen, empty maps */
-	fx_init(&f, "gfx942", MK(",\"MIWaveTile\":[0,2]"), NULL, NULL, NULL);
+	/* degenerate tile (MIWaveTile[0] < VectorWidthA): length 0 from getAccToArchLen, empty maps */
+	fx_init(&f, "gfx942", MK(",\"MIWaveTile\":[1,2],\"VectorWidthA\":2"), NULL, NULL, NULL);
 	assert_int_equal(kw_gen_get_acc_to_arch_len(&v, &f.in, &f.err), 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(kw_gen_acc_to_arch_mapper(&m, &f.in, &f.err), 0);
@@ -872,7 +881,7 @@ static const gcase gcases[] = {
 	  NULL, map_m_bm2, 32, 0 },
 	{ "len", "gfx942", G_LEN, "{\"MatrixInstM\":16,\"MatrixInstN\":16,\"MatrixInstBM\":1,\"MatrixInstBN\":1,\"WavefrontSize\":64,\"MIWaveTile\":[4,2],\"VectorWidthA\":2,\"VectorWidthB\":1,\"SourceSwap\":false,\"MIRegPerOut\":1,\"MIArchVgpr\":false,\"EnableMatrixInstruction\":true,\"ProblemType\":{\"DataType\":\"S\",\"ComputeDataType\":\"S\",\"HighPrecisionAccumulate\":false}}", NULL, NULL, NULL, "{}",
 	  NULL, NULL, 0, 32 },
-	{ "len_deg", "gfx942", G_LEN, "{\"MatrixInstM\":16,\"MatrixInstN\":16,\"MatrixInstBM\":1,\"MatrixInstBN\":1,\"WavefrontSize\":64,\"MIWaveTile\":[0,2],\"VectorWidthA\":1,\"VectorWidthB\":1,\"SourceSwap\":false,\"MIRegPerOut\":1,\"MIArchVgpr\":false,\"EnableMatrixInstruction\":true,\"ProblemType\":{\"DataType\":\"S\",\"ComputeDataType\":\"S\",\"HighPrecisionAccumulate\":false}}", NULL, NULL, NULL, "{}",
+	{ "len_deg", "gfx942", G_LEN, "{\"MatrixInstM\":16,\"MatrixInstN\":16,\"MatrixInstBM\":1,\"MatrixInstBN\":1,\"WavefrontSize\":64,\"MIWaveTile\":[1,2],\"VectorWidthA\":2,\"VectorWidthB\":1,\"SourceSwap\":false,\"MIRegPerOut\":1,\"MIArchVgpr\":false,\"EnableMatrixInstruction\":true,\"ProblemType\":{\"DataType\":\"S\",\"ComputeDataType\":\"S\",\"HighPrecisionAccumulate\":false}}", NULL, NULL, NULL, "{}",
 	  NULL, NULL, 0, 0 },
 	{ "seq_id", "gfx942", G_SEQ, "{\"MatrixInstM\":16,\"MatrixInstN\":16,\"MatrixInstBM\":1,\"MatrixInstBN\":1,\"WavefrontSize\":64,\"MIWaveTile\":[2,1],\"VectorWidthA\":1,\"VectorWidthB\":1,\"SourceSwap\":false,\"MIRegPerOut\":1,\"MIArchVgpr\":false,\"EnableMatrixInstruction\":true,\"ProblemType\":{\"DataType\":\"S\",\"ComputeDataType\":\"S\",\"HighPrecisionAccumulate\":false}}", NULL, NULL, NULL, "{}",
 	  NULL, NULL, 0, 1 },

@@ -101,20 +101,27 @@ static void test_integers(void **state)
 	kw_kernel k;
 
 	(void)state;
-	parse_ok(&k, "{\"NumThreads\": 256, \"WavefrontSize\": 64, \"MatrixInstM\": -3,"
-		     " \"PrefetchGlobalRead\": 2147483647, \"_ScheduleIterAlg\": -2147483648}", 0);
+	parse_ok(&k, "{\"NumThreads\": 256, \"WavefrontSize\": 64, \"MatrixInstM\": 3,"
+		     " \"PrefetchGlobalRead\": 2147483647, \"_ScheduleIterAlg\": 0}", 0);
 	assert_int_equal(k.v[KK_NumThreads], 256);
 	assert_int_equal(k.v[KK_WavefrontSize], 64);
-	assert_int_equal(k.v[KK_MatrixInstM], -3);
+	assert_int_equal(k.v[KK_MatrixInstM], 3);
 	assert_int_equal(k.v[KK_PrefetchGlobalRead], 2147483647);
-	assert_int_equal(k.v[KK__ScheduleIterAlg], -2147483648LL);
+	assert_int_equal(k.v[KK__ScheduleIterAlg], 0);
 	assert_int_equal(k.given_bool, 0);
+	/* sizes are positive, counts non-negative */
+	parse_bad("{\"MatrixInstM\": -3}", "kernel.MatrixInstM", "out of range");
+	parse_bad("{\"VectorWidthA\": 0}", "kernel.VectorWidthA", "out of range");
+	parse_bad("{\"MIWaveTile\": [4, -1]}", "kernel.MIWaveTile", "out of range");
+	parse_bad("{\"NumLoadsCoalescedA\": -1}", "kernel.NumLoadsCoalescedA", "out of range");
+	parse_bad("{\"_ScheduleIterAlg\": -2147483648}", "kernel._ScheduleIterAlg", "out of range");
+	parse_bad("{\"MIRegPerOut\": false}", "kernel.MIRegPerOut", "out of range");
 	/* ints given as booleans: Python reads True as 1 */
-	parse_ok(&k, "{\"NumThreads\": true, \"MIRegPerOut\": false}", 0);
+	parse_ok(&k, "{\"NumThreads\": true, \"PrefetchGlobalRead\": false}", 0);
 	assert_int_equal(k.v[KK_NumThreads], 1);
-	assert_int_equal(k.v[KK_MIRegPerOut], 0);
+	assert_int_equal(k.v[KK_PrefetchGlobalRead], 0);
 	assert_true(k.given_bool & BIT(KK_NumThreads));
-	assert_true(k.given_bool & BIT(KK_MIRegPerOut));
+	assert_true(k.given_bool & BIT(KK_PrefetchGlobalRead));
 	assert_true(k.present & BIT(KK_NumThreads));
 	/* floats and strings are rejected, naming the key */
 	parse_bad("{\"NumThreads\": 256.0}", "kernel.NumThreads", "float");
