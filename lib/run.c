@@ -64,9 +64,11 @@ static int strict_check(const kw_request *r, const kw_result *res, const char *g
 	return kw_error_set(err, KW_ESTRICT, "strict", "%s: strict mode and the output has diagnostics: %s", gen, msg);
 }
 
-/* Bytes one rendered instruction of the register-move modules can take:
- * mnemonic, four operands of at most KW_REG_TEXT_MAX, padding, comment. */
-#define KW_INST_TEXT_MAX (24 + 4 * (KW_REG_TEXT_MAX + 2) + 64 + 96)
+/* Bytes one rendered instruction of the register-move modules can take with
+ * int32-bounded inputs: mnemonic (<= 20), four operands (a two-register
+ * named operand with two offsets is <= 64), padding to column 50, the
+ * longest comment (67) and a possible s_nop + s_set_vgpr_msb prefix (<= 110). */
+#define KW_INST_TEXT_MAX 512
 
 /*
  * The output bound, checked before generating: the register-move modules
@@ -96,9 +98,10 @@ static int check_output_bound(const kw_request *r, const kw_call *c, const kw_ge
 	if (__builtin_mul_overflow(len, rpo, &items) || __builtin_mul_overflow(items, per, &items) ||
 	    items > (int64_t)(r->lim.max_output_bytes / KW_INST_TEXT_MAX))
 		return kw_error_set(err, KW_ELIMIT, "kernel.MIWaveTile",
-				    "%s: %lld accumulator registers x MIRegPerOut %lld would render up to %lld instructions; "
+				    "%s: %lld accumulator registers x MIRegPerOut %lld would render up to %lld instructions of up to %d bytes; "
 				    "the output bound (%zu bytes) allows %zu", kw_gen_name(c->gen), (long long)len, (long long)rpo,
-				    (long long)(len > INT64_MAX / rpo / per ? INT64_MAX : len * rpo * per), r->lim.max_output_bytes,
+				    (long long)(len > INT64_MAX / rpo / per ? INT64_MAX : len * rpo * per), KW_INST_TEXT_MAX,
+				    r->lim.max_output_bytes,
 				    r->lim.max_output_bytes / KW_INST_TEXT_MAX);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* inst.c - instruction items and their per-ISA text (rendering.md §4, §7-§10). */
 #include "kwgen/inst.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const mnemonics[KW_OP_COUNT] = {
@@ -142,23 +143,29 @@ static int64_t reg_msb(const kw_render_ctx *ctx, const kw_reg *r)
 
 static void check_reg(kw_render_ctx *ctx, const kw_reg *r, int wide)
 {
-	int64_t total = kw_reg_total(r, name_base(ctx, r));
+	int64_t base = name_base(ctx, r);
+	int64_t total = kw_reg_total(r, base);
 	int named = r->form == KW_REG_NAMED || r->form == KW_REG_HOLDER_NAME;
+	char where[96] = "";
 
 	if (!ctx->diags)
 		return;
+	if (named) /* which symbolic operand, and the base it was resolved with */
+		snprintf(where, sizeof(where), " (vgpr%s%+lld with vgpr%s = %lld%s)", r->name, (long long)(total - base),
+			 r->name, (long long)base, base ? " from vgprIdx" : ", its value unknown here");
 	if (r->type == KW_RT_V) {
 		if (total < 0 || total + r->num - 1 >= ctx->isa->max_vgpr)
 			kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
-				    "%s%s%s%lld is past the %d VGPRs %s can address",
-				    named ? "vgpr" : "v", named ? r->name : "", named ? "+" : "",
-				    (long long)(named ? total : r->idx), ctx->isa->max_vgpr, ctx->isa->name);
+				    "v%lld%s is past the %d VGPRs %s can address%s", (long long)total, where,
+				    ctx->isa->max_vgpr, ctx->isa->name,
+				    ctx->caps->asm_[KW_ASM_HasVgprMSB] && total >= 0
+					    ? "; its bank does not fit the 2-bit fields of s_set_vgpr_msb (llvm-mc does not check this)"
+					    : "");
 		else if (wide && r->num == 2 && (total & 1) &&
 			 (ctx->isa->family == KW_FAM_GFX90A || ctx->isa->family == KW_FAM_GFX1250))
 			kw_diag_add(ctx->diags, KW_DIAG_VGPR_PAIR_MISALIGNED,
-				    "64-bit VGPR pair starts on odd register %s%s%s%lld; %s needs even-aligned tuples",
-				    named ? "vgpr" : "v", named ? r->name : "", named ? "+" : "",
-				    (long long)total, ctx->isa->name);
+				    "64-bit VGPR pair starts on odd register v%lld%s; %s needs even-aligned tuples",
+				    (long long)total, where, ctx->isa->name);
 	} else if (r->type == KW_RT_ACC) {
 		if (total < 0 || total + r->num - 1 > 255)
 			kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
