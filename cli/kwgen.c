@@ -47,13 +47,43 @@ static void usage(FILE *f)
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
 	      "  --canonical      print {\"canonical\", \"config_id\", \"key\"} for the request\n"
 	      "\n"
-	      "Generators: tdmWait, wait, syncThreads, accToArchMapper, getAccToArchLen,\n"
-	      "hasSequentialValuC, accVgprImagNumOffset, mapAcctoArchRegs,\n"
-	      "mulMIoutAlphaToArch, moveMIoutToArch.  ISAs: gfx908 gfx90a gfx940 gfx941\n"
-	      "gfx942 gfx950 gfx1100 gfx1101 gfx1102 gfx1200 gfx1201 gfx1250.\n"
-	      "Other request keys: wavefront, archCaps, asmCaps (overrides), vgprIdx,\n"
-	      "vgprMsb, outputNoComment, fillDefaults, replaceHolder (int or list), strict\n"
-	      "(any diagnostic becomes an error).\n", f);
+	      "Generators and their args (default; \"required\" has none):\n"
+	      "  tdmWait               tensorcnt (required, -1 = none), comment \"\"\n"
+	      "  wait                  skipGlobalRead, skipLocalWrite, skipLocalRead (required,\n"
+	      "                        -1 = none), conservativeWaitCnt 0, comment \"\",\n"
+	      "                        skipGlobalReadInst -1\n"
+	      "  syncThreads           comment \"\", skipForceWaitcnt0 false, memoryToken null\n"
+	      "  accToArchMapper, getAccToArchLen, hasSequentialValuC, accVgprImagNumOffset\n"
+	      "                        (no args)\n"
+	      "  mapAcctoArchRegs      maxAgpr 256, write false, spilledVgprBase null\n"
+	      "  mulMIoutAlphaToArch, moveMIoutToArch   startVgprAlphaTmp (required)\n"
+	      "\n"
+	      "Request keys:\n"
+	      "  isa          \"gfx942\" or [9,4,2]: gfx908 gfx90a gfx940 gfx941 gfx942 gfx950\n"
+	      "               gfx1100 gfx1101 gfx1102 gfx1200 gfx1201 gfx1250\n"
+	      "  wavefront    32 or 64, one the ISA runs (default kernel.WavefrontSize)\n"
+	      "  kernel       Tensile solution dict; read: BufferLoad, DirectToLds{A,B},\n"
+	      "               DirectToVgpr{A,B,SparseMetadata,MXSA,MXSB}, NumLoads{Coalesced,\n"
+	      "               Perpendicular}{A,B,MXSA,MXSB,Metadata}, NumThreads, WavefrontSize,\n"
+	      "               _ScheduleIterAlg, PrefetchGlobalRead, EnableMatrixInstruction,\n"
+	      "               MatrixInst{M,N,BM,BN}, MIWaveTile, MIRegPerOut, VectorWidth{A,B},\n"
+	      "               SourceSwap, MIArchVgpr, CompactLoopStore, ProblemType.{DataType,\n"
+	      "               ComputeDataType, HighPrecisionAccumulate, Sparse, MXBlockA,\n"
+	      "               MXBlockB}; unknown keys are ignored; booleans true/false or 0/1;\n"
+	      "               DataType as enum int, char (S D C Z H B I ...) or name\n"
+	      "  tPA, tPB     nrp, nrc, nwcv, nwpv, nwcvpi, localReadInstruction.blockWidth,\n"
+	      "               is_sparse, tpsMetadata, MX (wait only)\n"
+	      "  states       numReadsPerIter{A,B,Metadata,MXSA,MXSB} (wait only)\n"
+	      "  asmCaps, archCaps  overrides of the ISA's capability tables\n"
+	      "  vgprIdx, vgprMsb   gfx1250 VGPR-bank state ({\"ValuC\": 240}, -1/-2/0..255)\n"
+	      "  outputNoComment, fillDefaults, strict   booleans\n"
+	      "  replaceHolder      int (whole result) or list (one per top-level item)\n"
+	      "\n"
+	      "Every answer carries \"diagnostics\": [{\"code\", \"message\"}] with codes\n"
+	      "count_clamped, count_out_of_range, vgpr_pair_misaligned, agpr_spill,\n"
+	      "register_out_of_range, instruction_not_on_isa; with \"strict\": true any of\n"
+	      "them makes the answer an error.  Errors are {\"error\": \"...\"} naming the\n"
+	      "key and what is allowed.  Duplicate JSON keys are an error.\n", f);
 }
 
 static json_t *farm_answer(const json_t *req, int *ok)
@@ -86,7 +116,7 @@ static json_t *answer(const json_t *req, int *ok)
 static int run_single(FILE *in, int canonical)
 {
 	json_error_t jerr;
-	json_t *req = json_loadf(in, 0, &jerr), *out;
+	json_t *req = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr), *out;
 	int ok = 0;
 
 	if (!req) {
@@ -172,7 +202,7 @@ static void answer_line(chunk *c, char *p, size_t n)
 		p++, n--;
 	if (n == 0)
 		return;
-	req = json_loadb(p, n, 0, &jerr);
+	req = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
 	if (!req) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "bad JSON: %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
