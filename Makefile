@@ -59,7 +59,12 @@ deps:
 	sh scripts/install-deps.sh
 
 help:
-	@echo "targets: all test unit golden check-asm asan e2e bench-gen bench-http install clean deps"
+	@echo "build:   all lib deps install uninstall clean"
+	@echo "test:    test (everything below but the long runs) unit golden check-asm asan salt-check"
+	@echo "         e2e hardening soak-short scaleout logic-test package-test fuzz"
+	@echo "long:    soak kill-loop fuzz-long"
+	@echo "bench:   bench-gen bench-http"
+	@echo "data:    golden-data salt-update (need ../shared)"
 
 clean:
 	rm -rf $(BUILD) build-asan
