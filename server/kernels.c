@@ -285,7 +285,7 @@ void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int
 void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)
 {
 	json_t *root = parse_object(out, body, len), *reqs, *results, *item;
-	size_t i;
+	size_t i, total = 0;
 
 	if (!root)
 		return;
@@ -306,10 +306,15 @@ void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, in
 		kw_reply one = KW_REPLY_INIT;
 		json_t *parsed, *entry;
 
-		if (json_is_object(item))
+		if (total >= s->cfg.max_response_bytes)
+			kw_reply_error(&one, 422, "limit", "requests",
+				       "requests[%zu] not generated: the batch response reached --max-response-bytes "
+				       "(%zu bytes); send the rest in another batch", i, s->cfg.max_response_bytes);
+		else if (json_is_object(item))
 			kernels_one(&one, s, item, bypass);
 		else
 			kw_reply_error(&one, 400, "syntax", "requests", "requests[%zu] is not an object", i);
+		total += one.len;
 		parsed = one.body ? json_loadb(one.body, one.len, 0, NULL) : NULL;
 		if (one.status == 200)
 			entry = json_pack("{s:i,s:o}", "status", 200, "response",

@@ -6,6 +6,7 @@
  *          [--busy-timeout-ms N] [--hot-cache-bytes N]
  *          [--max-depth N] [--max-string-bytes N] [--max-array-items N]
  *          [--max-generators N] [--max-acc-len N] [--max-output-bytes N]
+ *          [--max-response-bytes N]
  *          [--max-connections N] [--max-connections-per-ip N]
  *          [--connection-timeout S] [--request-timeout S] [--max-inflight N]
  *          [--auth-tokens FILE [--allow-unauthenticated-reads]]
@@ -72,6 +73,9 @@ static void usage(FILE *f)
 		"                         (accToArchMapper length), else 422 (default 65536)\n"
 		"  --max-output-bytes N   most assembly bytes per generator result, checked\n"
 		"                         before generating, else 422 (default 16777216)\n"
+		"  --max-response-bytes N most bytes of results in one batch response; the\n"
+		"                         items past it get 422 \"limit\" without being\n"
+		"                         generated (default 67108864)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
@@ -156,6 +160,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-generators", NF_SIZE, 1, 1LL << 16, &lim->max_generators },
 		{ "max-acc-len", NF_LONG, 1, 1LL << 24, &lim->max_acc_len },
 		{ "max-output-bytes", NF_SIZE, 1024, 1LL << 32, &lim->max_output_bytes },
+		{ "max-response-bytes", NF_SIZE, 1024, 1LL << 32, &cfg->max_response_bytes },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
 		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
@@ -345,7 +350,7 @@ int main(int argc, char **argv)
 
 	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
 				 1LL << 30, 1u << 20, 256, 30, 5000, 16u << 20,
-				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0 };
+				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0, 64u << 20 };
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
 		return 2;

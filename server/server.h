@@ -37,6 +37,7 @@ typedef struct kw_srv_config {
 	const char *tls_cert, *tls_key;  /* PEM files, or NULL = plain HTTP */
 	int reset_corrupt_db;            /* move a damaged cache file aside */
 	int64_t db_max_pages;            /* testing: SQLite max_page_count */
+	size_t max_response_bytes;       /* bound on one batch response's results */
 } kw_srv_config;
 
 typedef struct kw_srv {

@@ -395,6 +395,27 @@ def t_inflight(binary, tmp):
         stop_ok(d)
 
 
+def t_batch_response_bound(binary, tmp):
+    d = e2e.Daemon(binary, os.path.join(tmp, "batchbound.db"), "--log-level", "error",
+                   "--max-response-bytes", "20000").start()
+    try:
+        reqs = [heavy(i) for i in range(6)]
+        st, _, data = d.request("POST", "/v1/kernels:batch", {"requests": reqs})
+        assert st == 200, st
+        res = json.loads(data)["results"]
+        codes = [r["status"] for r in res]
+        assert codes[0] == 200 and 422 in codes, codes
+        first = codes.index(422)
+        assert all(c == 422 for c in codes[first:]), codes
+        assert res[first]["error"]["code"] == "limit", res[first]
+        assert "--max-response-bytes" in res[first]["error"]["message"], res[first]
+        FIG["batch_response_bound"] = "--max-response-bytes 20000, 6 items: %d x 200, %d x 422 limit" % (
+            first, len(codes) - first)
+        good(d)
+    finally:
+        stop_ok(d)
+
+
 def variant(i):
     return e2e.variant(i)
 
@@ -553,7 +574,7 @@ def t_kill_loop(binary, tmp, cycles):
     FIG["kill_answered_kept"] = len(answered)
 
 
-CHECKS = ["bad-inputs", "auth", "tls", "connections", "slow-client", "inflight", "storage-full",
+CHECKS = ["bad-inputs", "auth", "tls", "connections", "slow-client", "inflight", "batch-bound", "storage-full",
           "storage-disk", "corrupt-db", "kill-loop"]
 
 
@@ -577,6 +598,7 @@ def main():
             ("connections", "per-address connection cap, idle timeout", t_connections, ()),
             ("slow-client", "one byte a second: dropped at --request-timeout", t_slow_client, ()),
             ("inflight", "--max-inflight: 503 + Retry-After, never a backlog", t_inflight, ()),
+            ("batch-bound", "--max-response-bytes: batch items past it get 422 limit", t_batch_response_bound, ()),
             ("storage-full", "full cache file: writes 503, reads 200", t_storage_full, ()),
             ("storage-disk", "full file system: writes 503, reads 200", t_storage_disk, ()),
             ("corrupt-db", "damaged file: refused by name; --reset-corrupt-db", t_corrupt_db, ()),
