@@ -141,23 +141,31 @@ static int64_t reg_msb(const kw_render_ctx *ctx, const kw_reg *r)
 	return tdiv256(kw_reg_total(r, name_base(ctx, r)));
 }
 
+/* " (vgprValuC+24 with vgprValuC = 1000 from vgprIdx)": which symbolic
+ * operand a diagnostic is about; only formatted when one is raised. */
+static const char *where_text(char *buf, size_t n, const kw_reg *r, int64_t total, int64_t base)
+{
+	if (r->form != KW_REG_NAMED && r->form != KW_REG_HOLDER_NAME)
+		return "";
+	snprintf(buf, n, " (vgpr%s%+lld with vgpr%s = %lld%s)", r->name, (long long)(total - base), r->name,
+		 (long long)base, base ? " from vgprIdx" : ", its value unknown here");
+	return buf;
+}
+
 static void check_reg(kw_render_ctx *ctx, const kw_reg *r, int wide)
 {
-	int64_t base = name_base(ctx, r);
-	int64_t total = kw_reg_total(r, base);
-	int named = r->form == KW_REG_NAMED || r->form == KW_REG_HOLDER_NAME;
-	char where[96] = "";
+	int64_t base, total;
+	char where[96];
 
-	if (!ctx->diags)
+	if (!ctx->diags || r->type == KW_RT_S)
 		return;
-	if (named) /* which symbolic operand, and the base it was resolved with */
-		snprintf(where, sizeof(where), " (vgpr%s%+lld with vgpr%s = %lld%s)", r->name, (long long)(total - base),
-			 r->name, (long long)base, base ? " from vgprIdx" : ", its value unknown here");
+	base = name_base(ctx, r);
+	total = kw_reg_total(r, base);
 	if (r->type == KW_RT_V) {
 		if (total < 0 || total + r->num - 1 >= ctx->isa->max_vgpr)
 			kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
-				    "v%lld%s is past the %d VGPRs %s can address%s", (long long)total, where,
-				    ctx->isa->max_vgpr, ctx->isa->name,
+				    "v%lld%s is past the %d VGPRs %s can address%s", (long long)total,
+				    where_text(where, sizeof(where), r, total, base), ctx->isa->max_vgpr, ctx->isa->name,
 				    ctx->caps->asm_[KW_ASM_HasVgprMSB] && total >= 0
 					    ? "; its bank does not fit the 2-bit fields of s_set_vgpr_msb (llvm-mc does not check this)"
 					    : "");
@@ -165,7 +173,7 @@ static void check_reg(kw_render_ctx *ctx, const kw_reg *r, int wide)
 			 (ctx->isa->family == KW_FAM_GFX90A || ctx->isa->family == KW_FAM_GFX1250))
 			kw_diag_add(ctx->diags, KW_DIAG_VGPR_PAIR_MISALIGNED,
 				    "64-bit VGPR pair starts on odd register v%lld%s; %s needs even-aligned tuples",
-				    (long long)total, where, ctx->isa->name);
+				    (long long)total, where_text(where, sizeof(where), r, total, base), ctx->isa->name);
 	} else if (r->type == KW_RT_ACC) {
 		if (total < 0 || total + r->num - 1 > 255)
 			kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
