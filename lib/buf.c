@@ -58,21 +58,34 @@ int kw_buf_putc(kw_buf *b, char c)
 
 size_t kw_i64_to_str(char *out, int64_t v)
 {
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char tmp[24];
-	size_t n = 0, i;
+	char *p = tmp + sizeof(tmp);
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n, i = 0;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	i = 0;
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+		u /= 100;
+		*--p = pairs[d + 1];
+		*--p = pairs[d];
+	}
+	if (u >= 10) {
+		unsigned d = (unsigned)u * 2;
+		*--p = pairs[d + 1];
+		*--p = pairs[d];
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		out[i++] = '-';
-	while (n)
-		out[i++] = tmp[--n];
-	out[i] = '\0';
-	return i;
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(out + i, p, n);
+	out[i + n] = '\0';
+	return i + n;
 }
 
 int kw_buf_put_i64(kw_buf *b, int64_t v)

@@ -10,6 +10,13 @@ static const char *const mnemonics[KW_OP_COUNT] = {
 	"s_mov_b32",
 };
 
+static const unsigned char mnemonic_len[KW_OP_COUNT] = {
+	sizeof("v_accvgpr_read_b32") - 1, sizeof("v_accvgpr_write_b32") - 1, sizeof("v_fma_f32") - 1,
+	sizeof("v_fma_f64") - 1, sizeof("v_lshlrev_b64") - 1, sizeof("v_mov_b32") - 1,
+	sizeof("v_movrelsd_2_b32") - 1, sizeof("v_mul_f32") - 1, sizeof("v_mul_f64") - 1,
+	sizeof("v_mul_lo_u32") - 1, sizeof("v_pk_mul_f16") - 1, sizeof("s_mov_b32") - 1,
+};
+
 const char *kw_op_mnemonic(kw_op op)
 {
 	return (unsigned)op < KW_OP_COUNT ? mnemonics[op] : "?";
@@ -162,18 +169,22 @@ static void check_reg(kw_render_ctx *ctx, const kw_reg *r, int wide)
 	base = name_base(ctx, r);
 	total = kw_reg_total(r, base);
 	if (r->type == KW_RT_V) {
-		if (total < 0 || total + r->num - 1 >= ctx->isa->max_vgpr)
-			kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
-				    "v%lld%s is past the %d VGPRs %s can address%s", (long long)total,
-				    where_text(where, sizeof(where), r, total, base), ctx->isa->max_vgpr, ctx->isa->name,
-				    ctx->caps->asm_[KW_ASM_HasVgprMSB] && total >= 0
-					    ? "; its bank does not fit the 2-bit fields of s_set_vgpr_msb (llvm-mc does not check this)"
-					    : "");
-		else if (wide && r->num == 2 && (total & 1) &&
-			 (ctx->isa->family == KW_FAM_GFX90A || ctx->isa->family == KW_FAM_GFX1250))
+		if (total < 0 || total + r->num - 1 >= ctx->isa->max_vgpr) {
+			if (!kw_diag_again(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE))
+				kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
+					    "v%lld%s is past the %d VGPRs %s can address%s", (long long)total,
+					    where_text(where, sizeof(where), r, total, base), ctx->isa->max_vgpr,
+					    ctx->isa->name,
+					    ctx->caps->asm_[KW_ASM_HasVgprMSB] && total >= 0
+						    ? "; its bank does not fit the 2-bit fields of s_set_vgpr_msb (llvm-mc does not check this)"
+						    : "");
+		} else if (wide && r->num == 2 && (total & 1) &&
+			   (ctx->isa->family == KW_FAM_GFX90A || ctx->isa->family == KW_FAM_GFX1250) &&
+			   !kw_diag_again(ctx->diags, KW_DIAG_VGPR_PAIR_MISALIGNED)) {
 			kw_diag_add(ctx->diags, KW_DIAG_VGPR_PAIR_MISALIGNED,
 				    "64-bit VGPR pair starts on odd register v%lld%s; %s needs even-aligned tuples",
 				    (long long)total, where_text(where, sizeof(where), r, total, base), ctx->isa->name);
+		}
 	} else if (r->type == KW_RT_ACC) {
 		if (total < 0 || total + r->num - 1 > 255)
 			kw_diag_add(ctx->diags, KW_DIAG_REGISTER_OUT_OF_RANGE,
@@ -252,7 +263,7 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 		size_t clen = (it->comment && (*it->comment || it->comment_tail) && !ctx->output_no_comment)
 				      ? strlen(it->comment) : 0;
 		size_t tlen = it->comment_tail && !ctx->output_no_comment ? strlen(it->comment_tail) : 0;
-		size_t mlen = strlen(mnemonics[it->op]);
+		size_t mlen = mnemonic_len[it->op];
 		char *p0, *p;
 
 		if (kw_buf_grow(b, mlen + 4 * (KW_REG_TEXT_MAX + 2) + 64 + clen + 24 + tlen))

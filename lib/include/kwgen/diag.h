@@ -44,6 +44,20 @@ void kw_diag_add(kw_diags *d, kw_diag_code c, const char *fmt, ...)
 #endif
 	;
 
+/* Count one more occurrence of a code that already has a message; returns
+ * 1 if it did (so the caller need not format another message), 0 if the
+ * code has none yet.  d may be NULL (returns 1: nothing to record). */
+static inline int kw_diag_again(kw_diags *d, kw_diag_code c)
+{
+	if (!d)
+		return 1;
+	if (d->count[c]) {
+		d->count[c]++;
+		return 1;
+	}
+	return 0;
+}
+
 /* Number of codes with at least one occurrence. */
 int kw_diag_any(const kw_diags *d);
 
