@@ -27,3 +27,11 @@ salt-update: $(BUILD)/kwgen
 	python3 tests/golden/salt_check.py --kwgen $(BUILD)/kwgen --update
 
 test: salt-check
+
+# clang-build: the whole tree and the unit tests under clang with the same
+# -Werror flags (warnings clean under gcc and clang).
+.PHONY: clang-build
+clang-build:
+	$(MAKE) CC=clang BUILD=build-clang all $(patsubst $(BUILD)/%,build-clang/%,$(UNIT_BINS))
+
+test: clang-build
