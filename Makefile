@@ -67,7 +67,7 @@ help:
 	@echo "data:    golden-data salt-update (need ../shared)"
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-clang
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d)
 -include $(sort $(wildcard mk/*.mk))
