@@ -10,6 +10,17 @@ static const char *const mnemonics[KW_OP_COUNT] = {
 	"s_mov_b32",
 };
 
+/* The mnemonics padded to a fixed 24 bytes, so the hot path copies a
+ * constant size (a variable-size copy of ~10 bytes costs more than the
+ * whole rest of an instruction's text). */
+static const char mnemonic_pad[KW_OP_COUNT][24] = {
+	"v_accvgpr_read_b32", "v_accvgpr_write_b32", "v_fma_f32", "v_fma_f64", "v_lshlrev_b64",
+	"v_mov_b32", "v_movrelsd_2_b32", "v_mul_f32", "v_mul_f64", "v_mul_lo_u32", "v_pk_mul_f16",
+	"s_mov_b32",
+};
+
+static const char spaces64[64] = "                                                               ";
+
 static const unsigned char mnemonic_len[KW_OP_COUNT] = {
 	sizeof("v_accvgpr_read_b32") - 1, sizeof("v_accvgpr_write_b32") - 1, sizeof("v_fma_f32") - 1,
 	sizeof("v_fma_f64") - 1, sizeof("v_lshlrev_b64") - 1, sizeof("v_mov_b32") - 1,
@@ -269,7 +280,7 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 		if (kw_buf_grow(b, mlen + 4 * (KW_REG_TEXT_MAX + 2) + 64 + clen + 24 + tlen))
 			return;
 		p0 = p = b->p + b->len;
-		memcpy(p, mnemonics[it->op], mlen);
+		memcpy(p, mnemonic_pad[it->op], sizeof(mnemonic_pad[0]));
 		p += mlen;
 		*p++ = ' ';
 		p = kw_reg_write(p, dst, md);
@@ -285,7 +296,7 @@ static void render_inst(kw_buf *b, const kw_item *it, kw_render_ctx *ctx)
 		if (clen || tlen) { /* line(): pad the text to 50 columns, then " // comment" */
 			size_t tl = (size_t)(p - p0);
 			if (tl < 50) {
-				memset(p, ' ', 50 - tl);
+				memcpy(p, spaces64, 50); /* room was reserved; only 50 - tl count */
 				p += 50 - tl;
 			}
 			memcpy(p, " // ", 4);
