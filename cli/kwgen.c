@@ -5,11 +5,13 @@
  *   kwgen --batch [FILE]    JSON lines in, one compact answer per line out
  *   kwgen --canonical [FILE] print the canonical request, config_id and key
  *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
+ *   kwgen verify FILE...    check the waits of whole kernels (cli/verify.c)
  *   kwgen --help
  */
 #include "kwgen/buf.h"
 #include "kwgen/request.h"
 #include "logic.h"
+#include "verify_cli.h"
 
 #ifndef KW_VERSION
 #define KW_VERSION "0.1.0"
@@ -27,6 +29,8 @@ static void usage(FILE *f)
 	fputs("usage: kwgen [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	      "       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
+	      "                    (kwgen verify --help)\n"
 	      "       kwgen --help | --version\n"
 	      "\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
@@ -324,6 +328,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "verify"))
+		return kw_cli_verify(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
