@@ -3,12 +3,16 @@
  *
  *   kwgen [FILE]            one request (oracle or farm form) -> answer on stdout
  *   kwgen --batch [FILE]    JSON lines in, one compact answer per line out
+ *   kwgen --asm [FILE]      the assembly of every result as plain text (kwgen/text.h)
  *   kwgen --canonical [FILE] print the canonical request, config_id and key
+ *   kwgen cache CMD ...     look into a kwgend cache file (cli/cache.c)
  *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
  *   kwgen --help
  */
 #include "kwgen/buf.h"
 #include "kwgen/request.h"
+#include "kwgen/text.h"
+#include "cache_cli.h"
 #include "logic.h"
 
 #ifndef KW_VERSION
@@ -24,9 +28,11 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen [--batch [--jobs N] [--line-buffered]] [FILE]\n"
+	fputs("usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	      "       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
+	      "                                                  (kwgen cache --help)\n"
 	      "       kwgen --help | --version\n"
 	      "\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
@@ -45,6 +51,12 @@ static void usage(FILE *f)
 	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
 	      "                   the output order is the input order\n"
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
+	      "  --asm            print only the assembly, as text: per result a header line\n"
+	      "                   \"// <generator>(<args>)\", its asm, then one\n"
+	      "                   \"// warning: <code>: <message>\" line per diagnostic; a\n"
+	      "                   \"// source: ...\" line first when the request has a source;\n"
+	      "                   errors go to stderr (exit 1); with --batch an error is a\n"
+	      "                   \"// error: ...\" line\n"
 	      "  --canonical      print {\"canonical\", \"config_id\", \"key\"} for the request\n"
 	      "\n"
 	      "Generators and their args (default; \"required\" has none):\n"
@@ -77,7 +89,12 @@ static void usage(FILE *f)
 	      "  asmCaps, archCaps  overrides of the ISA's capability tables\n"
 	      "  vgprIdx, vgprMsb   gfx1250 VGPR-bank state ({\"ValuC\": 240}, -1/-2/0..255)\n"
 	      "  outputNoComment, fillDefaults, strict   booleans\n"
-	      "  replaceHolder      int (whole result) or list (one per top-level item)\n"
+	      "  replaceHolder      int (whole result) or list (one per top-level item): the\n"
+	      "               offset that fills Tensile's placeholder registers (v[vgprValuC]\n"
+	      "               is the holder; with \"replaceHolder\": 8 it prints v[8])\n"
+	      "  source       where the request came from: {\"file\", \"SolutionIndex\",\n"
+	      "               \"SolutionNameMin\"} (strings and integers) or a string; echoed\n"
+	      "               with the answer, not part of the key (kwgen logic sets it)\n"
 	      "\n"
 	      "Every answer carries \"diagnostics\": [{\"code\", \"message\"}] with codes\n"
 	      "count_clamped, count_out_of_range, vgpr_pair_misaligned, agpr_spill,\n"
@@ -89,21 +106,23 @@ static void usage(FILE *f)
 static json_t *farm_answer(const json_t *req, int *ok)
 {
 	kw_error err = KW_ERROR_INIT;
-	kw_request *r = NULL;
-	json_t *results = NULL, *o;
-	char cid[65], key[65];
+	json_t *o = kw_request_answer(req, NULL, &err);
 
-	*ok = 0;
-	if (kw_request_parse(&r, req, NULL, &err) || kw_request_ids(cid, key, NULL, r, &err) ||
-	    kw_request_run(&results, r, &err)) {
-		kw_request_free(r);
-		return json_pack("{s:s}", "error", err.message);
-	}
-	o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "isa", kw_request_isa_name(r), "config_id", cid, "key", key,
-		      "generator_version", kw_generator_version(), "results", results);
-	kw_request_free(r);
 	*ok = o != NULL;
-	return o;
+	return o ? o : json_pack("{s:s}", "error", err.message);
+}
+
+/* The --asm text of one request into out; errors as kw_request_answer. */
+static int asm_text(kw_buf *out, const json_t *req, kw_error *err)
+{
+	json_t *o = kw_request_answer(req, NULL, err);
+	int rc;
+
+	if (!o)
+		return err->code ? err->code : KW_ENOMEM;
+	rc = kw_text_render(out, o, err);
+	json_decref(o);
+	return rc;
 }
 
 static json_t *answer(const json_t *req, int *ok)
@@ -113,12 +132,33 @@ static json_t *answer(const json_t *req, int *ok)
 	return farm_answer(req, ok);
 }
 
-static int run_single(FILE *in, int canonical)
+static int run_single(FILE *in, int canonical, int as_text)
 {
 	json_error_t jerr;
 	json_t *req = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr), *out;
 	int ok = 0;
 
+	if (as_text) {
+		kw_error err = KW_ERROR_INIT;
+		kw_buf b = KW_BUF_INIT;
+		int rc = req ? asm_text(&b, req, &err) : kw_error_set(&err, KW_ESYNTAX, NULL, "invalid JSON at line %d, column %d: %s",
+								      jerr.line, jerr.column, jerr.text);
+
+		json_decref(req);
+		if (rc == 0 && b.len && fwrite(b.p, 1, b.len, stdout) != b.len)
+			rc = KW_EIO;
+		kw_buf_free(&b);
+		if (rc == KW_ENOMEM || rc == KW_EIO) {
+			fputs(rc == KW_EIO ? "kwgen: write error\n" : "kwgen: out of memory\n", stderr);
+			return 2;
+		}
+		if (rc) {
+			fprintf(stderr, "kwgen: %s: %s%s%s%s\n", kw_error_code_name(rc), err.message,
+				err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
+			return 1;
+		}
+		return 0;
+	}
 	if (!req) {
 		out = json_pack("{s:s}", "error", jerr.text);
 	} else if (canonical) {
@@ -188,6 +228,7 @@ typedef struct chunk {
 	kw_buf out;
 	kw_arena arena;
 	int oom;
+	int as_text;    /* --asm: the text of each answer */
 } chunk;
 
 static void answer_line(chunk *c, char *p, size_t n)
@@ -203,6 +244,27 @@ static void answer_line(chunk *c, char *p, size_t n)
 	if (n == 0)
 		return;
 	req = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
+	if (c->as_text) {
+		kw_error err = KW_ERROR_INIT;
+
+		if (!req)
+			kw_error_set(&err, KW_ESYNTAX, NULL, "bad JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+				     jerr.column);
+		if (!req || asm_text(&c->out, req, &err)) {
+			if (err.code == KW_ENOMEM)
+				c->oom = 1;
+			kw_buf_puts(&c->out, "// error: ");
+			kw_buf_puts(&c->out, kw_error_code_name(err.code));
+			kw_buf_puts(&c->out, ": ");
+			for (const char *m = err.message; *m; m++)
+				kw_buf_putc(&c->out, *m == '\n' ? ' ' : *m);
+			kw_buf_putc(&c->out, '\n');
+		}
+		json_decref(req);
+		if (c->out.oom)
+			c->oom = 1;
+		return;
+	}
 	if (!req) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "bad JSON: %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
@@ -230,7 +292,7 @@ static void *run_chunk(void *arg)
 	return NULL;
 }
 
-static int run_batch(FILE *in, int jobs, int line_buffered)
+static int run_batch(FILE *in, int jobs, int line_buffered, int as_text)
 {
 	chunk *cs;
 	pthread_t *tids;
@@ -249,6 +311,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered)
 	}
 	caps_total = line_buffered ? 1 : CHUNK;
 	for (int j = 0; j < jobs; j++) {
+		cs[j].as_text = as_text;
 		cs[j].lines = calloc(caps_total, sizeof(char *));
 		cs[j].lens = calloc(caps_total, sizeof(size_t));
 		cs[j].caps = calloc(caps_total, sizeof(size_t));
@@ -317,13 +380,15 @@ static int run_batch(FILE *in, int jobs, int line_buffered)
 
 int main(int argc, char **argv)
 {
-	int batch = 0, canonical = 0, line_buffered = 0, rc;
+	int batch = 0, canonical = 0, line_buffered = 0, as_text = 0, rc;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *path = NULL;
 	FILE *in = stdin;
 
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "cache"))
+		return kw_cli_cache(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
@@ -335,6 +400,8 @@ int main(int argc, char **argv)
 			batch = 1;
 		} else if (!strcmp(argv[i], "--canonical")) {
 			canonical = 1;
+		} else if (!strcmp(argv[i], "--asm")) {
+			as_text = 1;
 		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
 			char *end;
 			jobs = strtol(argv[++i], &end, 10);
@@ -366,7 +433,13 @@ int main(int argc, char **argv)
 		jobs = 1;
 	if (jobs > 64)
 		jobs = 64;
-	rc = batch ? run_batch(in, (int)jobs, line_buffered) : run_single(in, canonical);
+	if (as_text && canonical) {
+		fputs("kwgen: --asm and --canonical do not go together\n", stderr);
+		if (in != stdin)
+			fclose(in);
+		return 2;
+	}
+	rc = batch ? run_batch(in, (int)jobs, line_buffered, as_text) : run_single(in, canonical, as_text);
 	if (in != stdin)
 		fclose(in);
 	return rc;
