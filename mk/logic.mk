@@ -29,4 +29,4 @@ $(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(BUILD)/libkwgen
 logic-test: $(LOGIC_BIN)
 	python3 tests/logic/logic_test.py --kwgen "$(LOGIC_CMD)" $(if $(KWGEN_CORPUS),--corpus $(KWGEN_CORPUS))
 
-test: logic-test
+SUITES += logic-test
