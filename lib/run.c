@@ -84,7 +84,10 @@ static int check_output_bound(const kw_request *r, const kw_call *c, const kw_ge
 	if (c->gen != KW_GEN_MAP_ACC_TO_ARCH_REGS && c->gen != KW_GEN_MUL_MIOUT_ALPHA_TO_ARCH &&
 	    c->gen != KW_GEN_MOVE_MIOUT_TO_ARCH)
 		return 0;
-	if (kw_gen_get_acc_to_arch_len(&len, in, &ignore) || len <= 0)
+	kw_gen_in unbounded = *in; /* the length itself; --max-acc-len is the generator's check */
+
+	unbounded.max_acc_len = INT64_MAX;
+	if (kw_gen_get_acc_to_arch_len(&len, &unbounded, &ignore) || len <= 0)
 		return 0;
 	if (c->gen == KW_GEN_MAP_ACC_TO_ARCH_REGS) {
 		rpo = kw_kernel_get(&r->k, KK_MIRegPerOut, 1);
