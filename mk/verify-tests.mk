@@ -49,3 +49,6 @@ verify-mutants-short: $(BUILD)/kwgen
 	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --short 1
 
 -include $(CODEOBJ_OBJS:.o=.d)
+
+bench-verify: $(BUILD)/kwgen
+	python3 bench/bench_verify.py --kwgen $(BUILD)/kwgen --json $(BUILD)/bench-verify.json
