@@ -269,12 +269,17 @@ def main():
     ap.add_argument("--per-snippet", action="store_true", help="one llvm-mc run per snippet (slow)")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("-v", "--verbose", action="store_true", help="list the llvm-mc rejections")
+    ap.add_argument("--only", help="only requests whose JSON contains this text")
     opts = ap.parse_args()
     t0 = time.time()
     if not os.access(opts.mc, os.X_OK):
         sys.exit("check-asm: %s not found (LLVM_MC=...)" % opts.mc)
 
     reqs = load_gz("requests.jsonl.gz")
+    if opts.only:
+        if opts.oracle:
+            sys.exit("check-asm: --only and --oracle do not combine")
+        reqs = [r for r in reqs if opts.only in r]
     answers, what = get_answers(opts, reqs)
 
     snippets = {}

@@ -33,12 +33,13 @@ for h in lib/include/kwgen/*.h; do
 	if cmp -s "$h" "$root/include/kwgen/$(basename "$h")"; then ok; else bad "header $h not installed"; fi
 done
 # the installed man pages render (man-db is in scripts/deps; without man this fails)
-if ! command -v man >/dev/null 2>&1; then
+MAN=${MAN:-man}
+if ! command -v "$MAN" >/dev/null 2>&1; then
 	bad "man is not installed (apt-get install man-db): cannot check the man pages"
 else
 	for page in man1/kwgen.1 man8/kwgend.8; do
 		name=$(basename "$page" | sed 's/\.[0-9]$//')
-		if MANWIDTH=80 man -l "$root/share/man/$page" >"$stage/man.out" 2>"$stage/man.err" &&
+		if MANWIDTH=80 "$MAN" -l "$root/share/man/$page" >"$stage/man.out" 2>"$stage/man.err" &&
 		   grep -q "$name" "$stage/man.out" && [ ! -s "$stage/man.err" ]; then ok; else
 			bad "$page does not render cleanly: $(head -c 300 "$stage/man.err")"
 		fi
