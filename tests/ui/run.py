@@ -623,7 +623,8 @@ def check_auth(exe, kwgend, tmp, out):
     finally:
         if b:
             b.stop()
-        d.stop()
+        rc = d.stop()
+        check(rc == 0, "the --auth-tokens kwgend exits 0 on SIGTERM", str(rc))
     d = Daemon(kwgend, tmp, "noui", ["--no-ui"])
     try:
         st, _, body = http(d.base, "/")
@@ -631,7 +632,8 @@ def check_auth(exe, kwgend, tmp, out):
         st3, _, _ = http(d.base, "/healthz")
         check(st == 404 and st2 == 404 and st3 == 200 and b"--no-ui" in body, "--no-ui: / and /ui/* are 404, the API works")
     finally:
-        d.stop()
+        rc = d.stop()
+        check(rc == 0, "the --no-ui kwgend exits 0 on SIGTERM", str(rc))
 
 
 def main():
