@@ -18,4 +18,4 @@ golden-data:
 	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)
 	$(GOLDEN_PYTHON) tests/golden/make_golden.py --shared $(SHARED)
 
-test: golden check-asm
+SUITES += golden check-asm

@@ -16,7 +16,7 @@ typedef struct kw_reply {
 	char *body;               /* malloc()ed, owned by the reply; may be NULL */
 	size_t len;               /* bytes of body */
 	const char *content_type; /* static string; NULL = application/json */
-	char etag[67];            /* "\"<key>\"" or "" */
+	char etag[80];            /* "\"<key>\"", "\"<key>-text\"" or "" */
 	const char *allow;        /* Allow header for 405, static, or NULL */
 	int retry_after;          /* Retry-After seconds, 0 = none */
 	char key[65];             /* request key for the access log, or "" */
