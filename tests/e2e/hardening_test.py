@@ -182,10 +182,21 @@ def t_auth(binary, tmp):
             # writes always need the token
             st, _, _ = d.request("POST", "/v1/kernels:batch", json.dumps({"requests": []}), J)
             assert st == 401, st
+            # DELETE is a write: the token even with --allow-unauthenticated-reads
+            for hdr in ({}, {"Authorization": "Bearer wrong"}):
+                st, h, _ = d.request("DELETE", "/v1/kernels/" + key, headers=hdr)
+                assert st == 401 and h.get("www-authenticate") == 'Bearer realm="kwgen"', (hdr, st)
+            st, _, _ = d.request("GET", "/v1/kernels/" + key, headers={"Authorization": "Bearer second-token"})
+            assert st == 200, st
+            st, _, data = d.request("DELETE", "/v1/kernels/" + key, headers={"Authorization": "Bearer second-token"})
+            assert st == 200 and json.loads(data) == {"key": key, "deleted": True}, (st, data)
+            st, _, _ = d.request("GET", "/v1/kernels/" + key, headers={"Authorization": "Bearer second-token"})
+            assert st == 404, st
         finally:
             stop_ok(d)
     FIG["auth"] = "6 bad credentials -> 401 + WWW-Authenticate; 2 good tokens -> 200; " \
-                  "7 read routes 401 without the flag, 200 with --allow-unauthenticated-reads"
+                  "7 read routes 401 without the flag, 200 with --allow-unauthenticated-reads; " \
+                  "DELETE 401 without a token either way"
     # a token file with no token is refused at start
     empty = os.path.join(tmp, "empty-tokens")
     with open(empty, "w") as f:

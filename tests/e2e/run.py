@@ -315,8 +315,10 @@ def t_errors(d, schemas, st):
     expect_error(d, schemas=schemas, status=404, method="GET", path="/v1/kernels/xyz")
     h = expect_error(d, schemas=schemas, status=405, method="GET", path="/v1/kernels")
     assert h.get("allow") == "POST", h
-    h = expect_error(d, schemas=schemas, status=405, method="DELETE", path="/v1/kernels/" + st["key"])
-    assert h.get("allow") == "GET, HEAD", h
+    h = expect_error(d, schemas=schemas, status=405, method="PUT", path="/v1/kernels/" + st["key"])
+    assert h.get("allow") == "GET, HEAD, DELETE", h
+    expect_error(d, schemas=schemas, status=404, method="DELETE", path="/v1/kernels/" + "0" * 64,
+                 code="not_found")
     h = expect_error(d, schemas=schemas, status=405, method="POST", path="/healthz", body="{}",
                      headers=J)
     assert "GET" in h.get("allow", ""), h
