@@ -32,6 +32,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
+#include "ui.h"
 
 #if defined(__has_include)
 #if __has_include("kwgen/arch.h")
@@ -90,6 +91,8 @@ static int route_of(const char *url, const char **key)
 		*key = url + sizeof(prefix) - 1;
 		return KW_ROUTE_KERNEL_GET;
 	}
+	if (kw_ui_path(url))
+		return KW_ROUTE_UI;
 	return KW_ROUTE_OTHER;
 }
 
@@ -180,6 +183,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
 	if (r->challenge)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
+	for (const char *const *h = r->headers; h && h[0] && h[1]; h += 2)
+		MHD_add_response_header(resp, h[0], h[1]);
 	if (r->retry_after > 0) {
 		snprintf(num, sizeof(num), "%d", r->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, num);
@@ -240,8 +245,14 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 
 /* The GET routes and every POST route once its body is complete. */
 static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
-		     const char *key)
+		     const char *key, const char *url)
 {
+	if (ctx->route == KW_ROUTE_UI) { /* the page (ui.c): static files */
+		kw_ui_get(out, url,
+			  MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+			  !s->cfg.no_ui);
+		return;
+	}
 	const char *cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
 	int bypass = cache && strcmp(cache, "bypass") == 0;
 
@@ -338,7 +349,9 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 {
 	const char *clen;
 
-	if (s->auth && !(s->cfg.allow_unauth_reads && is_read(method)) &&
+	/* The page's static files hold no secrets: no token (the page asks
+	 * for one and sends it on its API requests). */
+	if (s->auth && ctx->route != KW_ROUTE_UI && !(s->cfg.allow_unauth_reads && is_read(method)) &&
 	    !kw_auth_check(s->auth, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_AUTHORIZATION))) {
 		kw_reply_error(out, 401, "unauthorized", NULL,
@@ -456,7 +469,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return send_reply(c, ctx, &ctx->pending, 1);
 	if (ctx->route == KW_ROUTE_KERNEL_GET)
 		route_of(url, &key);
-	dispatch(&r, s, c, ctx, key);
+	dispatch(&r, s, c, ctx, key, url);
 	return send_reply(c, ctx, &r, draining);
 }
 
