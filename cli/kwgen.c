@@ -3,13 +3,19 @@
  *
  *   kwgen [FILE]            one request (oracle or farm form) -> answer on stdout
  *   kwgen --batch [FILE]    JSON lines in, one compact answer per line out
+ *   kwgen --asm [FILE]      the assembly of every result as plain text (kwgen/text.h)
  *   kwgen --canonical [FILE] print the canonical request, config_id and key
+ *   kwgen cache CMD ...     look into a kwgend cache file (cli/cache.c)
  *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
+ *   kwgen verify FILE...    check the waits of whole kernels (cli/verify.c)
  *   kwgen --help
  */
 #include "kwgen/buf.h"
 #include "kwgen/request.h"
+#include "kwgen/text.h"
+#include "cache_cli.h"
 #include "logic.h"
+#include "verify_cli.h"
 
 #ifndef KW_VERSION
 #define KW_VERSION "0.1.0"
@@ -24,9 +30,13 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen [--batch [--jobs N] [--line-buffered]] [FILE]\n"
+	fputs("usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	      "       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
+	      "                    (kwgen verify --help)\n"
+	      "       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
+	      "                                                  (kwgen cache --help)\n"
 	      "       kwgen --help | --version\n"
 	      "\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
@@ -45,6 +55,12 @@ static void usage(FILE *f)
 	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
 	      "                   the output order is the input order\n"
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
+	      "  --asm            print only the assembly, as text: per result a header line\n"
+	      "                   \"// <generator>(<args>)\", its asm, then one\n"
+	      "                   \"// warning: <code>: <message>\" line per diagnostic; a\n"
+	      "                   \"// source: ...\" line first when the request has a source;\n"
+	      "                   errors go to stderr (exit 1); with --batch an error is a\n"
+	      "                   \"// error: <code>: <message>\" line\n"
 	      "  --canonical      print {\"canonical\", \"config_id\", \"key\"} for the request\n"
 	      "\n"
 	      "Generators and their args (default; \"required\" has none):\n"
@@ -77,7 +93,12 @@ static void usage(FILE *f)
 	      "  asmCaps, archCaps  overrides of the ISA's capability tables\n"
 	      "  vgprIdx, vgprMsb   gfx1250 VGPR-bank state ({\"ValuC\": 240}, -1/-2/0..255)\n"
 	      "  outputNoComment, fillDefaults, strict   booleans\n"
-	      "  replaceHolder      int (whole result) or list (one per top-level item)\n"
+	      "  replaceHolder      int (whole result) or list (one per top-level item): the\n"
+	      "               offset that fills Tensile's placeholder registers (v[vgprValuC]\n"
+	      "               is the holder; with \"replaceHolder\": 8 it prints v[8])\n"
+	      "  source       where the request came from: {\"file\", \"SolutionIndex\",\n"
+	      "               \"SolutionNameMin\"} (strings and integers) or a string; echoed\n"
+	      "               with the answer, not part of the key (kwgen logic sets it)\n"
 	      "\n"
 	      "Every answer carries \"diagnostics\": [{\"code\", \"message\"}] with codes\n"
 	      "count_clamped, count_out_of_range, vgpr_pair_misaligned, agpr_spill,\n"
@@ -114,21 +135,35 @@ static json_t *syntax_answer(const json_error_t *jerr, size_t lineno)
 static json_t *farm_answer(const json_t *req, int *ok)
 {
 	kw_error err = KW_ERROR_INIT;
-	kw_request *r = NULL;
-	json_t *results = NULL, *o;
-	char cid[65], key[65];
+	json_t *o = kw_request_answer(req, NULL, &err);
 
-	*ok = 0;
-	if (kw_request_parse(&r, req, NULL, &err) || kw_request_ids(cid, key, NULL, r, &err) ||
-	    kw_request_run(&results, r, &err)) {
-		kw_request_free(r);
-		return error_answer(&err);
-	}
-	o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "isa", kw_request_isa_name(r), "config_id", cid, "key", key,
-		      "generator_version", kw_generator_version(), "results", results);
-	kw_request_free(r);
 	*ok = o != NULL;
-	return o;
+	return o ? o : error_answer(&err);
+}
+
+/* The --asm text of one request appended to out; errors as
+ * kw_request_answer. */
+static int asm_text(kw_buf *out, const json_t *req, kw_error *err)
+{
+	json_t *o = kw_request_answer(req, NULL, err);
+	int rc;
+
+	if (!o)
+		return err->code ? err->code : KW_ENOMEM;
+	rc = kw_text_render(out, o, err);
+	json_decref(o);
+	return rc;
+}
+
+/* "// error: <code>: <message>\n" (a batch line that has no answer). */
+static void asm_error(kw_buf *out, const kw_error *e)
+{
+	kw_buf_puts(out, "// error: ");
+	kw_buf_puts(out, kw_error_code_name(e->code));
+	kw_buf_puts(out, ": ");
+	for (const char *m = e->message; *m; m++)
+		kw_buf_putc(out, *m == '\n' ? ' ' : *m);
+	kw_buf_putc(out, '\n');
 }
 
 /* The oracle form ("generator" + "args") answers exactly as the reference
@@ -141,12 +176,39 @@ static json_t *answer(const json_t *req, int *ok)
 	return farm_answer(req, ok);
 }
 
-static int run_single(FILE *in, int canonical)
+/* kwgen --asm FILE: the text on stdout; an error on stderr, exit 1. */
+static int run_single_text(json_t *req, const json_error_t *jerr)
+{
+	kw_error err = KW_ERROR_INIT;
+	kw_buf b = KW_BUF_INIT;
+	int rc = req ? asm_text(&b, req, &err)
+		     : kw_error_set(&err, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr->text, jerr->line,
+				    jerr->column);
+
+	json_decref(req);
+	if (rc == 0 && b.len && fwrite(b.p, 1, b.len, stdout) != b.len)
+		rc = KW_EIO;
+	kw_buf_free(&b);
+	if (rc == KW_ENOMEM || rc == KW_EIO || (rc == 0 && fflush(stdout))) {
+		fputs(rc == KW_ENOMEM ? "kwgen: out of memory\n" : "kwgen: write error\n", stderr);
+		return 2;
+	}
+	if (rc) {
+		fprintf(stderr, "kwgen: %s: %s%s%s%s\n", kw_error_code_name(rc), err.message,
+			err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
+		return 1;
+	}
+	return 0;
+}
+
+static int run_single(FILE *in, int canonical, int as_text)
 {
 	json_error_t jerr;
 	json_t *req = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr), *out;
 	int ok = 0;
 
+	if (as_text)
+		return run_single_text(req, &jerr);
 	if (!req) {
 		out = syntax_answer(&jerr, 0);
 	} else if (canonical) {
@@ -209,6 +271,7 @@ typedef struct chunk {
 	size_t max_line;
 	kw_buf out;
 	int oom;
+	int as_text;    /* --asm: the text of each answer */
 } chunk;
 
 static int dump_to_buf(const char *s, size_t n, void *data)
@@ -273,15 +336,32 @@ static void answer_line(chunk *c, line *l, size_t lineno)
 	if (l->full > c->max_line) {
 		kw_error_set(&e, KW_ELIMIT, NULL, "line %zu is %zu bytes; the limit is %zu (--max-line-bytes)", lineno, l->full,
 			     c->max_line);
-		out = error_answer(&e);
+		out = c->as_text ? NULL : error_answer(&e);
 	} else if (n == 0) {
 		kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu is blank: each line must hold one JSON request", lineno);
-		out = error_answer(&e);
+		out = c->as_text ? NULL : error_answer(&e);
 	} else if (!(req = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr))) {
+		if (c->as_text) {
+			kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu: not JSON: %s (column %d)", lineno, jerr.text, jerr.column);
+			asm_error(&c->out, &e);
+			c->oom |= c->out.oom;
+			return;
+		}
 		out = syntax_answer(&jerr, lineno);
+	} else if (c->as_text) {
+		if (asm_text(&c->out, req, &e))
+			asm_error(&c->out, &e);
+		json_decref(req);
+		c->oom |= c->out.oom;
+		return;
 	} else {
 		out = answer(req, &ok);
 		json_decref(req);
+	}
+	if (c->as_text && !out) {
+		asm_error(&c->out, &e);
+		c->oom |= c->out.oom;
+		return;
 	}
 	if (!out || json_dump_callback(out, dump_to_buf, &c->out, JSON_COMPACT | JSON_ENSURE_ASCII) ||
 	    kw_buf_putc(&c->out, '\n'))
@@ -310,7 +390,7 @@ static void *run_chunk(void *arg)
 	return NULL;
 }
 
-static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line)
+static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int as_text)
 {
 	chunk *cs;
 	job *jbs;
@@ -333,6 +413,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line)
 	per_chunk = line_buffered ? 1 : CHUNK;
 	for (int j = 0; j < jobs; j++) {
 		cs[j].max_line = max_line;
+		cs[j].as_text = as_text;
 		if (!(cs[j].lines = calloc(per_chunk, sizeof(line))))
 			rc = 2;
 	}
@@ -406,7 +487,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line)
 
 int main(int argc, char **argv)
 {
-	int batch = 0, canonical = 0, line_buffered = 0, rc;
+	int batch = 0, canonical = 0, line_buffered = 0, as_text = 0, rc;
 	size_t max_line = (size_t)1 << 20;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *path = NULL;
@@ -414,6 +495,10 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "verify"))
+		return kw_cli_verify(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "cache"))
+		return kw_cli_cache(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
@@ -425,6 +510,8 @@ int main(int argc, char **argv)
 			batch = 1;
 		} else if (!strcmp(argv[i], "--canonical")) {
 			canonical = 1;
+		} else if (!strcmp(argv[i], "--asm")) {
+			as_text = 1;
 		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
 			char *end;
 			jobs = strtol(argv[++i], &end, 10);
@@ -453,6 +540,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (as_text && canonical) {
+		fputs("kwgen: --asm and --canonical do not go together\n", stderr);
+		return 2;
+	}
 	if (path && strcmp(path, "-")) {
 		in = fopen(path, "r");
 		if (!in) {
@@ -464,7 +555,7 @@ int main(int argc, char **argv)
 		jobs = 1;
 	if (jobs > 64)
 		jobs = 64;
-	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line) : run_single(in, canonical);
+	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line, as_text) : run_single(in, canonical, as_text);
 	if (in != stdin)
 		fclose(in);
 	return rc;

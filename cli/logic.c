@@ -178,6 +178,25 @@ static int flush_batch(run *r, kw_error *err)
 	return 0;
 }
 
+/* req.source = {"file": name, "SolutionIndex": the solution's own index
+ * (else its position in the list), "SolutionNameMin" (when the solution
+ * has one)}: every answer can be matched back to its solution.  Returns 0,
+ * -1 when out of memory. */
+static int add_source(json_t *req, const char *name, const kw_yaml_item *it)
+{
+	const json_t *idx = json_object_get(it->value, "SolutionIndex");
+	const json_t *nm = json_object_get(it->value, "SolutionNameMin");
+	json_t *src = json_pack("{s:s,s:I}", "file", name, "SolutionIndex",
+				json_is_integer(idx) && json_integer_value(idx) >= 0 && json_integer_value(idx) <= 2147483647
+					? json_integer_value(idx) : (json_int_t)it->index);
+
+	if (src && json_is_string(nm) && json_object_set(src, "SolutionNameMin", (json_t *)nm) < 0) {
+		json_decref(src);
+		return -1;
+	}
+	return src && json_object_set_new(req, "source", src) == 0 ? 0 : -1;
+}
+
 static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 {
 	kw_logic_ctx ctx = { r->isa[0] ? r->isa : NULL, r->problem_type, r->o->generators };
@@ -218,6 +237,10 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 	int dup = json_object_get(r->st->seen_requests, canon) != NULL;
 	if (!dup && json_object_set_new(r->st->seen_requests, canon, json_true()) < 0)
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	/* Where it came from (after the duplicate check: two solutions with
+	 * the same configuration are the same request). */
+	if (rc == 0 && add_source(req, r->name, it) < 0)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	if (rc == 0 && !(dup && r->o->unique)) {
 		r->st->requests++;
 		if (r->poster) {
@@ -228,8 +251,7 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			else if ((long)json_array_size(r->batch) >= r->o->batch)
 				rc = flush_batch(r, err);
-		} else {
-			fputs(canon, r->out);
+		} else if (json_dumpf(req, r->out, JSON_COMPACT | JSON_SORT_KEYS) == 0) {
 			fputc('\n', r->out);
 		}
 	}

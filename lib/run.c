@@ -329,6 +329,28 @@ json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok)
 	return o;
 }
 
+json_t *kw_request_answer(const json_t *req, const kw_limits *lim, kw_error *err)
+{
+	kw_request *r = NULL;
+	json_t *results = NULL, *o = NULL;
+	char cid[65], key[65];
+
+	if (kw_request_parse(&r, req, lim, err) || kw_request_ids(cid, key, NULL, r, err) ||
+	    kw_request_run(&results, r, err))
+		goto done;
+	o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "isa", kw_request_isa_name(r), "config_id", cid, "key", key,
+		      "generator_version", kw_generator_version(), "results", results);
+	if (o && r->source && json_object_set(o, "source", r->source)) {
+		json_decref(o);
+		o = NULL;
+	}
+	if (!o)
+		kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+done:
+	kw_request_free(r);
+	return o;
+}
+
 json_t *kw_generators_json(void)
 {
 	return json_pack(

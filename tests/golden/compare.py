@@ -22,6 +22,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from checks import exit_problems  # noqa: E402
 EXTRA_OK = {"diagnostics"}
 GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
               "hasSequentialValuC", "accVgprImagNumOffset", "mapAcctoArchRegs",
@@ -43,7 +45,9 @@ def isa_name(isa):
 
 
 def run_kwgen(kwgen, lines, timeout):
-    """All requests in one `kwgen --batch` process; one answer line per request."""
+    """All requests in one `kwgen --batch` process; one answer line per request.
+    Returns (answers, problems): problems lists a non-zero exit status, a
+    sanitizer report in stderr or a wrong number of answer lines."""
     text = "".join(t + "\n" for t in lines).encode()
     try:
         p = subprocess.run([kwgen, "--batch"], input=text, stdout=subprocess.PIPE,
@@ -55,12 +59,30 @@ def run_kwgen(kwgen, lines, timeout):
     out = p.stdout.decode("utf-8", "replace").split("\n")
     if out and out[-1] == "":
         out.pop()
-    if p.returncode not in (0, 1) or len(out) != len(lines):
+    problems = exit_problems("kwgen --batch", p.returncode, p.stderr)
+    if len(out) != len(lines):
+        problems.append("kwgen --batch printed %d lines for %d requests" % (len(out), len(lines)))
+    if problems:
         sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
-        if len(out) != len(lines):
-            print("compare: kwgen --batch exited %d and printed %d lines for %d requests"
-                  % (p.returncode, len(out), len(lines)))
-    return out
+    return out, problems
+
+
+def run_single(kwgen, line, timeout):
+    """One request through single mode (request on stdin, pretty answer,
+    exit 1 when the answer is an error).  Returns (answer text, problems)."""
+    try:
+        p = subprocess.run([kwgen], input=line.encode(), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, ["kwgen (single) did not finish in %d s" % timeout]
+    text = p.stdout.decode("utf-8", "replace")
+    try:
+        is_error = "error" in json.loads(text)
+    except ValueError:
+        is_error = False
+    problems = exit_problems("kwgen (single)", p.returncode, p.stderr,
+                             allowed=(1,) if is_error else (0,))
+    return text, problems
 
 
 def compare_one(want, got_text):
@@ -119,6 +141,9 @@ def main():
     ap.add_argument("--show", type=int, default=5, help="diffs to print in full")
     ap.add_argument("--only", help="only requests whose JSON contains this text")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--single", type=int, default=0, metavar="N",
+                    help="also run N requests (spread over the set) one per process "
+                         "in single mode; -1 = all")
     opts = ap.parse_args()
 
     reqs = load_gz("requests.jsonl.gz")
@@ -126,7 +151,9 @@ def main():
     if len(reqs) != len(answers):
         sys.exit("compare: %d requests but %d answers" % (len(reqs), len(answers)))
     idx = [i for i, r in enumerate(reqs) if not opts.only or opts.only in r]
-    got = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
+    got, run_problems = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
+    for p in run_problems:
+        print("FAILED  %s" % p)
 
     passed = collections.Counter()
     total = collections.Counter()
@@ -186,7 +213,23 @@ def main():
         print("                 zcat tests/golden/answers.jsonl.gz | sed -n '%dp'" % first)
 
     n_pass = sum(passed.values())
-    n_fail = len(idx) - n_pass
+    n_fail = len(idx) - n_pass + len(run_problems)
+
+    if opts.single:
+        step = 1 if opts.single < 0 else max(1, len(idx) // opts.single)
+        sample = idx[::step][:len(idx) if opts.single < 0 else opts.single]
+        s_fail = 0
+        for i in sample:
+            text, problems = run_single(opts.kwgen, reqs[i], opts.timeout)
+            if not problems:
+                problems = compare_one(json.loads(answers[i]), text)
+            if problems:
+                s_fail += 1
+                if s_fail <= opts.show:
+                    print("FAILED  single mode, pair %d: %s" % (i + 1, "; ".join(problems)))
+        print("single mode: %d of %d requests match" % (len(sample) - s_fail, len(sample)))
+        n_pass += len(sample) - s_fail
+        n_fail += s_fail
     print("golden: %d passed, %d failed" % (n_pass, n_fail))
     return 1 if n_fail else 0
 

@@ -88,3 +88,20 @@ class Results:
             print("  failed: %s" % f)
         self.line()
         sys.exit(self.status())
+
+
+def exit_problems(what, returncode, stderr, allowed=(0,)):
+    """Problems with a finished program: an exit status not in allowed (a
+    negative status is a signal), or a sanitizer report in its stderr.
+    Returns a list of strings (empty = fine)."""
+    problems = []
+    if returncode not in allowed:
+        if returncode is not None and returncode < 0:
+            problems.append("%s was killed by signal %d" % (what, -returncode))
+        else:
+            problems.append("%s exited %s (allowed: %s)"
+                            % (what, returncode, ", ".join(str(a) for a in allowed)))
+    rep = sanitizer_report(stderr)
+    if rep:
+        problems.append("%s: sanitizer report: %s" % (what, rep[:300]))
+    return problems

@@ -158,6 +158,9 @@ def main():
                      "     ThreadTile: [4, 4], TransposeA: 0, WavefrontSize: 32}\n")
         rc, out, err = run(cmd, "--no-progress", p)
         reqs = [json.loads(l) for l in out.splitlines()]
+        # every request says where it came from; the rest is the same
+        srcs = [q.pop("source", None) for q in reqs]
+        check(srcs == [{"file": p, "SolutionIndex": i} for i in range(3)], "anchors/defaults: sources %r" % srcs)
         check(rc == 0 and len(reqs) == 3 and reqs[0] == reqs[1] == reqs[2], "anchors/defaults: status %d: %s" % (rc, err))
         if reqs:
             r = reqs[0]
