@@ -22,4 +22,4 @@ $(BUILD)/obj/server/ui.o: server/ui.c $(BUILD)/gen/ui_assets.h
 ui-test: $(BUILD)/kwgend
 	python3 tests/ui/run.py --kwgend $(BUILD)/kwgend --out $(BUILD)/ui-test $(UI_TEST_ARGS)
 
-test: ui-test
+SUITES += ui-test

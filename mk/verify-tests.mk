@@ -33,6 +33,12 @@ $(BUILD)/tests/codeobj_dump: tests/verify/tools/codeobj_dump.c $(BUILD)/libkwgen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(LLVM_LIBS)
 
+# kwgen verify reads code objects: the CLI links the decoder and LLVM
+# (libkwgen itself never does).  libkwgen.a again after it: the decoder
+# uses kw_buf and kw_error.
+$(BUILD)/kwgen: $(BUILD)/libkwgen-codeobj.a
+CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
+
 .PHONY: verify-test verify-forms verify-mutants verify-mutants-short bench-verify
 
 verify-test: $(BUILD)/kwgen
@@ -49,3 +55,6 @@ verify-mutants-short: $(BUILD)/kwgen
 	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --short 1
 
 -include $(CODEOBJ_OBJS:.o=.d)
+
+bench-verify: $(BUILD)/kwgen
+	python3 bench/bench_verify.py --kwgen $(BUILD)/kwgen --json $(BUILD)/bench-verify.json

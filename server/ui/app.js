@@ -862,7 +862,7 @@ function renderPicture() {
 	const ch = 24;
 	const pad = 40;
 	const stripGap = 36;
-	const stripCols = Math.min(f.len, Math.max(cols, 32));
+	const stripCols = Math.min(f.len, Math.max(cols, 16));
 	const stripRows = Math.ceil(f.len / stripCols);
 	const width = pad + Math.max(cols, stripCols) * cw + 10;
 	const height = pad + d0 * ch + stripGap + stripRows * ch + 30;
