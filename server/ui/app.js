@@ -864,7 +864,7 @@ function renderPicture() {
 	const stripGap = 36;
 	const stripCols = Math.min(f.len, Math.max(cols, 16));
 	const stripRows = Math.ceil(f.len / stripCols);
-	const width = pad + Math.max(cols, stripCols) * cw + 10;
+	const width = Math.max(pad + Math.max(cols, stripCols) * cw + 10, 660);
 	const height = pad + d0 * ch + stripGap + stripRows * ch + 30;
 	const svg = document.createElementNS(SVG_NS, 'svg');
 	svg.setAttribute('xmlns', SVG_NS);
@@ -883,7 +883,7 @@ function renderPicture() {
 		svg.appendChild(e);
 		return e;
 	};
-	text(pad, 14, `arch VGPR v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major, as ValuC); label = its accumulator`, 'start', '#444');
+	text(pad, 14, `v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major); label: its accumulator`, 'start', '#444');
 	for (let c = 0; c < cols; c++)
 		text(pad + c * cw + cw / 2, pad - 6, String(c * d0), 'middle', '#888');
 	for (let r = 0; r < d0; r++)
