@@ -314,13 +314,18 @@ function readSolution(text) {
 	if (kernel._ScheduleIterAlg === undefined && kernel.ScheduleIterAlg !== undefined)
 		kernel._ScheduleIterAlg = kernel.ScheduleIterAlg;
 	const base = { kernel, fillDefaults: true };
+	/* where it came from, returned with the answer (never part of the key) */
 	const src = {};
-	if (obj.SolutionIndex !== undefined)
+	if (Number.isInteger(obj.SolutionIndex) && obj.SolutionIndex >= 0)
 		src.SolutionIndex = obj.SolutionIndex;
-	if (obj.SolutionNameMin !== undefined)
+	if (typeof obj.SolutionNameMin === 'string' && obj.SolutionNameMin)
 		src.SolutionNameMin = obj.SolutionNameMin;
+	else if (typeof obj.KernelNameMin === 'string' && obj.KernelNameMin)
+		src.KernelNameMin = obj.KernelNameMin;
+	if (Object.keys(src).length)
+		base.source = src;
 	return {
-		base, isa: obj.ISA, source: src,
+		base, isa: obj.ISA,
 		note: `${form} Tensile solution${note}; Tensile defaults filled in. ` +
 			'wait needs tPA/tPB/states, which `kwgen logic` derives from a logic file.'
 	};
@@ -552,7 +557,7 @@ async function run() {
 		const r = first.response;
 		text += ` · generator ${r.generator_version} · key ${r.key.slice(0, 16)}… (${r.cached ? 'from the cache' : 'generated'})`;
 		if (r.source)
-			text += ' · source ' + JSON.stringify(r.source);
+			text += ' · source ' + sourceText(r.source);
 	}
 	setStatus(ok === answers.length ? 'ok' : 'error', text);
 	state.last = {
@@ -561,6 +566,21 @@ async function run() {
 	};
 	renderAsm();
 	renderPicture();
+}
+
+/* The "source" of an answer: "FILE#index" or {file, SolutionIndex, SolutionNameMin, ...}. */
+function sourceText(src) {
+	if (typeof src === 'string')
+		return src;
+	const parts = [];
+	if (src.file)
+		parts.push(src.file + (src.SolutionIndex !== undefined ? '#' + src.SolutionIndex : ''));
+	else if (src.SolutionIndex !== undefined)
+		parts.push('solution ' + src.SolutionIndex);
+	for (const [k, v] of Object.entries(src))
+		if (k !== 'file' && k !== 'SolutionIndex')
+			parts.push(`${k} ${v}`);
+	return parts.join(' · ');
 }
 
 /* ------------------------------------------------------------ assembly */
