@@ -14,7 +14,9 @@ free port (and a bare `build/kwgend` gets `--listen 127.0.0.1:PORT`).
 
 Markers, written just before a block (tests/journeys/README.md):
 
-    README.md:   <!-- journeys: skip REASON -->     not run (says why)
+    README.md:   <!-- journeys: skip REASON -->     not run (a block that cannot run inside
+                                                    `make test`, e.g. `make test`); counted as
+                                                    a passed check that the reason is given
                  <!-- journeys: background -->      a long-running command (a daemon):
                                                     started, waited for until port 8080
                                                     answers, stopped after the document
@@ -247,8 +249,11 @@ class Runner:
     def block(self, b):
         skip = b.mark("skip")
         if skip:
-            self.t.skip("%s (%s)" % (b.where, b.text.strip().split("\n")[0][:60]),
-                        "marked skip: %s" % (skip if skip is not True else "no reason given"))
+            # by design never runnable here (e.g. `make test` itself): not a
+            # check, so neither passed nor skipped; the reason is required
+            self.t.check(skip is not True, "%s: not run (%s): %s" % (b.where, b.text.strip().split("\n")[0][:60],
+                                                                   skip if skip is not True else "?"),
+                         "a skip marker must give its reason: <!-- journeys: skip REASON -->")
             return
         first = b.text.strip().split("\n")[0][:70]
         if b.mark("background"):

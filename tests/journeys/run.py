@@ -229,7 +229,26 @@ def make_ca(tmp):
     return os.path.join(tmp, "ca.pem"), os.path.join(tmp, "srv.pem"), os.path.join(tmp, "srv.key")
 
 
+def check_compose(t):
+    """docker/compose.yaml as written (no Docker here): a published nginx tag,
+    the port on the loopback by default, the health check on every replica."""
+    text = open(os.path.join(ROOT, "docker", "compose.yaml")).read()
+    m = re.search(r"^\s*image:\s*nginx:(\S+)", text, re.M)
+    # tags the official nginx image publishes for Debian 12: <series>-bookworm, stable-/mainline-bookworm
+    t.check(m and re.match(r"^(1\.(2[5-9])(\.\d+)?|stable|mainline)-bookworm$", m.group(1)),
+            "compose: nginx image tag %s is a published bookworm tag" % (m.group(1) if m else "?"))
+    ports = re.findall(r"^\s*ports:\s*\[(.*)\]", text, re.M)
+    t.check(ports and all("127.0.0.1:" in p for p in ports),
+            "compose: ports published on 127.0.0.1 by default: %s" % ports)
+    t.check("healthcheck.sh" in text and "service_healthy" in text,
+            "compose: the replicas' health check is docker/healthcheck.sh, nginx waits for it")
+    df = open(os.path.join(ROOT, "docker", "Dockerfile")).read()
+    t.check("COPY docker/healthcheck.sh" in df and "healthcheck.sh" in df.split("HEALTHCHECK", 1)[-1],
+            "compose: the image installs and uses docker/healthcheck.sh")
+
+
 def journey_server(t, a, tmp):
+    check_compose(t)
     kw = os.path.join(a.build, "kwgen")
     fx = os.path.join(FIX, "gfx940.yaml")
     tokens = os.path.join(tmp, "tokens")
