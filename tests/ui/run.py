@@ -215,9 +215,12 @@ class Browser:
         self.call("Page.navigate", {"url": url})
         self.wait("document.readyState === 'complete'", "the page to load")
 
-    def screenshot(self, path, full=True):
+    def screenshot(self, path, full=True, clip=None):
         params = {"format": "png"}
-        if full:
+        if clip:
+            params["clip"] = clip
+            params["captureBeyondViewport"] = True
+        elif full:
             m = self.call("Page.getLayoutMetrics")
             size = m.get("cssContentSize") or m["contentSize"]
             params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}
@@ -405,6 +408,7 @@ def check_main(b, d, out):
     generate(b)
     status = b.js("document.getElementById('status').textContent")
     check(status.startswith("3 of 3 ISAs answered"), "three ISAs answered", status)
+    check(status.endswith("source " + req["source"]), "the answer's source (the example's hipBLASLt file) is shown", status)
     got = cells(b)
     want = {}
     for isa in isas:
@@ -478,6 +482,10 @@ def check_main(b, d, out):
               "SourceSwap %d: column-major %dx%d grid (dimension 0 down)" % (swap, d0, len(pic) // d0))
         if not flip:
             b.screenshot(os.path.join(out, "playground.png"))
+            # the top of the page at 3/4 scale (README's picture: docs/playground.png)
+            b.js("window.scrollTo(0, 0)")
+            b.screenshot(os.path.join(out, "overview.png"),
+                         clip={"x": 0, "y": 0, "width": 1500, "height": 1180, "scale": 0.75})
             first_labels = [c["label"] for c in sorted(pic, key=lambda c: c["arch"])]
         else:
             labels = [c["label"] for c in sorted(pic, key=lambda c: c["arch"])]
@@ -571,6 +579,9 @@ def check_yaml(b, d, out):
           b.js("JSON.stringify([...document.querySelectorAll('#isas input:checked')].map(x => x.value))") == '["gfx942"]',
           "pasted logic-file YAML is read as a solution and its ISA ticked", st)
     generate(b)
+    status = b.js("document.getElementById('status').textContent")
+    check(status.endswith("source solution 1 · KernelNameMin Cijk_fixture_1"),
+          "the pasted solution's SolutionIndex and name come back as the answer's source", status)
     got = cells(b)
     want = {x["name"]: x for x in answer(d.base, dict(expected, generators=[
         {"name": "mapAcctoArchRegs", "args": {}}, {"name": "accToArchMapper", "args": {}}]))["results"]}
