@@ -100,6 +100,21 @@ def t_batch():
     assert all("\n" not in a and not a.startswith("{\n") for a in ans), "batch answers are one line each"
 
 
+def t_max_line_bytes():
+    short = json.dumps(ORACLE_REQ)
+    long_ = json.dumps(dict(ORACLE_REQ, args={"comment": "x" * 400}))
+    limit = str(len(short) + 10)
+    _, out, _ = kwgen("--batch", "--max-line-bytes", limit, stdin=(short + "\n" + long_ + "\n" + short + "\n").encode())
+    ans = [json.loads(x) for x in out.splitlines()]
+    assert len(ans) == 3 and "asm" in ans[0] and "asm" in ans[2], out[:300]
+    err = ans[1].get("error")
+    assert isinstance(err, dict) and err.get("code") == "limit" and "--max-line-bytes" in err.get("message", ""), ans[1]
+    _, out, _ = kwgen("--batch", stdin=(long_ + "\n").encode())
+    assert "asm" in json.loads(out), "the default limit refuses a 500-byte line"
+    rc, out, err = kwgen("--batch", "--max-line-bytes", "0", stdin=b"", allowed=(1, 2))
+    assert "--max-line-bytes" in err, err
+
+
 def t_jobs():
     lines = golden_lines(400)
     text = ("\n".join(lines) + "\n").encode()
@@ -494,6 +509,7 @@ CHECKS = [
     ("kwgen single mode (stdin): pretty answer, exit 1 on an error", t_single_stdin),
     ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
     ("kwgen --batch: one compact answer per line, bad lines answered", t_batch),
+    ("kwgen --batch --max-line-bytes: a longer line answers limit, the next is answered", t_max_line_bytes),
     ("kwgen --jobs 1 / 4 / default: same bytes; bad --jobs refused", t_jobs),
     ("kwgen --line-buffered: each answer before stdin closes", t_line_buffered),
     ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),
