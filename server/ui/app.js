@@ -314,13 +314,18 @@ function readSolution(text) {
 	if (kernel._ScheduleIterAlg === undefined && kernel.ScheduleIterAlg !== undefined)
 		kernel._ScheduleIterAlg = kernel.ScheduleIterAlg;
 	const base = { kernel, fillDefaults: true };
+	/* where it came from, returned with the answer (never part of the key) */
 	const src = {};
-	if (obj.SolutionIndex !== undefined)
+	if (Number.isInteger(obj.SolutionIndex) && obj.SolutionIndex >= 0)
 		src.SolutionIndex = obj.SolutionIndex;
-	if (obj.SolutionNameMin !== undefined)
+	if (typeof obj.SolutionNameMin === 'string' && obj.SolutionNameMin)
 		src.SolutionNameMin = obj.SolutionNameMin;
+	else if (typeof obj.KernelNameMin === 'string' && obj.KernelNameMin)
+		src.KernelNameMin = obj.KernelNameMin;
+	if (Object.keys(src).length)
+		base.source = src;
 	return {
-		base, isa: obj.ISA, source: src,
+		base, isa: obj.ISA,
 		note: `${form} Tensile solution${note}; Tensile defaults filled in. ` +
 			'wait needs tPA/tPB/states, which `kwgen logic` derives from a logic file.'
 	};
@@ -552,7 +557,7 @@ async function run() {
 		const r = first.response;
 		text += ` · generator ${r.generator_version} · key ${r.key.slice(0, 16)}… (${r.cached ? 'from the cache' : 'generated'})`;
 		if (r.source)
-			text += ' · source ' + JSON.stringify(r.source);
+			text += ' · source ' + sourceText(r.source);
 	}
 	setStatus(ok === answers.length ? 'ok' : 'error', text);
 	state.last = {
@@ -561,6 +566,21 @@ async function run() {
 	};
 	renderAsm();
 	renderPicture();
+}
+
+/* The "source" of an answer: "FILE#index" or {file, SolutionIndex, SolutionNameMin, ...}. */
+function sourceText(src) {
+	if (typeof src === 'string')
+		return src;
+	const parts = [];
+	if (src.file)
+		parts.push(src.file + (src.SolutionIndex !== undefined ? '#' + src.SolutionIndex : ''));
+	else if (src.SolutionIndex !== undefined)
+		parts.push('solution ' + src.SolutionIndex);
+	for (const [k, v] of Object.entries(src))
+		if (k !== 'file' && k !== 'SolutionIndex')
+			parts.push(`${k} ${v}`);
+	return parts.join(' · ');
 }
 
 /* ------------------------------------------------------------ assembly */
@@ -864,7 +884,7 @@ function renderPicture() {
 	const stripGap = 36;
 	const stripCols = Math.min(f.len, Math.max(cols, 16));
 	const stripRows = Math.ceil(f.len / stripCols);
-	const width = pad + Math.max(cols, stripCols) * cw + 10;
+	const width = Math.max(pad + Math.max(cols, stripCols) * cw + 10, 660);
 	const height = pad + d0 * ch + stripGap + stripRows * ch + 30;
 	const svg = document.createElementNS(SVG_NS, 'svg');
 	svg.setAttribute('xmlns', SVG_NS);
@@ -883,7 +903,7 @@ function renderPicture() {
 		svg.appendChild(e);
 		return e;
 	};
-	text(pad, 14, `arch VGPR v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major, as ValuC); label = its accumulator`, 'start', '#444');
+	text(pad, 14, `v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major); label: its accumulator`, 'start', '#444');
 	for (let c = 0; c < cols; c++)
 		text(pad + c * cw + cw / 2, pad - 6, String(c * d0), 'middle', '#888');
 	for (let r = 0; r < d0; r++)

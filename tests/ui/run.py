@@ -408,6 +408,7 @@ def check_main(b, d, out):
     generate(b)
     status = b.js("document.getElementById('status').textContent")
     check(status.startswith("3 of 3 ISAs answered"), "three ISAs answered", status)
+    check(status.endswith("source " + req["source"]), "the answer's source (the example's hipBLASLt file) is shown", status)
     got = cells(b)
     want = {}
     for isa in isas:
@@ -578,6 +579,9 @@ def check_yaml(b, d, out):
           b.js("JSON.stringify([...document.querySelectorAll('#isas input:checked')].map(x => x.value))") == '["gfx942"]',
           "pasted logic-file YAML is read as a solution and its ISA ticked", st)
     generate(b)
+    status = b.js("document.getElementById('status').textContent")
+    check(status.endswith("source solution 1 · KernelNameMin Cijk_fixture_1"),
+          "the pasted solution's SolutionIndex and name come back as the answer's source", status)
     got = cells(b)
     want = {x["name"]: x for x in answer(d.base, dict(expected, generators=[
         {"name": "mapAcctoArchRegs", "args": {}}, {"name": "accToArchMapper", "args": {}}]))["results"]}
