@@ -292,10 +292,18 @@ function readSolution(text) {
 	}
 	let note = '';
 	if (Array.isArray(obj)) {
-		const sols = obj.filter((x) => x && typeof x === 'object' && !Array.isArray(x));
+		/* a list of solutions, or a whole logic file (its solutions are a
+		 * list inside the top-level list) */
+		const isSol = (x) => x && typeof x === 'object' && !Array.isArray(x) &&
+			(x.MatrixInstM !== undefined || x.MIWaveTile !== undefined || x.NumThreads !== undefined);
+		let sols = obj.filter(isSol);
+		if (!sols.length) {
+			const inner = obj.find((x) => Array.isArray(x) && x.some(isSol));
+			sols = inner ? inner.filter(isSol) : [];
+		}
 		if (!sols.length)
-			throw new Error(`${form}: a list without a solution mapping in it`);
-		note = obj.length > 1 ? ` (the first of ${obj.length} list items)` : '';
+			throw new Error(`${form}: a list without a Tensile solution in it`);
+		note = sols.length > 1 ? ` (the first of ${sols.length} solutions; paste one solution to pick another)` : '';
 		obj = sols[0];
 	}
 	if (!obj || typeof obj !== 'object')
@@ -513,7 +521,10 @@ function setStatus(kind, text) {
 	el.textContent = text;
 }
 
+let runs = 0; /* the latest run draws; an older one finishing late is dropped */
+
 async function run() {
+	const me = ++runs;
 	let fs;
 	try {
 		fs = formState();
@@ -545,9 +556,12 @@ async function run() {
 	try {
 		answer = await api('/v1/kernels:batch', { requests: all });
 	} catch (e) {
-		setStatus('error', e.message);
+		if (me === runs)
+			setStatus('error', e.message);
 		return;
 	}
+	if (me !== runs)
+		return;
 	const items = answer.results;
 	const answers = items.slice(0, reqs.length);
 	const ok = answers.filter((a) => a.status === 200).length;
@@ -1120,6 +1134,7 @@ async function start() {
 	} else {
 		sel.value = '0';
 		loadExample();
+		run();
 	}
 	document.body.dataset.ready = '1';
 }
@@ -1130,7 +1145,11 @@ document.addEventListener('DOMContentLoaded', () => {
 		sessionStorage.setItem('kwgen-token', $('token').value.trim());
 		start();
 	});
-	$('example').addEventListener('change', loadExample);
+	$('example').addEventListener('change', () => {
+		loadExample();
+		if ($('example').value !== '')
+			run();
+	});
 	$('solution').addEventListener('input', () => {
 		$('example').value = '';
 		showExampleSource();
