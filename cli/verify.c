@@ -5,6 +5,7 @@
 #include "verify_cli.h"
 
 #include "kwgen/buf.h"
+#include "kwgen/codeobj.h"
 #include "kwgen/verify.h"
 
 #include <errno.h>
@@ -164,7 +165,30 @@ int kw_cli_verify(int argc, char **argv)
 			continue;
 		}
 		o.filename = strcmp(a, "-") ? a : "<stdin>";
-		rc = kw_verify_text(&r, text, len, &o, &err);
+		if (kw_codeobj_is_elf(text, len)) {
+			/* A code object: decode it (LLVM's disassembler, ISA from
+			 * e_flags unless --isa) into objdump text, whose
+			 * `// ADDR:` comments give every finding its offset. */
+			char *dis = NULL;
+			size_t dlen = 0;
+			const char *isa = NULL, *given = o.isa;
+
+			rc = kw_codeobj_disassemble(text, len, o.isa, o.filename, o.max_instructions, &dis,
+						    &dlen, &isa, NULL, &err);
+			free(text);
+			if (rc) {
+				fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
+				worst = 2;
+				continue;
+			}
+			text = dis;
+			len = dlen;
+			o.isa = isa;
+			rc = kw_verify_text(&r, text, len, &o, &err);
+			o.isa = given;
+		} else {
+			rc = kw_verify_text(&r, text, len, &o, &err);
+		}
 		free(text);
 		if (rc) {
 			fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
