@@ -7,6 +7,7 @@
  *   kwgen --canonical [FILE] print the canonical request, config_id and key
  *   kwgen cache CMD ...     look into a kwgend cache file (cli/cache.c)
  *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
+ *   kwgen verify FILE...    check the waits of whole kernels (cli/verify.c)
  *   kwgen --help
  */
 #include "kwgen/buf.h"
@@ -14,6 +15,7 @@
 #include "kwgen/text.h"
 #include "cache_cli.h"
 #include "logic.h"
+#include "verify_cli.h"
 
 #ifndef KW_VERSION
 #define KW_VERSION "0.1.0"
@@ -31,6 +33,8 @@ static void usage(FILE *f)
 	fputs("usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	      "       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
+	      "                    (kwgen verify --help)\n"
 	      "       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
 	      "                                                  (kwgen cache --help)\n"
 	      "       kwgen --help | --version\n"
@@ -46,8 +50,10 @@ static void usage(FILE *f)
 	      "                (\"generators\" omitted = every generator that applies)\n"
 	      "                -> {\"isa\", \"config_id\", \"key\", \"generator_version\", \"results\": [...]}\n"
 	      "\n"
-	      "  --batch          JSON lines in, one compact answer per line out (oracle form\n"
-	      "                   answers; a bad line answers {\"error\": \"...\"}); exit 0\n"
+	      "  --batch          JSON lines in, one compact answer per line out: answer N is\n"
+	      "                   line N's (a blank line, a line that is not JSON and a line\n"
+	      "                   past --max-line-bytes each answer an error); exit 0\n"
+	      "  --max-line-bytes N  longest batch line (default 1048576)\n"
 	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
 	      "                   the output order is the input order\n"
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
@@ -99,8 +105,10 @@ static void usage(FILE *f)
 	      "Every answer carries \"diagnostics\": [{\"code\", \"message\"}] with codes\n"
 	      "count_clamped, count_out_of_range, vgpr_pair_misaligned, agpr_spill,\n"
 	      "register_out_of_range, instruction_not_on_isa; with \"strict\": true any of\n"
-	      "them makes the answer an error.  Errors are {\"error\": \"...\"} naming the\n"
-	      "key and what is allowed.  Duplicate JSON keys are an error.\n", f);
+	      "them makes the answer an error.  Errors are {\"error\": {\"code\", \"message\",\n"
+	      "\"field\"}} as kwgend gives them, naming the key and what is allowed; the\n"
+	      "oracle form alone answers as the reference oracle does ({\"error\": \"...\"},\n"
+	      "\"isa\": [9,4,2]).  Duplicate JSON keys are an error.\n", f);
 }
 
 /* The error answer every non-oracle path gives, the daemon's shape:
@@ -491,6 +499,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "verify"))
+		return kw_cli_verify(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "cache"))
 		return kw_cli_cache(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {

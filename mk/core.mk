@@ -1,20 +1,32 @@
 # mk/core.mk - sanitizer run and the generation benchmark.
 #
-#   make asan       the suites in $(ASAN_SUITES) with everything built with
-#                   AddressSanitizer + UBSan (LeakSanitizer on) in build-asan/;
-#                   an mk file adds a suite with `ASAN_SUITES += <target>`
-#                   (the suite must use $(BUILD)/kwgen, $(BUILD)/kwgend)
+#   make asan       the suites in $(ASAN_SUITES) with kwgen, kwgend, the library
+#                   and the unit tests built with AddressSanitizer + UBSan
+#                   (LeakSanitizer on) in build-asan/: unit, golden (oracle
+#                   and farm form through --batch, a sample in single mode),
+#                   e2e and hardening against the sanitized kwgend.  An mk
+#                   file adds a suite with `ASAN_SUITES += <target>`; the
+#                   suite must run $(BUILD)/kwgen and $(BUILD)/kwgend (BUILD is
+#                   build-asan there).  Shorter runs: $(ASAN_VARS).
+#   make asan-full  the same with every golden request in single mode and
+#                   the full kill -9 loop
 #   make bench-gen  generation speed against the Python oracle (needs ../shared/oracle)
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-ASAN_SUITES += unit golden
+ASAN_SUITES += unit golden e2e hardening
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ASAN_VARS ?= HARDENING_KILL_CYCLES=5 GOLDEN_SINGLE=300
+ASAN_FULL_VARS ?= GOLDEN_SINGLE=-1
 
-.PHONY: asan
+.PHONY: asan asan-full
 asan:
 	@$(ASAN_ENV) python3 scripts/run-suites --make "$(MAKE)" --label asan --var BUILD=build-asan \
-		--var OPT="$(SAN_FLAGS)" --var EXTRA_LDLIBS="-fsanitize=address,undefined" $(ASAN_SUITES)
+		--var OPT="$(SAN_FLAGS)" --var EXTRA_LDLIBS="-fsanitize=address,undefined" \
+		$(foreach v,$(ASAN_VARS),--var $(v)) $(ASAN_SUITES)
+
+asan-full:
+	$(MAKE) asan ASAN_VARS="$(ASAN_FULL_VARS)"
 
 $(BUILD)/bench/bench_gen: bench/bench_gen.c $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)

@@ -29,9 +29,11 @@
 
 #include "body.h"
 #include "kernels.h"
+#include "verify.h"
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
+#include "ui.h"
 
 #if defined(__has_include)
 #if __has_include("kwgen/arch.h")
@@ -81,7 +83,7 @@ static int route_of(const char *url, const char **key)
 		{ "/healthz", KW_ROUTE_HEALTHZ }, { "/readyz", KW_ROUTE_READYZ },
 		{ "/status", KW_ROUTE_STATUS }, { "/metrics", KW_ROUTE_METRICS },
 	};
-	static const char prefix[] = "/v1/kernels/";
+	static const char prefix[] = "/v1/kernels/", vprefix[] = "/v1/verify/";
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(url, exact[i].path) == 0)
@@ -90,6 +92,14 @@ static int route_of(const char *url, const char **key)
 		*key = url + sizeof(prefix) - 1;
 		return KW_ROUTE_KERNEL_GET;
 	}
+	if (strcmp(url, "/v1/verify") == 0)
+		return KW_ROUTE_VERIFY;
+	if (strncmp(url, vprefix, sizeof(vprefix) - 1) == 0 && url[sizeof(vprefix) - 1]) {
+		*key = url + sizeof(vprefix) - 1;
+		return KW_ROUTE_VERIFY_GET;
+	}
+	if (kw_ui_path(url))
+		return KW_ROUTE_UI;
 	return KW_ROUTE_OTHER;
 }
 
@@ -98,7 +108,8 @@ static const char *allowed(int route)
 {
 	switch (route) {
 	case KW_ROUTE_KERNELS:
-	case KW_ROUTE_BATCH: return "POST";
+	case KW_ROUTE_BATCH:
+	case KW_ROUTE_VERIFY: return "POST";
 	case KW_ROUTE_KERNEL_GET: return "GET, HEAD, DELETE";
 	default: return "GET, HEAD";
 	}
@@ -106,7 +117,7 @@ static const char *allowed(int route)
 
 static int method_ok(int route, const char *method)
 {
-	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH)
+	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH || route == KW_ROUTE_VERIFY)
 		return strcmp(method, "POST") == 0;
 	if (route == KW_ROUTE_KERNEL_GET && strcmp(method, "DELETE") == 0)
 		return 1;
@@ -180,6 +191,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
 	if (r->challenge)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
+	for (const char *const *h = r->headers; h && h[0] && h[1]; h += 2)
+		MHD_add_response_header(resp, h[0], h[1]);
 	if (r->retry_after > 0) {
 		snprintf(num, sizeof(num), "%d", r->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, num);
@@ -240,8 +253,14 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 
 /* The GET routes and every POST route once its body is complete. */
 static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
-		     const char *key)
+		     const char *key, const char *url)
 {
+	if (ctx->route == KW_ROUTE_UI) { /* the page (ui.c): static files */
+		kw_ui_get(out, url,
+			  MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+			  !s->cfg.no_ui);
+		return;
+	}
 	const char *cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
 	int bypass = cache && strcmp(cache, "bypass") == 0;
 
@@ -257,6 +276,14 @@ static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn
 		break;
 	case KW_ROUTE_BATCH:
 		kw_kernels_batch(out, s, ctx->body.p, ctx->body.len, bypass);
+		break;
+	case KW_ROUTE_VERIFY: /* on this (polling) thread: no worker pool yet */
+		kw_verify_post(out, s, ctx->body.p, ctx->body.len,
+			       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
+			       MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa"), bypass);
+		break;
+	case KW_ROUTE_VERIFY_GET:
+		kw_verify_get(out, s, key);
 		break;
 	case KW_ROUTE_KERNEL_GET:
 		if (strcmp(ctx->method, "DELETE") == 0)
@@ -338,7 +365,9 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 {
 	const char *clen;
 
-	if (s->auth && !(s->cfg.allow_unauth_reads && is_read(method)) &&
+	/* The page's static files hold no secrets: no token (the page asks
+	 * for one and sends it on its API requests). */
+	if (s->auth && ctx->route != KW_ROUTE_UI && !(s->cfg.allow_unauth_reads && is_read(method)) &&
 	    !kw_auth_check(s->auth, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_AUTHORIZATION))) {
 		kw_reply_error(out, 401, "unauthorized", NULL,
@@ -358,10 +387,27 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 	}
 	if (atomic_load(&s->draining) &&
 	    (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_BATCH ||
-	     ctx->route == KW_ROUTE_KERNEL_GET)) {
+	     ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY ||
+	     ctx->route == KW_ROUTE_VERIFY_GET)) {
 		kw_reply_error(out, 503, "draining", NULL, "the server is shutting down");
 		out->retry_after = 1;
 		return 1;
+	}
+	if (ctx->route == KW_ROUTE_VERIFY) {
+		if (!kw_verify_content_type_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									    MHD_HTTP_HEADER_CONTENT_TYPE))) {
+			kw_reply_error(out, 415, "unsupported_media_type", NULL,
+				       "POST /v1/verify takes text/plain (assembly), application/json "
+				       "({\"isa\", \"asm\"}) or application/octet-stream (a code object)");
+			return 1;
+		}
+		clen = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (clen && strtoull(clen, NULL, 10) > s->cfg.max_verify_bytes) {
+			kw_reply_error(out, 413, "too_large", NULL,
+				       "the body is over %zu bytes (--max-verify-bytes)", s->cfg.max_verify_bytes);
+			return 1;
+		}
+		return 0;
 	}
 	if (ctx->route != KW_ROUTE_KERNELS && ctx->route != KW_ROUTE_BATCH)
 		return 0;
@@ -399,7 +445,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		ctx->route = route_of(url, &key);
 		snprintf(ctx->method, sizeof(ctx->method), "%s", method);
 		copy_path(ctx->path, sizeof(ctx->path), url);
-		kw_body_init(&ctx->body, s->cfg.max_body_bytes);
+		kw_body_init(&ctx->body, ctx->route == KW_ROUTE_VERIFY ? s->cfg.max_verify_bytes
+								       : s->cfg.max_body_bytes);
 		ctx->pending = (kw_reply)KW_REPLY_INIT;
 		*con_cls = ctx;
 		kw_metrics_in_flight(1);
@@ -425,7 +472,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			/* Discard the rest of a refused body, but not forever: past
 			 * another max-body-bytes the connection is closed. */
 			ctx->discarded += n;
-			return ctx->discarded > s->cfg.max_body_bytes ? MHD_NO : MHD_YES;
+			return ctx->discarded > ctx->body.max ? MHD_NO : MHD_YES;
 		}
 		int rc = kw_body_append(&ctx->body, upload_data, n);
 		if (rc == 0)
@@ -433,7 +480,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		kw_body_free(&ctx->body);
 		if (rc > 0)
 			kw_reply_error(&r, 413, "too_large", NULL, "the body is over %zu bytes",
-				       s->cfg.max_body_bytes);
+				       ctx->body.max);
 		else
 			kw_reply_error(&r, 503, "no_memory", NULL, "out of memory");
 		if (send_reply(c, ctx, &r, 1) != MHD_YES) {
@@ -444,7 +491,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			 * answered with the headers. */
 			if (rc > 0)
 				kw_reply_error(&ctx->pending, 413, "too_large", NULL,
-					       "the body is over %zu bytes", s->cfg.max_body_bytes);
+					       "the body is over %zu bytes", ctx->body.max);
 			else
 				kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
 		}
@@ -454,9 +501,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_YES;
 	if (ctx->pending.status)
 		return send_reply(c, ctx, &ctx->pending, 1);
-	if (ctx->route == KW_ROUTE_KERNEL_GET)
+	if (ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY_GET)
 		route_of(url, &key);
-	dispatch(&r, s, c, ctx, key);
+	dispatch(&r, s, c, ctx, key, url);
 	return send_reply(c, ctx, &r, draining);
 }
 

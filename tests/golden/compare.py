@@ -115,6 +115,47 @@ def compare_one(want, got_text):
     return problems
 
 
+def to_farm(req):
+    """The same request in the farm form: {"isa", "kernel", "generators": [...]}."""
+    f = {k: v for k, v in req.items() if k not in ("generator", "args", "source")}
+    f["generators"] = [{"name": req["generator"], "args": req.get("args", {})}]
+    return f
+
+
+def compare_farm(want, got_text):
+    """A farm-form answer against the oracle's answer for the same request:
+    results[0] carries the oracle's fields (isa as a name at the top)."""
+    try:
+        got = json.loads(got_text)
+    except (ValueError, TypeError):
+        return ["kwgen answer is not JSON: %r" % (got_text[:200] if got_text else got_text)]
+    if not isinstance(got, dict):
+        return ["kwgen answer is not a JSON object"]
+    res = got.get("results")
+    first = res[0] if isinstance(res, list) and len(res) == 1 and isinstance(res[0], dict) else None
+    if "error" in want:
+        if "error" in got or (first is not None and "error" in first):
+            return []
+        return ["oracle answers an error (%s), kwgen's farm form does not" % want["error"]]
+    if "error" in got:
+        return ["kwgen answers an error: %s" % json.dumps(got["error"])[:300]]
+    if first is None:
+        return ["farm answer has no single result: %s" % json.dumps(got)[:200]]
+    if "error" in first:
+        return ["kwgen's result is an error: %s" % json.dumps(first["error"])[:300]]
+    problems = []
+    for key, val in want.items():
+        if key == "isa":
+            if got.get("isa") != isa_name(val):
+                problems.append("field 'isa': oracle %s, kwgen %s" % (isa_name(val), got.get("isa")))
+        elif key not in first:
+            problems.append("field %r missing" % key)
+        elif first[key] != val or type(first[key]) is not type(val):
+            problems.append("asm differs" if key == "asm" else "field %r: oracle %s, kwgen %s"
+                            % (key, json.dumps(val)[:200], json.dumps(first[key])[:200]))
+    return problems
+
+
 def show_asm(label, text):
     if text is None:
         return "    %s: null\n" % label
@@ -141,6 +182,9 @@ def main():
     ap.add_argument("--show", type=int, default=5, help="diffs to print in full")
     ap.add_argument("--only", help="only requests whose JSON contains this text")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--farm", action="store_true",
+                    help="also send every request in the farm form (generators list) "
+                         "through one kwgen --batch and compare results[0]")
     ap.add_argument("--single", type=int, default=0, metavar="N",
                     help="also run N requests (spread over the set) one per process "
                          "in single mode; -1 = all")
@@ -214,6 +258,22 @@ def main():
 
     n_pass = sum(passed.values())
     n_fail = len(idx) - n_pass + len(run_problems)
+
+    if opts.farm:
+        farm_lines = [json.dumps(to_farm(json.loads(reqs[i]))) for i in idx]
+        fgot, fproblems = run_kwgen(opts.kwgen, farm_lines, opts.timeout)
+        for p in fproblems:
+            print("FAILED  farm form: %s" % p)
+        f_fail = 0
+        for n, i in enumerate(idx):
+            problems = compare_farm(json.loads(answers[i]), fgot[n] if n < len(fgot) else None)
+            if problems:
+                f_fail += 1
+                if f_fail <= opts.show:
+                    print("FAILED  farm form, pair %d: %s" % (i + 1, "; ".join(problems)))
+        print("farm form: %d of %d requests match" % (len(idx) - f_fail, len(idx)))
+        n_pass += len(idx) - f_fail
+        n_fail += f_fail + len(fproblems)
 
     if opts.single:
         step = 1 if opts.single < 0 else max(1, len(idx) // opts.single)
