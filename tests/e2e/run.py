@@ -57,10 +57,11 @@ class Daemon:
         self.proc = None
         self.log = []
         self.port = None
+        self.prefix = []  # e.g. setpriv ... to run as another user
 
     def start(self):
         self.log = []
-        self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--db", self.db]
+        self.proc = subprocess.Popen(self.prefix + [self.binary, "--listen", "127.0.0.1:0", "--db", self.db]
                                      + self.extra, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
         deadline = time.time() + 20
         while time.time() < deadline:
