@@ -54,6 +54,6 @@ fuzz-clean:
 
 clean: fuzz-clean
 
-test: fuzz
+SUITES += fuzz
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d)

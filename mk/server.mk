@@ -17,4 +17,4 @@ e2e: $(BUILD)/kwgend
 bench-http: $(BUILD)/kwgend
 	KWGEND=$(BUILD)/kwgend DURATION=$(BENCH_DURATION) sh bench/http.sh
 
-test: unit e2e
+SUITES += unit e2e

@@ -7,7 +7,7 @@
 #
 #   make storage-test   STORAGE_MISSES (default 4000) misses + STORAGE_HITS
 #                       (10000) hits, a 5 s held lock, reads p99 < 250 ms
-#                       (headroom for a loaded 2-core machine); part of
+#                       (headroom for a loaded 2-core machine); a suite of
 #                       `make test`
 #   make storage-soak   the full size: 20,000 misses + 100,000 hits, a 30 s
 #                       held lock, reads p99 < 50 ms; part of `make soak`
@@ -27,5 +27,5 @@ storage-soak: $(BUILD)/kwgend
 	python3 tests/e2e/storage_test.py --kwgend $(BUILD)/kwgend --misses 20000 --hits 100000 \
 		--lock-seconds 30 --p99-ms 50 --figures $(BUILD)/storage-soak-figures.json
 
-test: storage-test
+SUITES += storage-test
 soak: storage-soak

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
+#include "ui.h"
 
 #if defined(__has_include)
 #if __has_include("kwgen/arch.h")
@@ -89,6 +91,8 @@ static int route_of(const char *url, const char **key)
 		*key = url + sizeof(prefix) - 1;
 		return KW_ROUTE_KERNEL_GET;
 	}
+	if (kw_ui_path(url))
+		return KW_ROUTE_UI;
 	return KW_ROUTE_OTHER;
 }
 
@@ -98,6 +102,7 @@ static const char *allowed(int route)
 	switch (route) {
 	case KW_ROUTE_KERNELS:
 	case KW_ROUTE_BATCH: return "POST";
+	case KW_ROUTE_KERNEL_GET: return "GET, HEAD, DELETE";
 	default: return "GET, HEAD";
 	}
 }
@@ -106,7 +111,52 @@ static int method_ok(int route, const char *method)
 {
 	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH)
 		return strcmp(method, "POST") == 0;
+	if (route == KW_ROUTE_KERNEL_GET && strcmp(method, "DELETE") == 0)
+		return 1;
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
+
+/*
+ * Does an Accept header prefer text/plain to JSON?  Media ranges are split
+ * at commas, their q at ";q=".  text/plain (or "text/" with a star) wins
+ * when its q is above 0 and above application/json's, or equal and listed
+ * first; other wildcards do not count.  No header, or anything else:
+ * JSON (never 406).
+ */
+static int wants_text(const char *accept)
+{
+	double qt = -1, qj = -1;
+	int text_first = 0, seen = 0;
+	const char *p = accept;
+
+	while (p && *p) {
+		const char *end = strchr(p, ','), *semi, *q;
+		size_t n = end ? (size_t)(end - p) : strlen(p), tl;
+		double qv = 1;
+
+		while (n && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		semi = memchr(p, ';', n);
+		tl = semi ? (size_t)(semi - p) : n;
+		while (tl && (p[tl - 1] == ' ' || p[tl - 1] == '\t'))
+			tl--;
+		if (semi && (q = strstr(semi, "q=")) && q < p + n)
+			qv = strtod(q + 2, NULL);
+		if ((tl == 10 && !strncasecmp(p, "text/plain", 10)) || (tl == 6 && !strncasecmp(p, "text/*", 6))) {
+			if (qv > qt) {
+				qt = qv;
+				if (!seen)
+					text_first = 1;
+			}
+			seen = 1;
+		} else if (tl == 16 && !strncasecmp(p, "application/json", 16)) {
+			if (qv > qj)
+				qj = qv;
+			seen = 1;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return qt > 0 && (qt > qj || (qt == qj && text_first));
 }
 
 /* Turn r into a response and queue it; r's body moves into the response.
@@ -129,8 +179,12 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+	if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
 	if (r->challenge)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
+	for (const char *const *h = r->headers; h && h[0] && h[1]; h += 2)
+		MHD_add_response_header(resp, h[0], h[1]);
 	if (r->retry_after > 0) {
 		snprintf(num, sizeof(num), "%d", r->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, num);
@@ -146,8 +200,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		memcpy(ctx->key, r->key, sizeof(ctx->key));
 		ctx->cached = r->cached;
 		/* counted when queued, before the client can read it and ask
-		 * /status; batch items are counted by kw_kernels_batch */
-		if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET)
+		 * /status; batch items are counted by kw_kernels_batch; a
+		 * DELETE looks nothing up */
+		if (ctx->route == KW_ROUTE_KERNELS ||
+		    (ctx->route == KW_ROUTE_KERNEL_GET && strcmp(ctx->method, "DELETE") != 0))
 			kw_metrics_kernel(r->status, r->cached);
 	}
 	kw_reply_reset(r);
@@ -201,8 +257,14 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 
 /* The GET routes and every POST route once its body is complete. */
 static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
-		     const char *key)
+		     const char *key, const char *url)
 {
+	if (ctx->route == KW_ROUTE_UI) { /* the page (ui.c): static files */
+		kw_ui_get(out, url,
+			  MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+			  !s->cfg.no_ui);
+		return;
+	}
 	const char *cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
 	int bypass = cache && strcmp(cache, "bypass") == 0;
 
@@ -213,15 +275,21 @@ static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn
 	}
 	switch (ctx->route) {
 	case KW_ROUTE_KERNELS:
-		kw_kernels_post(out, s, ctx->body.p, ctx->body.len, bypass);
+		kw_kernels_post(out, s, ctx->body.p, ctx->body.len, bypass,
+				wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT)));
 		break;
 	case KW_ROUTE_BATCH:
 		kw_kernels_batch(out, s, ctx->body.p, ctx->body.len, bypass);
 		break;
 	case KW_ROUTE_KERNEL_GET:
-		kw_kernels_get(out, s, key,
-			       MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							   MHD_HTTP_HEADER_IF_NONE_MATCH));
+		if (strcmp(ctx->method, "DELETE") == 0)
+			kw_kernels_delete(out, s, key);
+		else
+			kw_kernels_get(out, s, key,
+				       MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+								   MHD_HTTP_HEADER_IF_NONE_MATCH),
+				       wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									      MHD_HTTP_HEADER_ACCEPT)));
 		break;
 	case KW_ROUTE_GENERATORS: {
 		json_t *g = kw_generators_json();
@@ -293,7 +361,9 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 {
 	const char *clen;
 
-	if (s->auth && !(s->cfg.allow_unauth_reads && is_read(method)) &&
+	/* The page's static files hold no secrets: no token (the page asks
+	 * for one and sends it on its API requests). */
+	if (s->auth && ctx->route != KW_ROUTE_UI && !(s->cfg.allow_unauth_reads && is_read(method)) &&
 	    !kw_auth_check(s->auth, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_AUTHORIZATION))) {
 		kw_reply_error(out, 401, "unauthorized", NULL,
@@ -411,7 +481,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return send_reply(c, ctx, &ctx->pending, 1);
 	if (ctx->route == KW_ROUTE_KERNEL_GET)
 		route_of(url, &key);
-	dispatch(&r, s, c, ctx, key);
+	dispatch(&r, s, c, ctx, key, url);
 	return send_reply(c, ctx, &r, draining);
 }
 

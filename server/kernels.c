@@ -6,7 +6,14 @@
  * (kw_request_ids) -> cache lookup -> single-flight -> kw_request_run ->
  * response JSON -> one cache transaction.  The response is stored with
  * "cached": true, which is what every later reader is served verbatim.
+ *
+ * "source" (where a request came from) is not part of the key: the row
+ * keeps the source of the request that generated it (the first miss, or
+ * the latest ?cache=bypass) in its own column, and every answer to a POST
+ * carries the source of that POST (none if it has none), spliced in as the
+ * last member; GET /v1/kernels/{key} carries the stored one.
  */
+#define _GNU_SOURCE /* memmem */
 #include "kernels.h"
 
 #include <stdio.h>
@@ -14,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kwgen/text.h"
 #include "log.h"
 #include "metrics.h"
 
@@ -132,6 +140,67 @@ static int response_texts(char **client, char **stored, const json_t *resp)
 	return *client && *stored ? 0 : -1;
 }
 
+/* The request's source as compact JSON, or NULL (none, or out of memory). */
+static char *source_text(const kw_request *r)
+{
+	const json_t *src = kw_request_source(r);
+
+	return src ? json_dumps(src, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+}
+
+/* Make a 200 reply's JSON object body end in ,"source":src} (src is
+ * compact JSON; NULL or "" leaves the body alone).  Out of memory turns
+ * the reply into a 503. */
+static void splice_source(kw_reply *out, const char *src)
+{
+	static const char member[] = ",\"source\":";
+	size_t n = src ? strlen(src) : 0, m = sizeof(member) - 1;
+	char *text;
+
+	if (!n || out->status != 200 || out->len < 2 || out->body[out->len - 1] != '}')
+		return;
+	if (!(text = malloc(out->len + m + n + 1))) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return;
+	}
+	memcpy(text, out->body, out->len - 1);
+	memcpy(text + out->len - 1, member, m);
+	memcpy(text + out->len - 1 + m, src, n);
+	text[out->len - 1 + m + n] = '}';
+	text[out->len + m + n] = '\0';
+	free(out->body);
+	out->body = text;
+	out->len += m + n;
+}
+
+void kw_kernels_to_text(kw_reply *out)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_buf b = KW_BUF_INIT;
+	json_t *ans;
+
+	if (out->status != 200 || !out->body)
+		return;
+	ans = json_loadb(out->body, out->len, 0, NULL);
+	if (!ans || kw_text_render(&b, ans, &e) < 0 || (!b.p && kw_buf_grow(&b, 0))) {
+		json_decref(ans);
+		kw_buf_free(&b);
+		kw_reply_error(out, 500, "internal", NULL, "the answer could not be rendered as text");
+		return;
+	}
+	json_decref(ans);
+	free(out->body);
+	out->len = b.len;
+	out->body = kw_buf_detach(&b);
+	out->content_type = "text/plain; charset=utf-8";
+	if (out->etag[0] && out->etag[0] == '"' && strlen(out->etag) == 66) {
+		/* A representation of its own: "<key>-text" (68 bytes with quotes). */
+		out->etag[65] = '\0';
+		strcat(out->etag, "-text\"");
+	}
+}
+
 /* Generate r and store the answer.  out gets the response (cached:false),
  * a 4xx for a request the generators refuse, or a 503 when the row could
  * not be written. */
@@ -140,7 +209,7 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 {
 	kw_error e = KW_ERROR_INIT;
 	json_t *results = NULL, *resp;
-	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL;
+	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL, *source = NULL;
 	double t0 = now_s();
 	int rc;
 
@@ -164,8 +233,9 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 		out->retry_after = 1;
 		goto done;
 	}
+	source = source_text(r);
 	kw_cache_entry entry = { key, config_id, kw_generator_version(), kw_request_isa_name(r),
-				 canonical, asm_text, tables, stored };
+				 canonical, asm_text, tables, stored, source };
 	if ((rc = kw_cache_put(s->cache, &entry, &e)) < 0) {
 		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", key, e.message);
 		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s",
@@ -182,6 +252,7 @@ done:
 	free(stored);
 	free(asm_text);
 	free(tables);
+	free(source);
 }
 
 /* Answer one parsed request object (used by single and batch). */
@@ -233,6 +304,12 @@ hit:
 	kw_reply_text(out, 200, hit, hit_len, NULL);
 	out->cached = 1;
 done:
+	if (r && kw_request_source(r)) {
+		char *src = source_text(r);
+
+		splice_source(out, src);
+		free(src);
+	}
 	if (f)
 		kw_flight_release(s->flights, f);
 	free(canonical);
@@ -243,7 +320,8 @@ done:
  * served as is (its hit noted with kw_cache_touch); otherwise the known key
  * is read from the cache file and the response is held again.  Returns 1 with
  * out filled, 0 to take the full path. */
-static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32])
+static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], const char *body,
+		    size_t body_len)
 {
 	char key[65], *text = NULL;
 	size_t len = 0;
@@ -252,6 +330,10 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32])
 	if (found == 0)
 		return 0;
 	if (found == 1) {
+		/* The stored row lacks this body's "source": take the full path,
+		 * which splices it in (a held response already has it). */
+		if (memmem(body, body_len, "\"source\"", 8))
+			return 0;
 		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
 			return 0;
 		kw_memo_put(s->memo, digest, key, text, len);
@@ -265,14 +347,17 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32])
 	return 1;
 }
 
-void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)
+void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass, int text)
 {
 	unsigned char digest[32];
 	int have_digest = s->memo && kw_memo_digest(s->memo, digest, body, len) == 0;
 	json_t *root;
 
-	if (have_digest && !bypass && memo_hit(out, s, digest))
+	if (have_digest && !bypass && memo_hit(out, s, digest, body, len)) {
+		if (text)
+			kw_kernels_to_text(out);
 		return;
+	}
 	if (!(root = parse_object(out, body, len)))
 		return;
 	kernels_one(out, s, root, bypass);
@@ -282,6 +367,8 @@ void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int
 	if (have_digest && out->status == 200)
 		kw_memo_put(s->memo, digest, out->key, out->cached == 1 ? out->body : NULL,
 			    out->len);
+	if (text)
+		kw_kernels_to_text(out);
 }
 
 void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)
@@ -354,10 +441,10 @@ static int etag_matches(const char *header, const char *etag)
 	return 0;
 }
 
-void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match)
+void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match, int as_text)
 {
 	kw_error e = KW_ERROR_INIT;
-	char *text = NULL;
+	char *text = NULL, *src = NULL;
 	size_t len = 0;
 	int rc;
 
@@ -372,7 +459,7 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 		return;
 	}
 	memcpy(out->key, key, 65);
-	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+	snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
 	out->cached = 1;
 	if (etag_matches(if_none_match, out->etag)) {
 		free(text);
@@ -380,4 +467,30 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 		return;
 	}
 	kw_reply_text(out, 200, text, len, NULL);
+	/* The row's source (a row deleted meanwhile just has none). */
+	if (kw_cache_get_source(&src, s->cache, key, NULL) == 0)
+		splice_source(out, src);
+	free(src);
+	if (as_text) {
+		snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+		kw_kernels_to_text(out);
+	}
+}
+
+void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key)
+{
+	kw_error e = KW_ERROR_INIT;
+
+	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
+		return;
+	}
+	memcpy(out->key, key, 65);
+	if (kw_cache_delete(s->cache, key, &e) < 0) {
+		kw_reply_kw_error(out, &e);
+		return;
+	}
+	kw_memo_forget(s->memo, key);
+	kw_reply_json(out, 200, json_pack("{s:s,s:b}", "key", key, "deleted", 1));
 }

@@ -10,7 +10,7 @@
  *          [--max-connections N] [--max-connections-per-ip N]
  *          [--connection-timeout S] [--request-timeout S] [--max-inflight N]
  *          [--auth-tokens FILE [--allow-unauthenticated-reads]]
- *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db]
+ *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db] [--no-ui]
  *          [--log-level error|warn|info|debug]
  *
  * Start: open the cache, start the HTTP daemon, print
@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
 		"GET|HEAD /v1/kernels/{key}, GET /v1/generators, /v1/isas, /healthz,\n"
-		"/readyz, /status, /metrics.  Answers are cached in SQLite.\n"
+		"/readyz, /status, /metrics.  Answers are cached in SQLite.  GET / is\n"
+		"the playground page (its files are built in; no token needed for them).\n"
 		"\n"
 		"  --listen ADDR:PORT     address to listen on (default 127.0.0.1:8080;\n"
 		"                         [ADDR6]:PORT for IPv6; port 0 picks a free port,\n"
@@ -112,6 +113,10 @@ static void usage(FILE *f)
 		"  --tls-cert FILE        serve HTTPS with this PEM certificate (chain)...\n"
 		"  --tls-key FILE         ...and this PEM private key (both or neither)\n"
 		"\n"
+		"Page:\n"
+		"  --no-ui                GET / and /ui/* answer 404 (default: the\n"
+		"                         playground page is served)\n"
+		"\n"
 		"Storage:\n"
 		"  --reset-corrupt-db     if --db is damaged, rename it to\n"
 		"                         PATH.corrupt-<unix seconds> and start with an\n"
@@ -161,7 +166,7 @@ static int num(const char *flag, const char *text, long long max, long long *out
 static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv)
 {
 	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP,
-	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NUM = 100 };
+	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_NUM = 100 };
 	const num_flag nums[] = {
 		{ "max-depth", NF_INT, 1, 2048, &lim->max_depth },
 		{ "max-string-bytes", NF_SIZE, 1, 1LL << 30, &lim->max_string_bytes },
@@ -196,6 +201,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "tls-cert", required_argument, NULL, O_TLS_CERT },
 		{ "tls-key", required_argument, NULL, O_TLS_KEY },
 		{ "reset-corrupt-db", no_argument, NULL, O_RESET_DB },
+		{ "no-ui", no_argument, NULL, O_NO_UI },
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
 	struct option opts[NFIXED + NNUMS + 1];
@@ -228,6 +234,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		case O_TLS_CERT: cfg->tls_cert = optarg; break;
 		case O_TLS_KEY: cfg->tls_key = optarg; break;
 		case O_RESET_DB: cfg->reset_corrupt_db = 1; break;
+		case O_NO_UI: cfg->no_ui = 1; break;
 		case O_LISTEN: cfg->listen = optarg; break;
 		case O_DB:
 			if (!*optarg || strcmp(optarg, ":memory:") == 0) {
@@ -367,7 +374,7 @@ int main(int argc, char **argv)
 
 	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
 				 1LL << 30, 1u << 20, 256, 30, 200, 16u << 20,
-				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0, 64u << 20 };
+				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0, 64u << 20, 0 };
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
 		return 2;

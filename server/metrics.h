@@ -22,6 +22,7 @@
 	X(READYZ, "/readyz")                  \
 	X(STATUS, "/status")                  \
 	X(METRICS, "/metrics")                \
+	X(UI, "/ui")                          \
 	X(OTHER, "other")
 
 enum {

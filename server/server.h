@@ -38,6 +38,7 @@ typedef struct kw_srv_config {
 	int reset_corrupt_db;            /* move a damaged cache file aside */
 	int64_t db_max_pages;            /* testing: SQLite max_page_count */
 	size_t max_response_bytes;       /* bound on one batch response's results */
+	int no_ui;                       /* --no-ui: GET / and /ui/ answer 404 */
 } kw_srv_config;
 
 typedef struct kw_srv {

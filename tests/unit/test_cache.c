@@ -56,7 +56,7 @@ static void key_of(char out[65], int n)
 static int put(kw_cache *c, const char *key, const char *resp)
 {
 	kw_cache_entry e = { key, key, "v1", "gfx942", "{\"isa\":[9,4,2]}", "s_nop 0\n",
-			     "[{\"name\":\"wait\"}]", resp };
+			     "[{\"name\":\"wait\"}]", resp, NULL };
 	kw_error err = KW_ERROR_INIT;
 	int rc = kw_cache_put(c, &e, &err);
 
@@ -341,7 +341,7 @@ static void test_errors(void **state)
 {
 	kw_cache *c = NULL;
 	kw_error err = KW_ERROR_INIT;
-	kw_cache_entry bad = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	kw_cache_entry bad = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	char bogus[160];
 	FILE *f;
 
@@ -418,7 +418,7 @@ static void test_full_file(void **state)
 	key_of(k, 0);
 	assert_int_equal(put(c, k, "{\"first\":1}"), 0);
 	for (i = 1; i < 200 && !failed; i++) {
-		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", big, "[]", big };
+		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", big, "[]", big, NULL };
 
 		key_of(k, i);
 		failed = kw_cache_put(c, &e, &err) == KW_EIO;
@@ -581,7 +581,7 @@ static void test_held_write_lock(void **state)
 	key_of(k, 2);
 	assert_int_equal(put(c, k, "{\"new\":1}"), KW_EIO);
 	{
-		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", "", "[]", "{}" };
+		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", "", "[]", "{}", NULL };
 
 		assert_int_equal(kw_cache_put(c, &e, &err), KW_EIO);
 		assert_non_null(strstr(err.message, path));
