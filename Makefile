@@ -45,7 +45,7 @@ $(BUILD)/kwgen: $(CLI_OBJS) $(BUILD)/libkwgen.a
 	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
 
 $(BUILD)/kwgend: $(SRV_OBJS) $(BUILD)/libkwgen.a
-	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL)
+	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(SRV_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)

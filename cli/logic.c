@@ -37,7 +37,7 @@ typedef struct opts {
 } opts;
 
 typedef struct stats {
-	size_t files, file_errors;
+	size_t files, file_errors, conn_errors;
 	size_t solutions, requests, derive_errors, posted, hits, server_errors;
 	json_t *errors;           /* error message -> times seen (each printed once) */
 	json_t *seen_requests;    /* canonical request text -> true */
@@ -447,7 +447,10 @@ static int run_dir(run *r, const char *dir, int *status)
 		rc = run_file(r, walk.paths[i], &err);
 		if (rc < 0) {
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
-			r->st->file_errors++;
+			if (rc == KW_EIO && r->poster && strstr(err.message, "POST "))
+				r->st->conn_errors++;
+			else
+				r->st->file_errors++;
 			*status = 2;
 			json_array_clear(r->batch);
 			json_array_clear(r->batch_where);
@@ -635,7 +638,10 @@ int kw_cli_logic(int argc, char **argv)
 		rc = run_file(&r, files[f], &err);
 		if (rc < 0) {
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
-			st.file_errors++;
+			if (rc == KW_EIO && r.poster && strstr(err.message, "POST "))
+				st.conn_errors++;
+			else
+				st.file_errors++;
 			status = 2;
 			json_array_clear(r.batch);
 			json_array_clear(r.batch_where);
@@ -647,12 +653,16 @@ int kw_cli_logic(int argc, char **argv)
 		status = 1;
 	if (!o.quiet) {
 		size_t uniq = json_object_size(st.seen_requests);
-		size_t nerr = st.file_errors + st.derive_errors + st.server_errors;
-		char errs[200];
-		if (nerr)
-			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions, %zu from the server; %zu distinct messages)",
-				 nerr, st.file_errors, st.derive_errors, st.server_errors,
-				 json_object_size(st.errors) + st.file_errors);
+		size_t nerr = st.file_errors + st.conn_errors + st.derive_errors + st.server_errors;
+		char errs[240];
+		if (nerr && r.poster)
+			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions, %zu answered by the server, "
+				 "%zu exchanges failed; %zu distinct messages)",
+				 nerr, st.file_errors, st.derive_errors, st.server_errors, st.conn_errors,
+				 json_object_size(st.errors) + st.file_errors + st.conn_errors);
+		else if (nerr)
+			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions; %zu distinct messages)",
+				 nerr, st.file_errors, st.derive_errors, json_object_size(st.errors) + st.file_errors);
 		else
 			snprintf(errs, sizeof errs, "no errors");
 		const char *msg;

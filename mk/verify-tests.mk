@@ -11,6 +11,8 @@
 #                             deleted, labelled by tests/verify/refsim.py;
 #                             detection >= 98 %, no false alarm (per-ISA table)
 #   make verify-mutants-short the same on 1 harmful + 1 benign mutant per file
+#   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
+#                             (tests/e2e/verify_route_test.py)
 #   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling
 #                             the same files (ratio, goal >= 1)
 # Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c).
@@ -33,13 +35,15 @@ $(BUILD)/tests/codeobj_dump: tests/verify/tools/codeobj_dump.c $(BUILD)/libkwgen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(LLVM_LIBS)
 
-# kwgen verify reads code objects: the CLI links the decoder and LLVM
+# kwgen verify and POST /v1/verify read code objects: the CLI and the
+# daemon link the decoder and LLVM
 # (libkwgen itself never does).  libkwgen.a again after it: the decoder
 # uses kw_buf and kw_error.
-$(BUILD)/kwgen: $(BUILD)/libkwgen-codeobj.a
+$(BUILD)/kwgen $(BUILD)/kwgend: $(BUILD)/libkwgen-codeobj.a
 CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
+SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 
-.PHONY: verify-test verify-forms verify-mutants verify-mutants-short bench-verify
+.PHONY: verify-test verify-forms verify-mutants verify-mutants-short bench-verify verify-route
 
 verify-test: $(BUILD)/kwgen
 	python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
@@ -58,3 +62,6 @@ verify-mutants-short: $(BUILD)/kwgen
 
 bench-verify: $(BUILD)/kwgen
 	python3 bench/bench_verify.py --kwgen $(BUILD)/kwgen --json $(BUILD)/bench-verify.json
+
+verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
+	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen

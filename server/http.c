@@ -29,6 +29,7 @@
 
 #include "body.h"
 #include "kernels.h"
+#include "verify.h"
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
@@ -82,7 +83,7 @@ static int route_of(const char *url, const char **key)
 		{ "/healthz", KW_ROUTE_HEALTHZ }, { "/readyz", KW_ROUTE_READYZ },
 		{ "/status", KW_ROUTE_STATUS }, { "/metrics", KW_ROUTE_METRICS },
 	};
-	static const char prefix[] = "/v1/kernels/";
+	static const char prefix[] = "/v1/kernels/", vprefix[] = "/v1/verify/";
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(url, exact[i].path) == 0)
@@ -90,6 +91,12 @@ static int route_of(const char *url, const char **key)
 	if (strncmp(url, prefix, sizeof(prefix) - 1) == 0 && url[sizeof(prefix) - 1]) {
 		*key = url + sizeof(prefix) - 1;
 		return KW_ROUTE_KERNEL_GET;
+	}
+	if (strcmp(url, "/v1/verify") == 0)
+		return KW_ROUTE_VERIFY;
+	if (strncmp(url, vprefix, sizeof(vprefix) - 1) == 0 && url[sizeof(vprefix) - 1]) {
+		*key = url + sizeof(vprefix) - 1;
+		return KW_ROUTE_VERIFY_GET;
 	}
 	if (kw_ui_path(url))
 		return KW_ROUTE_UI;
@@ -101,7 +108,8 @@ static const char *allowed(int route)
 {
 	switch (route) {
 	case KW_ROUTE_KERNELS:
-	case KW_ROUTE_BATCH: return "POST";
+	case KW_ROUTE_BATCH:
+	case KW_ROUTE_VERIFY: return "POST";
 	case KW_ROUTE_KERNEL_GET: return "GET, HEAD, DELETE";
 	default: return "GET, HEAD";
 	}
@@ -109,7 +117,7 @@ static const char *allowed(int route)
 
 static int method_ok(int route, const char *method)
 {
-	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH)
+	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH || route == KW_ROUTE_VERIFY)
 		return strcmp(method, "POST") == 0;
 	if (route == KW_ROUTE_KERNEL_GET && strcmp(method, "DELETE") == 0)
 		return 1;
@@ -281,6 +289,14 @@ static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn
 	case KW_ROUTE_BATCH:
 		kw_kernels_batch(out, s, ctx->body.p, ctx->body.len, bypass);
 		break;
+	case KW_ROUTE_VERIFY: /* on this (polling) thread: no worker pool yet */
+		kw_verify_post(out, s, ctx->body.p, ctx->body.len,
+			       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
+			       MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa"), bypass);
+		break;
+	case KW_ROUTE_VERIFY_GET:
+		kw_verify_get(out, s, key);
+		break;
 	case KW_ROUTE_KERNEL_GET:
 		if (strcmp(ctx->method, "DELETE") == 0)
 			kw_kernels_delete(out, s, key);
@@ -383,10 +399,27 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 	}
 	if (atomic_load(&s->draining) &&
 	    (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_BATCH ||
-	     ctx->route == KW_ROUTE_KERNEL_GET)) {
+	     ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY ||
+	     ctx->route == KW_ROUTE_VERIFY_GET)) {
 		kw_reply_error(out, 503, "draining", NULL, "the server is shutting down");
 		out->retry_after = 1;
 		return 1;
+	}
+	if (ctx->route == KW_ROUTE_VERIFY) {
+		if (!kw_verify_content_type_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									    MHD_HTTP_HEADER_CONTENT_TYPE))) {
+			kw_reply_error(out, 415, "unsupported_media_type", NULL,
+				       "POST /v1/verify takes text/plain (assembly), application/json "
+				       "({\"isa\", \"asm\"}) or application/octet-stream (a code object)");
+			return 1;
+		}
+		clen = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (clen && strtoull(clen, NULL, 10) > s->cfg.max_verify_bytes) {
+			kw_reply_error(out, 413, "too_large", NULL,
+				       "the body is over %zu bytes (--max-verify-bytes)", s->cfg.max_verify_bytes);
+			return 1;
+		}
+		return 0;
 	}
 	if (ctx->route != KW_ROUTE_KERNELS && ctx->route != KW_ROUTE_BATCH)
 		return 0;
@@ -424,7 +457,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		ctx->route = route_of(url, &key);
 		snprintf(ctx->method, sizeof(ctx->method), "%s", method);
 		copy_path(ctx->path, sizeof(ctx->path), url);
-		kw_body_init(&ctx->body, s->cfg.max_body_bytes);
+		kw_body_init(&ctx->body, ctx->route == KW_ROUTE_VERIFY ? s->cfg.max_verify_bytes
+								       : s->cfg.max_body_bytes);
 		ctx->pending = (kw_reply)KW_REPLY_INIT;
 		*con_cls = ctx;
 		kw_metrics_in_flight(1);
@@ -450,7 +484,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			/* Discard the rest of a refused body, but not forever: past
 			 * another max-body-bytes the connection is closed. */
 			ctx->discarded += n;
-			return ctx->discarded > s->cfg.max_body_bytes ? MHD_NO : MHD_YES;
+			return ctx->discarded > ctx->body.max ? MHD_NO : MHD_YES;
 		}
 		int rc = kw_body_append(&ctx->body, upload_data, n);
 		if (rc == 0)
@@ -458,7 +492,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		kw_body_free(&ctx->body);
 		if (rc > 0)
 			kw_reply_error(&r, 413, "too_large", NULL, "the body is over %zu bytes",
-				       s->cfg.max_body_bytes);
+				       ctx->body.max);
 		else
 			kw_reply_error(&r, 503, "no_memory", NULL, "out of memory");
 		if (send_reply(c, ctx, &r, 1) != MHD_YES) {
@@ -469,7 +503,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			 * answered with the headers. */
 			if (rc > 0)
 				kw_reply_error(&ctx->pending, 413, "too_large", NULL,
-					       "the body is over %zu bytes", s->cfg.max_body_bytes);
+					       "the body is over %zu bytes", ctx->body.max);
 			else
 				kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
 		}
@@ -479,7 +513,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_YES;
 	if (ctx->pending.status)
 		return send_reply(c, ctx, &ctx->pending, 1);
-	if (ctx->route == KW_ROUTE_KERNEL_GET)
+	if (ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY_GET)
 		route_of(url, &key);
 	dispatch(&r, s, c, ctx, key, url);
 	return send_reply(c, ctx, &r, draining);

@@ -38,6 +38,7 @@ static void usage(FILE *f)
 		"usage: kwgend [options]\n"
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
+		"POST /v1/verify, GET /v1/verify/{key},\n"
 		"GET|HEAD /v1/kernels/{key}, GET /v1/generators, /v1/isas, /healthz,\n"
 		"/readyz, /status, /metrics.  Answers are cached in SQLite.  GET / is\n"
 		"the playground page (its files are built in; no token needed for them).\n"
@@ -86,6 +87,14 @@ static void usage(FILE *f)
 		"  --max-response-bytes N most bytes of results in one batch response; the\n"
 		"                         items past it get 422 \"limit\" without being\n"
 		"                         generated (default 67108864)\n"
+		"  --max-verify-bytes N   largest POST /v1/verify body (assembly text or code\n"
+		"                         object), else 413 (default 134217728)\n"
+		"  --max-verify-instructions N\n"
+		"                         most instructions one verification reads, else 422\n"
+		"                         \"limit\" (default 16777216)\n"
+		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
+		"                         all fixed-point passes) of one verification, else\n"
+		"                         422 \"limit\" (default 0 = 64 per instruction + 1M)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
@@ -175,6 +184,9 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-acc-len", NF_LONG, 1, 1LL << 24, &lim->max_acc_len },
 		{ "max-output-bytes", NF_SIZE, 1024, 1LL << 32, &lim->max_output_bytes },
 		{ "max-response-bytes", NF_SIZE, 1024, 1LL << 32, &cfg->max_response_bytes },
+		{ "max-verify-bytes", NF_SIZE, 1, 1LL << 34, &cfg->max_verify_bytes },
+		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
+		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
 		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
@@ -374,7 +386,9 @@ int main(int argc, char **argv)
 
 	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
 				 1LL << 30, 1u << 20, 256, 30, 200, 16u << 20,
-				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0, 64u << 20, 0 };
+				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0, 64u << 20, 0,
+				 /* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
+				 128u << 20, 16u << 20, 0 };
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
 		return 2;

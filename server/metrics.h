@@ -23,6 +23,8 @@
 	X(STATUS, "/status")                  \
 	X(METRICS, "/metrics")                \
 	X(UI, "/ui")                          \
+	X(VERIFY, "/v1/verify")               \
+	X(VERIFY_GET, "/v1/verify/{key}")     \
 	X(OTHER, "other")
 
 enum {

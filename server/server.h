@@ -39,6 +39,10 @@ typedef struct kw_srv_config {
 	int64_t db_max_pages;            /* testing: SQLite max_page_count */
 	size_t max_response_bytes;       /* bound on one batch response's results */
 	int no_ui;                       /* --no-ui: GET / and /ui/ answer 404 */
+	/* POST /v1/verify */
+	size_t max_verify_bytes;         /* POST /v1/verify body cap (413 beyond it) */
+	size_t max_verify_instructions;  /* instructions one verification reads (422 beyond) */
+	int64_t max_verify_work;         /* data-flow work of one verification (422 beyond) */
 } kw_srv_config;
 
 typedef struct kw_srv {

@@ -292,10 +292,18 @@ function readSolution(text) {
 	}
 	let note = '';
 	if (Array.isArray(obj)) {
-		const sols = obj.filter((x) => x && typeof x === 'object' && !Array.isArray(x));
+		/* a list of solutions, or a whole logic file (its solutions are a
+		 * list inside the top-level list) */
+		const isSol = (x) => x && typeof x === 'object' && !Array.isArray(x) &&
+			(x.MatrixInstM !== undefined || x.MIWaveTile !== undefined || x.NumThreads !== undefined);
+		let sols = obj.filter(isSol);
+		if (!sols.length) {
+			const inner = obj.find((x) => Array.isArray(x) && x.some(isSol));
+			sols = inner ? inner.filter(isSol) : [];
+		}
 		if (!sols.length)
-			throw new Error(`${form}: a list without a solution mapping in it`);
-		note = obj.length > 1 ? ` (the first of ${obj.length} list items)` : '';
+			throw new Error(`${form}: a list without a Tensile solution in it`);
+		note = sols.length > 1 ? ` (the first of ${sols.length} solutions; paste one solution to pick another)` : '';
 		obj = sols[0];
 	}
 	if (!obj || typeof obj !== 'object')
@@ -314,13 +322,18 @@ function readSolution(text) {
 	if (kernel._ScheduleIterAlg === undefined && kernel.ScheduleIterAlg !== undefined)
 		kernel._ScheduleIterAlg = kernel.ScheduleIterAlg;
 	const base = { kernel, fillDefaults: true };
+	/* where it came from, returned with the answer (never part of the key) */
 	const src = {};
-	if (obj.SolutionIndex !== undefined)
+	if (Number.isInteger(obj.SolutionIndex) && obj.SolutionIndex >= 0)
 		src.SolutionIndex = obj.SolutionIndex;
-	if (obj.SolutionNameMin !== undefined)
+	if (typeof obj.SolutionNameMin === 'string' && obj.SolutionNameMin)
 		src.SolutionNameMin = obj.SolutionNameMin;
+	else if (typeof obj.KernelNameMin === 'string' && obj.KernelNameMin)
+		src.KernelNameMin = obj.KernelNameMin;
+	if (Object.keys(src).length)
+		base.source = src;
 	return {
-		base, isa: obj.ISA, source: src,
+		base, isa: obj.ISA,
 		note: `${form} Tensile solution${note}; Tensile defaults filled in. ` +
 			'wait needs tPA/tPB/states, which `kwgen logic` derives from a logic file.'
 	};
@@ -508,7 +521,10 @@ function setStatus(kind, text) {
 	el.textContent = text;
 }
 
+let runs = 0; /* the latest run draws; an older one finishing late is dropped */
+
 async function run() {
+	const me = ++runs;
 	let fs;
 	try {
 		fs = formState();
@@ -540,9 +556,12 @@ async function run() {
 	try {
 		answer = await api('/v1/kernels:batch', { requests: all });
 	} catch (e) {
-		setStatus('error', e.message);
+		if (me === runs)
+			setStatus('error', e.message);
 		return;
 	}
+	if (me !== runs)
+		return;
 	const items = answer.results;
 	const answers = items.slice(0, reqs.length);
 	const ok = answers.filter((a) => a.status === 200).length;
@@ -552,7 +571,7 @@ async function run() {
 		const r = first.response;
 		text += ` · generator ${r.generator_version} · key ${r.key.slice(0, 16)}… (${r.cached ? 'from the cache' : 'generated'})`;
 		if (r.source)
-			text += ' · source ' + JSON.stringify(r.source);
+			text += ' · source ' + sourceText(r.source);
 	}
 	setStatus(ok === answers.length ? 'ok' : 'error', text);
 	state.last = {
@@ -561,6 +580,21 @@ async function run() {
 	};
 	renderAsm();
 	renderPicture();
+}
+
+/* The "source" of an answer: "FILE#index" or {file, SolutionIndex, SolutionNameMin, ...}. */
+function sourceText(src) {
+	if (typeof src === 'string')
+		return src;
+	const parts = [];
+	if (src.file)
+		parts.push(src.file + (src.SolutionIndex !== undefined ? '#' + src.SolutionIndex : ''));
+	else if (src.SolutionIndex !== undefined)
+		parts.push('solution ' + src.SolutionIndex);
+	for (const [k, v] of Object.entries(src))
+		if (k !== 'file' && k !== 'SolutionIndex')
+			parts.push(`${k} ${v}`);
+	return parts.join(' · ');
 }
 
 /* ------------------------------------------------------------ assembly */
@@ -864,7 +898,7 @@ function renderPicture() {
 	const stripGap = 36;
 	const stripCols = Math.min(f.len, Math.max(cols, 16));
 	const stripRows = Math.ceil(f.len / stripCols);
-	const width = pad + Math.max(cols, stripCols) * cw + 10;
+	const width = Math.max(pad + Math.max(cols, stripCols) * cw + 10, 660);
 	const height = pad + d0 * ch + stripGap + stripRows * ch + 30;
 	const svg = document.createElementNS(SVG_NS, 'svg');
 	svg.setAttribute('xmlns', SVG_NS);
@@ -883,7 +917,7 @@ function renderPicture() {
 		svg.appendChild(e);
 		return e;
 	};
-	text(pad, 14, `arch VGPR v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major, as ValuC); label = its accumulator`, 'start', '#444');
+	text(pad, 14, `v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major); label: its accumulator`, 'start', '#444');
 	for (let c = 0; c < cols; c++)
 		text(pad + c * cw + cw / 2, pad - 6, String(c * d0), 'middle', '#888');
 	for (let r = 0; r < d0; r++)
@@ -1100,6 +1134,7 @@ async function start() {
 	} else {
 		sel.value = '0';
 		loadExample();
+		run();
 	}
 	document.body.dataset.ready = '1';
 }
@@ -1110,7 +1145,11 @@ document.addEventListener('DOMContentLoaded', () => {
 		sessionStorage.setItem('kwgen-token', $('token').value.trim());
 		start();
 	});
-	$('example').addEventListener('change', loadExample);
+	$('example').addEventListener('change', () => {
+		loadExample();
+		if ($('example').value !== '')
+			run();
+	});
 	$('solution').addEventListener('input', () => {
 		$('example').value = '';
 		showExampleSource();

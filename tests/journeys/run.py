@@ -179,6 +179,12 @@ def journey_pipes(t, a, tmp):
                                                     san or r.err[-600:].decode("utf-8", "replace")))
                 outs.append(r.out)
             t.check(outs[0] == outs[1], "pipes: %s: default --jobs and --jobs 1 give the same bytes" % name)
+            # and literally as typed: one shell pipe
+            r = run(["bash", "-o", "pipefail", "-c", '"$0" logic --no-progress "$1" 2>/dev/null | "$0" --batch', kw_asan,
+                     path], env=asan_env(), timeout=600)
+            t.check(r.rc == want_rc and r.out == outs[0] and not sanitizer_report(r.err),
+                    "pipes: `kwgen logic %s | kwgen --batch` (ASan) prints the same answers" % os.path.basename(path),
+                    "exit %d: %s" % (r.rc, r.err[-400:].decode("utf-8", "replace")))
             cli = [json.loads(l) for l in lines_of(outs[0])]
             try:
                 srv = daemon_answers(d, reqs)
@@ -305,6 +311,12 @@ def journey_server(t, a, tmp):
             t.check(r.rc == 0, "server (%s): docker/healthcheck.sh follows kwgend's flags and reports healthy" % label,
                     (r.out + r.err).decode()[-400:])
             t.check(d.stop() == 0, "server (%s): kwgend exits 0 on SIGTERM" % label)
+    port = free_port()  # nothing listens there
+    r = run([kw, "logic", "--no-progress", "--server", "http://127.0.0.1:%d" % port, fx], env=env, timeout=120)
+    last = (r.err.decode().strip().split("\n") or [""])[-1]
+    t.check(r.rc == 2 and "1 exchanges failed" in last and last.endswith("exit 2"),
+            "server: no daemon at the URL: exit 2, the summary counts the failed exchange: %s" % last,
+            r.err.decode()[-500:])
     with Daemon(os.path.join(a.build, "kwgend"), os.path.join(tmp, "srv-plain.db"), "--log-level", "error",
                 listen="127.0.0.1:%d" % free_port()) as d:
         r = run(["sh", hc], env=dict(env, KWGEND_PID=str(d.proc.pid)))

@@ -387,6 +387,10 @@ def check_main(b, d, out):
     k = req["kernel"]
     b.goto(d.base + "/")
     b.wait("document.body.dataset.ready === '1'", "the page to start")
+    b.wait("document.getElementById('status').classList.contains('ok')", "the first example to render")
+    check(b.js("document.querySelectorAll('#pic-svg g.cell').length") == 64 and
+          b.js("document.querySelectorAll('.asm-cell').length") > 5,
+          "the first example is drawn on arrival, without a click")
     isas_api = json.loads(http(d.base, "/v1/isas")[2])["isas"]
     gens_api = json.loads(http(d.base, "/v1/generators")[2])["generators"]
     n_isa = b.js("document.querySelectorAll('#isas input').length")
@@ -408,6 +412,7 @@ def check_main(b, d, out):
     generate(b)
     status = b.js("document.getElementById('status').textContent")
     check(status.startswith("3 of 3 ISAs answered"), "three ISAs answered", status)
+    check(status.endswith("source " + req["source"]), "the answer's source (the example's hipBLASLt file) is shown", status)
     got = cells(b)
     want = {}
     for isa in isas:
@@ -498,7 +503,7 @@ def check_main(b, d, out):
     check(info.startswith("v[vgprValuC+5] ← acc%d:" % inverse[5]) and sorted(hl) == sorted(["cell hl:%d" % inverse[5], "acc hl:%d" % inverse[5]]),
           "hovering arch VGPR 5 names acc%d and highlights it in the accumulator strip" % inverse[5], "%s %s" % (info, hl))
     # colour by lane
-    b.js("const s = document.getElementById('colour-by'); s.value = 'lane'; s.dispatchEvent(new Event('change'))")
+    b.js("{ const s = document.getElementById('colour-by'); s.value = 'lane'; s.dispatchEvent(new Event('change')); }")
     pic = picture(b)
     lane_hue = collections.defaultdict(set)
     for c in pic:
@@ -561,6 +566,30 @@ def check_main(b, d, out):
     return req
 
 
+def check_examples(b, d):
+    """Every bundled example: its picture matches the daemon's acc2arch."""
+    examples = json.load(open(EXAMPLES))["examples"]
+    for i, ex in enumerate(examples):
+        req = ex["request"]
+        b.js("document.getElementById('flip').checked = false; document.getElementById('colour-by').value = 'mfma'")
+        b.js("document.getElementById('status').className = ''")
+        b.js("{ const s = document.getElementById('example'); s.value = '%d'; s.dispatchEvent(new Event('change')); }" % i)
+        b.wait("['ok', 'error'].some(c => document.getElementById('status').classList.contains(c))", "example %d" % i)
+        a2a = answer(d.base, dict(req, generators=[{"name": "accToArchMapper", "args": {}}]))["results"][0]["acc2arch"]
+        inverse = {dst: src for src, dst in enumerate(a2a)}
+        pic = picture(b)
+        per = acc_info(req["kernel"])
+        per_mfma = per["OPM"] * per["BM"] * per["BN"]
+        hues = collections.defaultdict(set)
+        for c in pic:
+            hues[hsl(c["fill"])[0]].add(inverse[c["arch"]] // per_mfma)
+        status = b.js("document.getElementById('status').textContent")
+        check(status.startswith("1 of 1 ISAs answered") and len(pic) == len(a2a) and
+              all(c["label"] == str(inverse[c["arch"]]) for c in pic) and all(len(v) == 1 for v in hues.values()),
+              "example %d (%s): %d cells labelled from acc2arch, one hue per MFMA" % (i, req["isa"], len(pic)),
+              "%s; %d cells for %d" % (status, len(pic), len(a2a)))
+
+
 def check_yaml(b, d, out):
     text = open(FIXTURE).read().split("\n")
     # the second solution of the fixture, as a person would copy it
@@ -578,6 +607,9 @@ def check_yaml(b, d, out):
           b.js("JSON.stringify([...document.querySelectorAll('#isas input:checked')].map(x => x.value))") == '["gfx942"]',
           "pasted logic-file YAML is read as a solution and its ISA ticked", st)
     generate(b)
+    status = b.js("document.getElementById('status').textContent")
+    check(status.endswith("source solution 1 · KernelNameMin Cijk_fixture_1"),
+          "the pasted solution's SolutionIndex and name come back as the answer's source", status)
     got = cells(b)
     want = {x["name"]: x for x in answer(d.base, dict(expected, generators=[
         {"name": "mapAcctoArchRegs", "args": {}}, {"name": "accToArchMapper", "args": {}}]))["results"]}
@@ -586,6 +618,10 @@ def check_yaml(b, d, out):
     check(len(picture(b)) == len(want["accToArchMapper"]["acc2arch"]),
           "the YAML solution's picture has %d cells" % len(want["accToArchMapper"]["acc2arch"]))
     b.screenshot(os.path.join(out, "yaml.png"))
+    set_solution(b, open(FIXTURE).read())
+    st = b.js("document.getElementById('parse-status').textContent")
+    check(st.startswith("Read as YAML Tensile solution (the first of") and "MIWaveTile: [1, 1]" in open(FIXTURE).read(),
+          "a whole logic file is read: its first solution is used and the page says so", st)
     for bad, word in (("MIWaveTile: [1, 2\nSourceSwap: 1", "YAML line 1"),
                       ("a: 1\n  b: 2", "YAML line 2"),
                       ("- &anchor\n", "anchors"),
@@ -662,6 +698,7 @@ def main():
         check_headers(d)
         b = Browser(exe, tmp, os.path.join(out, "downloads"))
         check_main(b, d, out)
+        check_examples(b, d)
         check_yaml(b, d, out)
         check(not b.console_errors, "no console errors or exceptions on the page", "; ".join(b.console_errors)[:800])
         b.stop()
