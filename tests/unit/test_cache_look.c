@@ -75,7 +75,6 @@ static kw_cache *open_cache(void)
 	kw_error err = KW_ERROR_INIT;
 
 	o.checkpoint_ms = 0;
-	o.touch_ms = 0;
 	assert_int_equal(kw_cache_open(&c, path, &o, &err), 0);
 	return c;
 }
