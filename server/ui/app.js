@@ -292,10 +292,18 @@ function readSolution(text) {
 	}
 	let note = '';
 	if (Array.isArray(obj)) {
-		const sols = obj.filter((x) => x && typeof x === 'object' && !Array.isArray(x));
+		/* a list of solutions, or a whole logic file (its solutions are a
+		 * list inside the top-level list) */
+		const isSol = (x) => x && typeof x === 'object' && !Array.isArray(x) &&
+			(x.MatrixInstM !== undefined || x.MIWaveTile !== undefined || x.NumThreads !== undefined);
+		let sols = obj.filter(isSol);
+		if (!sols.length) {
+			const inner = obj.find((x) => Array.isArray(x) && x.some(isSol));
+			sols = inner ? inner.filter(isSol) : [];
+		}
 		if (!sols.length)
-			throw new Error(`${form}: a list without a solution mapping in it`);
-		note = obj.length > 1 ? ` (the first of ${obj.length} list items)` : '';
+			throw new Error(`${form}: a list without a Tensile solution in it`);
+		note = sols.length > 1 ? ` (the first of ${sols.length} solutions; paste one solution to pick another)` : '';
 		obj = sols[0];
 	}
 	if (!obj || typeof obj !== 'object')
@@ -513,7 +521,10 @@ function setStatus(kind, text) {
 	el.textContent = text;
 }
 
+let runs = 0; /* the latest run draws; an older one finishing late is dropped */
+
 async function run() {
+	const me = ++runs;
 	let fs;
 	try {
 		fs = formState();
@@ -545,9 +556,12 @@ async function run() {
 	try {
 		answer = await api('/v1/kernels:batch', { requests: all });
 	} catch (e) {
-		setStatus('error', e.message);
+		if (me === runs)
+			setStatus('error', e.message);
 		return;
 	}
+	if (me !== runs)
+		return;
 	const items = answer.results;
 	const answers = items.slice(0, reqs.length);
 	const ok = answers.filter((a) => a.status === 200).length;
@@ -770,6 +784,8 @@ function renderAsm() {
 			const n = differs.size;
 			if (c !== refCol && refLines)
 				cell.appendChild(el('div', 'hint diffcount', n ? `${n} ${n > 1 ? 'lines differ' : 'line differs'} from ${isas[refCol]}` : `same as ${isas[refCol]}`));
+			else if (refLines && isas.length > 1)
+				cell.appendChild(el('div', 'hint diffcount', n ? `${n} ${n > 1 ? 'lines' : 'line'} not in every other ISA` : 'the reference of the diff'));
 			cell.appendChild(pre);
 			grid.appendChild(cell);
 		});
@@ -1120,6 +1136,7 @@ async function start() {
 	} else {
 		sel.value = '0';
 		loadExample();
+		run();
 	}
 	document.body.dataset.ready = '1';
 }
@@ -1130,7 +1147,11 @@ document.addEventListener('DOMContentLoaded', () => {
 		sessionStorage.setItem('kwgen-token', $('token').value.trim());
 		start();
 	});
-	$('example').addEventListener('change', loadExample);
+	$('example').addEventListener('change', () => {
+		loadExample();
+		if ($('example').value !== '')
+			run();
+	});
 	$('solution').addEventListener('input', () => {
 		$('example').value = '';
 		showExampleSource();

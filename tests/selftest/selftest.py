@@ -271,7 +271,17 @@ def runner_cases(res, o, tmp):
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
 
-CASES = [("runner", runner_cases), ("golden", golden_cases), ("e2e", e2e_cases),
+def flags_cases(res, o, tmp):
+    w = write_exe(os.path.join(tmp, "kwgend-new-flag"),
+                  '#!/bin/sh\n# kwgend whose --help names a flag without a test\n'
+                  'if [ "$1" = --help ]; then %s --help; echo "  --brand-new-flag N    untested"; exit 0; fi\n'
+                  'exec %s "$@"\n' % (o.kwgend, o.kwgend))
+    expect_fail(res, "flags_check.py: a kwgend --help flag without a row is named",
+                [PY, "tests/cli/flags_check.py", "--kwgen", o.kwgen, "--kwgend", w],
+                r"FAILED  kwgend --brand-new-flag has a row")
+
+
+CASES = [("runner", runner_cases), ("flags", flags_cases), ("golden", golden_cases), ("e2e", e2e_cases),
          ("hardening", hardening_cases), ("package", package_cases), ("scaleout", scaleout_cases)]
 
 

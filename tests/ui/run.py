@@ -387,6 +387,10 @@ def check_main(b, d, out):
     k = req["kernel"]
     b.goto(d.base + "/")
     b.wait("document.body.dataset.ready === '1'", "the page to start")
+    b.wait("document.getElementById('status').classList.contains('ok')", "the first example to render")
+    check(b.js("document.querySelectorAll('#pic-svg g.cell').length") == 64 and
+          b.js("document.querySelectorAll('.asm-cell').length") > 5,
+          "the first example is drawn on arrival, without a click")
     isas_api = json.loads(http(d.base, "/v1/isas")[2])["isas"]
     gens_api = json.loads(http(d.base, "/v1/generators")[2])["generators"]
     n_isa = b.js("document.querySelectorAll('#isas input').length")
@@ -499,7 +503,7 @@ def check_main(b, d, out):
     check(info.startswith("v[vgprValuC+5] ← acc%d:" % inverse[5]) and sorted(hl) == sorted(["cell hl:%d" % inverse[5], "acc hl:%d" % inverse[5]]),
           "hovering arch VGPR 5 names acc%d and highlights it in the accumulator strip" % inverse[5], "%s %s" % (info, hl))
     # colour by lane
-    b.js("const s = document.getElementById('colour-by'); s.value = 'lane'; s.dispatchEvent(new Event('change'))")
+    b.js("{ const s = document.getElementById('colour-by'); s.value = 'lane'; s.dispatchEvent(new Event('change')); }")
     pic = picture(b)
     lane_hue = collections.defaultdict(set)
     for c in pic:
@@ -562,6 +566,69 @@ def check_main(b, d, out):
     return req
 
 
+def check_examples(b, d):
+    """Every bundled example: its picture matches the daemon's acc2arch."""
+    examples = json.load(open(EXAMPLES))["examples"]
+    for i, ex in enumerate(examples):
+        req = ex["request"]
+        b.js("document.getElementById('flip').checked = false; document.getElementById('colour-by').value = 'mfma'")
+        b.js("document.getElementById('status').className = ''")
+        b.js("{ const s = document.getElementById('example'); s.value = '%d'; s.dispatchEvent(new Event('change')); }" % i)
+        b.wait("['ok', 'error'].some(c => document.getElementById('status').classList.contains(c))", "example %d" % i)
+        a2a = answer(d.base, dict(req, generators=[{"name": "accToArchMapper", "args": {}}]))["results"][0]["acc2arch"]
+        inverse = {dst: src for src, dst in enumerate(a2a)}
+        pic = picture(b)
+        per = acc_info(req["kernel"])
+        per_mfma = per["OPM"] * per["BM"] * per["BN"]
+        hues = collections.defaultdict(set)
+        for c in pic:
+            hues[hsl(c["fill"])[0]].add(inverse[c["arch"]] // per_mfma)
+        status = b.js("document.getElementById('status').textContent")
+        check(status.startswith("1 of 1 ISAs answered") and len(pic) == len(a2a) and
+              all(c["label"] == str(inverse[c["arch"]]) for c in pic) and all(len(v) == 1 for v in hues.values()),
+              "example %d (%s): %d cells labelled from acc2arch, one hue per MFMA" % (i, req["isa"], len(pic)),
+              "%s; %d cells for %d" % (status, len(pic), len(a2a)))
+
+
+YAML_CASES = [
+    # (text, expected value), the YAML subset of logic-file solutions
+    ("a: 1\nb: -2\nc: 1.5\nd: true\ne: False\nf: null\ng: ~\nh: text here\n",
+     {"a": 1, "b": -2, "c": 1.5, "d": True, "e": False, "f": None, "g": None, "h": "text here"}),
+    ("MIWaveTile: [4, 1]\nWorkGroup: [16,16, 1]\nEmpty: []\nFlow: {x: 1, y: [2, 3]}\n",
+     {"MIWaveTile": [4, 1], "WorkGroup": [16, 16, 1], "Empty": [], "Flow": {"x": 1, "y": [2, 3]}}),
+    ("CustomKernelName: \"\"\nQ: 'it''s: quoted'\nR: \"a: b # not a comment\"  # a comment\n",
+     {"CustomKernelName": "", "Q": "it's: quoted", "R": "a: b # not a comment"}),
+    ("ProblemType:\n  DataType: 4\n  Nested:\n    Deep: 1\nAfter: 2\n",
+     {"ProblemType": {"DataType": 4, "Nested": {"Deep": 1}}, "After": 2}),
+    ("List:\n- 1\n- two\nList2:\n  - a: 1\n    b: 2\n  - a: 3\n",
+     {"List": [1, "two"], "List2": [{"a": 1, "b": 2}, {"a": 3}]}),
+    ("  - BufferLoad: true\n    MIWaveTile: [2, 2]\n    ProblemType:\n      DataType: 7\n",
+     [{"BufferLoad": True, "MIWaveTile": [2, 2], "ProblemType": {"DataType": 7}}]),
+    ("- - x: 1\n  - x: 2\n- 3\n", [[{"x": 1}, {"x": 2}], 3]),
+    ("# only a comment\n---\nKey: value # trailing\n", {"Key": "value"}),
+]
+YAML_BAD = [
+    ("a: 1\na: 2\n", "duplicate key"),
+    ("a: [1, 2\n", "YAML line 1"),
+    ("a: |\n  text\n", "not supported"),
+    ("a: *ref\n", "not supported"),
+    ("a:\n\tb: 1\n", "tabs"),
+    ("a: 1\n    b: 2\n", "YAML line 2"),
+    ("- a\nb: 1\n", "YAML line 2"),
+    ("a: 'open\n", "unterminated"),
+]
+
+
+def check_yaml_parser(b):
+    """The page's YAML reader on the subset logic files use, and its errors."""
+    for text, want in YAML_CASES:
+        got = b.js("(() => { try { return {v: parseYaml(%s)}; } catch (e) { return {e: e.message}; } })()" % json.dumps(text))
+        check(got.get("v") == want and "e" not in got, "YAML %r" % text[:40], str(got)[:200])
+    for text, word in YAML_BAD:
+        got = b.js("(() => { try { return {v: parseYaml(%s)}; } catch (e) { return {e: e.message}; } })()" % json.dumps(text))
+        check(word in got.get("e", ""), "bad YAML %r: %s" % (text[:20], got.get("e", "no error")[:70]), str(got)[:200])
+
+
 def check_yaml(b, d, out):
     text = open(FIXTURE).read().split("\n")
     # the second solution of the fixture, as a person would copy it
@@ -590,6 +657,10 @@ def check_yaml(b, d, out):
     check(len(picture(b)) == len(want["accToArchMapper"]["acc2arch"]),
           "the YAML solution's picture has %d cells" % len(want["accToArchMapper"]["acc2arch"]))
     b.screenshot(os.path.join(out, "yaml.png"))
+    set_solution(b, open(FIXTURE).read())
+    st = b.js("document.getElementById('parse-status').textContent")
+    check(st.startswith("Read as YAML Tensile solution (the first of") and "MIWaveTile: [1, 1]" in open(FIXTURE).read(),
+          "a whole logic file is read: its first solution is used and the page says so", st)
     for bad, word in (("MIWaveTile: [1, 2\nSourceSwap: 1", "YAML line 1"),
                       ("a: 1\n  b: 2", "YAML line 2"),
                       ("- &anchor\n", "anchors"),
@@ -666,6 +737,8 @@ def main():
         check_headers(d)
         b = Browser(exe, tmp, os.path.join(out, "downloads"))
         check_main(b, d, out)
+        check_examples(b, d)
+        check_yaml_parser(b)
         check_yaml(b, d, out)
         check(not b.console_errors, "no console errors or exceptions on the page", "; ".join(b.console_errors)[:800])
         b.stop()
