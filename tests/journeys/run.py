@@ -116,6 +116,15 @@ def journey_forms(t, a, tmp):
             json.dumps(errs)[:800])
     t.check(isinstance(errs[1].get("error"), str), "forms: the oracle form keeps the oracle's {\"error\": \"...\"}",
             json.dumps(errs[1])[:300])
+    # the farm-form requests, answers and errors alike, posted to kwgend: the same objects
+    idx = [i for i, q in enumerate(reqs) if "generator" not in json.loads(q)]
+    with Daemon(os.path.join(a.build, "kwgend"), os.path.join(tmp, "forms.db"), "--log-level", "error") as d:
+        srv = daemon_answers(d, [json.loads(reqs[i]) for i in idx])
+    diff = [i for i, s in zip(idx, srv) if comparable(ans[i]) != comparable(s)]
+    t.check(not diff, "forms: kwgend answers the %d farm-form requests (errors included) with the same objects" % len(idx),
+            "first difference, request %s:\n  cli %s\n  srv %s" % (
+                diff[:1], json.dumps(comparable(ans[diff[0]]))[:400] if diff else "",
+                json.dumps(comparable(srv[idx.index(diff[0])]))[:400] if diff else ""))
 
 
 # ---- pipes ----------------------------------------------------------------
