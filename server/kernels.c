@@ -317,8 +317,8 @@ done:
 }
 
 /* The fast path: a body seen before.  A fresh response held in memory is
- * served as is; otherwise the known key is read from the cache file (which
- * refreshes last_access) and the response is held again.  Returns 1 with
+ * served as is (its hit noted with kw_cache_touch); otherwise the known key
+ * is read from the cache file and the response is held again.  Returns 1 with
  * out filled, 0 to take the full path. */
 static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], const char *body,
 		    size_t body_len)
@@ -337,6 +337,8 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], co
 		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
 			return 0;
 		kw_memo_put(s->memo, digest, key, text, len);
+	} else {
+		kw_cache_touch(s->cache, key); /* recency only: no SQLite */
 	}
 	kw_reply_text(out, 200, text, len, NULL);
 	memcpy(out->key, key, sizeof(out->key));
@@ -402,6 +404,7 @@ void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, in
 		else
 			kw_reply_error(&one, 400, "syntax", "requests", "requests[%zu] is not an object", i);
 		total += one.len;
+		kw_metrics_kernel(one.status, one.cached);
 		parsed = one.body ? json_loadb(one.body, one.len, 0, NULL) : NULL;
 		if (one.status == 200)
 			entry = json_pack("{s:i,s:o}", "status", 200, "response",
