@@ -60,7 +60,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	unlink(db_path);
 	opt.max_bytes = 64 << 10;
 	opt.checkpoint_ms = 0;
-	opt.touch_ms = 0;
 	if (kw_cache_open(&C, db_path, &opt, &e) < 0)
 		abort();
 	atexit(cleanup);
