@@ -76,6 +76,7 @@ enum {
 #define KW_READ_STATEMENTS ((1u << ST_GET) | (1u << ST_TOTALS) | (1u << ST_SOURCE))
 
 #define KW_LRU_BATCH 32
+#define KW_MAX_PASS_OVER 64
 
 /* A put waits up to this many busy_timeout_ms for the writes of this
  * process ahead of it (and the checkpointer's final step). */
@@ -907,15 +908,17 @@ static int over(kw_cache *c, kw_cache_conn *k)
  * Candidates come by stored last_access, KW_LRU_BATCH at a time; one hit
  * in memory since (recent_get) has its last_access rewritten to the hit's
  * time instead, and a candidate stored as newer than such a rewritten time
- * waits for the next batch (which then orders both).  Returns the number
- * of rows deleted or -1 on error.
+ * waits for the next batch (which then orders both).  At most
+ * KW_MAX_PASS_OVER rows are rewritten per put, so that one put's WAL stays
+ * small when every row is hot; past that, candidates go in stored order.
+ * Returns the number of rows deleted or -1 on error.
  */
 static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
 {
 	char keys[KW_LRU_BATCH][65];
 	int64_t last[KW_LRU_BATCH];
 	long n = 0;
-	int o;
+	int o, moves = 0;
 
 	while ((o = over(c, k)) == 1) {
 		sqlite3_stmt *lru = k->st[ST_LRU];
@@ -932,10 +935,11 @@ static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
 		sqlite3_reset(lru);
 		sqlite3_clear_bindings(lru);
 		for (int i = 0; i < got; i++) {
-			int64_t hit = recent_get(c, keys[i]);
+			int64_t hit = moves < KW_MAX_PASS_OVER ? recent_get(c, keys[i]) : 0;
 			sqlite3_stmt *st;
 
 			if (hit > last[i]) {
+				moves++;
 				st = k->st[ST_TOUCH];
 				sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
 				sqlite3_bind_int64(st, 2, hit);
