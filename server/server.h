@@ -11,13 +11,15 @@
 #include "admit.h"
 #include "auth.h"
 #include "flight.h"
+#include "linger.h"
 #include "memo.h"
+#include "work.h"
 #include "kwgen/cache.h"
 #include "kwgen/request.h"
 
 /* Flags of kwgend (main.c fills it; see kwgend --help). */
 typedef struct kw_srv_config {
-	const char *listen;       /* "ADDR:PORT", "[ADDR6]:PORT"; port 0 = any free port */
+	const char *listen;       /* "HOST:PORT", "[ADDR6]:PORT"; port 0 = any free port */
 	const char *db_path;      /* SQLite cache file */
 	unsigned threads;         /* MHD worker threads */
 	int64_t max_cache_bytes;  /* LRU bound, 0 = none */
@@ -38,6 +40,11 @@ typedef struct kw_srv_config {
 	int reset_corrupt_db;            /* move a damaged cache file aside */
 	int64_t db_max_pages;            /* testing: SQLite max_page_count */
 	size_t max_response_bytes;       /* bound on one batch response's results */
+	unsigned workers;                /* generation worker threads */
+	unsigned work_timeout;           /* seconds a generation job may wait, 0 = none */
+	unsigned linger_seconds;         /* lingering close after an early answer, 0 = off */
+	size_t linger_bytes;             /* most bytes discarded while lingering */
+	const char *log_file;            /* --log-file, or NULL = stderr */
 } kw_srv_config;
 
 typedef struct kw_srv {
@@ -52,6 +59,9 @@ typedef struct kw_srv {
 	kw_auth *auth;          /* --auth-tokens, or NULL */
 	char *tls_cert_pem;     /* contents of --tls-cert / --tls-key, or NULL */
 	char *tls_key_pem;
+	kw_work *work;          /* the generation workers */
+	kw_linger *linger;      /* lingering closes */
+	atomic_long suspended;  /* requests suspended for the workers now */
 } kw_srv;
 
 #endif

@@ -68,7 +68,7 @@ class Daemon:
             if not line:
                 raise RuntimeError("kwgend exited: rc=%s" % self.proc.wait())
             self.log.append(line)
-            m = re.match(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
+            m = re.search(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
             if m:
                 self.port = int(m.group(1))
                 break
