@@ -85,6 +85,7 @@ typedef struct kw_conn_ctx {
 	char client[64];
 	char request_id[72];
 	int nul_in_uri;      /* the raw target has %00 */
+	size_t uri_len;      /* bytes of the raw target */
 	kw_body body;
 	int responded;       /* a response has been queued */
 	kw_reply pending;    /* a reply that could not be queued mid-upload */
@@ -367,6 +368,7 @@ static void *uri_logged(void *cls, const char *uri, struct MHD_Connection *c)
 	ctx->route = KW_ROUTE_OTHER;
 	copy_path(ctx->path, sizeof(ctx->path), uri ? uri : "");
 	ctx->nul_in_uri = uri && strstr(uri, "%00") != NULL;
+	ctx->uri_len = uri ? strlen(uri) : 0;
 	kw_body_init(&ctx->body, s->cfg.max_body_bytes);
 	ctx->pending = (kw_reply)KW_REPLY_INIT;
 	snprintf(ctx->request_id, sizeof(ctx->request_id), "%s-%llu", id_prefix,
@@ -407,6 +409,7 @@ typedef struct head_scan {
 	int n_te;                /* Transfer-Encoding headers */
 	const char *te;
 	const char *nul;         /* name of a header holding a NUL byte, or NULL */
+	size_t n, bytes;         /* headers, and their bytes as "Key:value" CRLF lines */
 } head_scan;
 
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -417,6 +420,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 	(void)kind;
 	if (!key)
 		return MHD_YES;
+	h->n++;
+	h->bytes += key_size + 1 + value_size + 2;
 	if (strlen(key) != key_size || (value && strlen(value) != value_size))
 		h->nul = key;
 	if (!value)
@@ -435,14 +440,45 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 	return MHD_YES;
 }
 
+/*
+ * Bytes of the request head that libmicrohttpd received but does not
+ * report.  libmicrohttpd 0.9 keeps each header as a C string, so whatever
+ * follows a NUL byte in a line ("Authorization: Bearer tok\0junk") is cut
+ * off without a trace in the values; it still counts in the head's size
+ * (MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE).  The head is the request line
+ * plus one "Key: value" CRLF line per header plus the empty line; one
+ * optional space after each colon is allowed, anything more means bytes
+ * were hidden.  (A client that pads header values with several spaces is
+ * refused too; none of the usual ones do.)
+ */
+static size_t hidden_bytes(struct MHD_Connection *c, const kw_conn_ctx *ctx, const char *method,
+			   const char *version, const head_scan *h)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+	size_t seen = strlen(method) + 1 + ctx->uri_len + 1 + strlen(version) + 2 + h->bytes + 2;
+
+	if (!ci || ci->header_size <= seen + h->n)
+		return 0;
+	return ci->header_size - seen - h->n;
+}
+
 /* Framing and bytes the request must not carry (RFC 9112 section 6.3: a
  * server that cannot tell where the body ends must answer 400 and close).
  * Returns 1 with out filled. */
-static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *ctx)
+static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *ctx,
+			 const char *method, const char *version)
 {
 	head_scan h = { 0 };
+	size_t hidden;
 
 	MHD_get_connection_values_n(c, MHD_HEADER_KIND, scan_header, &h);
+	if ((hidden = hidden_bytes(c, ctx, method, version, &h)) > 0) {
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "the request head holds %zu byte(s) past a NUL byte (or padding); "
+			       "header values and the request line are text", hidden);
+		return 1;
+	}
 	if (h.nul) {
 		kw_reply_error(out, 400, "syntax", NULL,
 			       "header %s holds a NUL byte; header values are text", h.nul);
@@ -485,11 +521,11 @@ static int has_body(struct MHD_Connection *c)
 /* First call: check everything the headers can tell.  Returns 1 if a
  * reply was produced (out filled). */
 static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
-			 const char *method)
+			 const char *method, const char *version)
 {
 	const char *clen;
 
-	if (check_framing(out, c, ctx))
+	if (check_framing(out, c, ctx, method, version))
 		return 1;
 	if (s->auth && !(s->cfg.allow_unauth_reads && is_read(method)) &&
 	    !kw_auth_check(s->auth, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -565,7 +601,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	const char *key = NULL;
 	int draining = atomic_load(&s->draining);
 
-	(void)version;
 	if (!ctx)
 		return MHD_NO; /* out of memory in uri_logged */
 	if (!ctx->headers_seen) {
@@ -576,7 +611,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		copy_path(ctx->method, sizeof(ctx->method), method);
 		if (sane_request_id(rid))
 			snprintf(ctx->request_id, sizeof(ctx->request_id), "%s", rid);
-		if (check_headers(&r, s, c, ctx, method))
+		if (check_headers(&r, s, c, ctx, method, version ? version : ""))
 			return answer_early(c, ctx, &r);
 		atomic_store(&ctx->phase, PHASE_BODY);
 		atomic_store(&ctx->last_ms, mono_ms());
@@ -702,6 +737,11 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	kw_reply_reset(&ctx->pending);
 	free(ctx);
 	*con_cls = NULL;
+}
+
+const char *kw_http_library_version(void)
+{
+	return MHD_get_version();
 }
 
 long kw_http_busy(double idle_seconds)

@@ -35,4 +35,7 @@ void kw_http_stop(struct MHD_Daemon *d);
  * upload idle longer than that is not waited for. */
 long kw_http_busy(double idle_seconds);
 
+/* The libmicrohttpd version in use ("0.9.75"). */
+const char *kw_http_library_version(void);
+
 #endif

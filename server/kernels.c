@@ -202,7 +202,7 @@ struct kw_kjob {
 	kw_srv *s;
 	int batch;               /* 0: one kernel, 1: a batch */
 	int bypass;
-	int has_slot;            /* holds an --max-inflight slot */
+	long slots;              /* --max-inflight slots held */
 	kw_kjob_done_fn done;
 	void *done_arg;
 	kw_reply out;            /* the answer, once done */
@@ -233,9 +233,9 @@ static void job_done(kw_kjob *j)
 	kw_kjob_done_fn done = j->done;
 	void *arg = j->done_arg;
 
-	if (j->has_slot) {
-		kw_admit_leave(&j->s->admit);
-		j->has_slot = 0;
+	if (j->slots) {
+		kw_admit_leave_n(&j->s->admit, j->slots);
+		j->slots = 0;
 	}
 	done(arg); /* j may be freed from here on */
 }
@@ -243,7 +243,7 @@ static void job_done(kw_kjob *j)
 static void overloaded(kw_reply *out, const kw_srv *s)
 {
 	kw_reply_error(out, 503, "overloaded", NULL,
-		       "%ld generation jobs are queued or running (--max-inflight); retry shortly",
+		       "%ld generations are queued or running (--max-inflight); retry shortly",
 		       s->admit.max);
 	out->retry_after = 1;
 }
@@ -347,14 +347,13 @@ static void one_start(kw_kjob *j)
 		job_done(j);
 		return;
 	}
-	if (!kw_admit_enter(&j->s->admit)) {
+	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
 		overloaded(&j->out, j->s);
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
 		j->flight = NULL;
 		job_done(j);
 		return;
 	}
-	j->has_slot = 1;
 	j->base.deadline = deadline_of(j->s);
 	if (kw_work_submit(j->s->work, &j->base) < 0)
 		one_cancel(&j->base, KW_CANCEL_SHUTDOWN);
@@ -625,13 +624,12 @@ int kw_kernels_batch(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, 
 		json_decref(root);
 		return 0;
 	}
-	if (!kw_admit_enter(&s->admit)) {
+	if (!(j->slots = kw_admit_enter_n(&s->admit, (long)json_array_size(reqs)))) {
 		overloaded(out, s);
 		free(j);
 		json_decref(root);
 		return 0;
 	}
-	j->has_slot = 1;
 	j->root = root;
 	j->reqs = reqs;
 	j->n = json_array_size(reqs);
@@ -667,8 +665,8 @@ void kw_kjob_free(kw_kjob *j)
 {
 	if (!j)
 		return;
-	if (j->has_slot)
-		kw_admit_leave(&j->s->admit);
+	if (j->slots)
+		kw_admit_leave_n(&j->s->admit, j->slots);
 	if (j->flight) /* never started as a leader: cannot happen, but answer its followers */
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
 	kw_reply_reset(&j->out);

@@ -103,9 +103,10 @@ static void usage(FILE *f)
 		"  --request-timeout S    close a connection whose request body is not\n"
 		"                         complete S seconds after its headers (slow\n"
 		"                         senders; default 30)\n"
-		"  --max-inflight N       generation jobs (misses, batches) queued or running\n"
-		"                         at once; one more gets 503 + Retry-After at once\n"
-		"                         (default: 16 x --workers); hits never count\n"
+		"  --max-inflight N       generations queued or running at once (a miss counts\n"
+		"                         1, a batch its items, at most N); past it 503 +\n"
+		"                         Retry-After at once (default 1024); hits, GETs and\n"
+		"                         waiting for an identical request never count\n"
 		"  --work-timeout S       a job still queued S seconds after it arrived gets\n"
 		"                         503 \"timeout\"; batch items not started by then too\n"
 		"                         (default 120; 0 = none)\n"
@@ -371,10 +372,11 @@ static void teardown(kw_srv *s)
 /* The fields of the start line. */
 static json_t *start_fields(const kw_srv *s, const char *bound)
 {
-	return json_pack("{s:s,s:s,s:s,s:i,s:i,s:I,s:s}", "listen", bound, "listen_flag",
+	return json_pack("{s:s,s:s,s:s,s:i,s:i,s:I,s:s,s:s}", "listen", bound, "listen_flag",
 			 s->cfg.listen, "db", s->cfg.db_path, "threads", (int)s->cfg.threads,
 			 "workers", (int)s->cfg.workers, "max_inflight", (json_int_t)s->admit.max,
-			 "generator_version", kw_generator_version());
+			 "generator_version", kw_generator_version(), "libmicrohttpd",
+			 kw_http_library_version());
 }
 
 int main(int argc, char **argv)
@@ -409,7 +411,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kwgend: --log-file %s: %s\n", s.cfg.log_file, strerror(errno));
 		return 1;
 	}
-	kw_admit_init(&s.admit, s.cfg.max_inflight > 0 ? s.cfg.max_inflight : 16L * (long)s.cfg.workers);
+	kw_admit_init(&s.admit, s.cfg.max_inflight > 0 ? s.cfg.max_inflight : 1024);
 	if (s.cfg.auth_tokens && kw_auth_load(&s.auth, s.cfg.auth_tokens, msg, sizeof(msg)) < 0) {
 		kw_log(KW_LOG_ERROR, "kwgend: %s", msg);
 		return 1;

@@ -15,6 +15,10 @@
  * a job still queued past it is cancelled (its owner answers 503) by the
  * pool's reaper, whether or not a worker is free.
  *
+ * Workers run KW_WORK_NICE below the process's CPU priority, so that on a
+ * loaded machine the polling threads (hits, health checks) get the CPU
+ * first.
+ *
  * Ownership: the pool never frees a job.  A job belongs to its owner (the
  * suspended request); the pool only links it into its queue.  Once a
  * slice returns KW_JOB_DONE or KW_JOB_PARKED, or cancel has been called,
@@ -37,6 +41,9 @@ enum {
 	KW_CANCEL_TIMEOUT = 1,  /* queued past its deadline (--work-timeout) */
 	KW_CANCEL_SHUTDOWN = 2, /* the pool is stopping (drain over) */
 };
+
+/* How much nicer (lower CPU priority) the workers are than the process. */
+#define KW_WORK_NICE 5
 
 typedef struct kw_job kw_job;
 
