@@ -15,7 +15,7 @@ OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib/include -Ilib $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(EXTRA_LDLIBS)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c lib/verify/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -45,14 +45,14 @@ $(BUILD)/kwgen: $(CLI_OBJS) $(BUILD)/libkwgen.a
 	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
 
 $(BUILD)/kwgend: $(SRV_OBJS) $(BUILD)/libkwgen.a
-	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL)
+	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(SRV_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
 
 unit: $(UNIT_BINS)
-	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; (cd tests/unit && ../../$$t); done
+	@sh scripts/run-unit $(UNIT_BINS)
 
 # deps: install the Debian packages the build and the tests need.
 deps:
@@ -70,4 +70,6 @@ clean:
 	rm -rf $(BUILD) build-asan build-clang
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d)
+# Suites `make test` runs (mk/test.mk); each mk/*.mk file appends its own.
+SUITES := unit
 -include $(sort $(wildcard mk/*.mk))

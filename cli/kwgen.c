@@ -3,13 +3,19 @@
  *
  *   kwgen [FILE]            one request (oracle or farm form) -> answer on stdout
  *   kwgen --batch [FILE]    JSON lines in, one compact answer per line out
+ *   kwgen --asm [FILE]      the assembly of every result as plain text (kwgen/text.h)
  *   kwgen --canonical [FILE] print the canonical request, config_id and key
+ *   kwgen cache CMD ...     look into a kwgend cache file (cli/cache.c)
  *   kwgen logic FILE.yaml   import a Tensile logic file (cli/logic.c)
+ *   kwgen verify FILE...    check the waits of whole kernels (cli/verify.c)
  *   kwgen --help
  */
 #include "kwgen/buf.h"
 #include "kwgen/request.h"
+#include "kwgen/text.h"
+#include "cache_cli.h"
 #include "logic.h"
+#include "verify_cli.h"
 
 #ifndef KW_VERSION
 #define KW_VERSION "0.1.0"
@@ -24,9 +30,13 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen [--batch [--jobs N] [--line-buffered]] [FILE]\n"
+	fputs("usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
 	      "       kwgen --canonical [FILE]\n"
 	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	      "       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
+	      "                    (kwgen verify --help)\n"
+	      "       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
+	      "                                                  (kwgen cache --help)\n"
 	      "       kwgen --help | --version\n"
 	      "\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
@@ -40,11 +50,19 @@ static void usage(FILE *f)
 	      "                (\"generators\" omitted = every generator that applies)\n"
 	      "                -> {\"isa\", \"config_id\", \"key\", \"generator_version\", \"results\": [...]}\n"
 	      "\n"
-	      "  --batch          JSON lines in, one compact answer per line out (oracle form\n"
-	      "                   answers; a bad line answers {\"error\": \"...\"}); exit 0\n"
+	      "  --batch          JSON lines in, one compact answer per line out: answer N is\n"
+	      "                   line N's (a blank line, a line that is not JSON and a line\n"
+	      "                   past --max-line-bytes each answer an error); exit 0\n"
+	      "  --max-line-bytes N  longest batch line (default 1048576)\n"
 	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
 	      "                   the output order is the input order\n"
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
+	      "  --asm            print only the assembly, as text: per result a header line\n"
+	      "                   \"// <generator>(<args>)\", its asm, then one\n"
+	      "                   \"// warning: <code>: <message>\" line per diagnostic; a\n"
+	      "                   \"// source: ...\" line first when the request has a source;\n"
+	      "                   errors go to stderr (exit 1); with --batch an error is a\n"
+	      "                   \"// error: <code>: <message>\" line\n"
 	      "  --canonical      print {\"canonical\", \"config_id\", \"key\"} for the request\n"
 	      "\n"
 	      "Generators and their args (default; \"required\" has none):\n"
@@ -77,35 +95,84 @@ static void usage(FILE *f)
 	      "  asmCaps, archCaps  overrides of the ISA's capability tables\n"
 	      "  vgprIdx, vgprMsb   gfx1250 VGPR-bank state ({\"ValuC\": 240}, -1/-2/0..255)\n"
 	      "  outputNoComment, fillDefaults, strict   booleans\n"
-	      "  replaceHolder      int (whole result) or list (one per top-level item)\n"
+	      "  replaceHolder      int (whole result) or list (one per top-level item): the\n"
+	      "               offset that fills Tensile's placeholder registers (v[vgprValuC]\n"
+	      "               is the holder; with \"replaceHolder\": 8 it prints v[8])\n"
+	      "  source       where the request came from: {\"file\", \"SolutionIndex\",\n"
+	      "               \"SolutionNameMin\"} (strings and integers) or a string; echoed\n"
+	      "               with the answer, not part of the key (kwgen logic sets it)\n"
 	      "\n"
 	      "Every answer carries \"diagnostics\": [{\"code\", \"message\"}] with codes\n"
 	      "count_clamped, count_out_of_range, vgpr_pair_misaligned, agpr_spill,\n"
 	      "register_out_of_range, instruction_not_on_isa; with \"strict\": true any of\n"
-	      "them makes the answer an error.  Errors are {\"error\": \"...\"} naming the\n"
-	      "key and what is allowed.  Duplicate JSON keys are an error.\n", f);
+	      "them makes the answer an error.  Errors are {\"error\": {\"code\", \"message\",\n"
+	      "\"field\"}} as kwgend gives them, naming the key and what is allowed; the\n"
+	      "oracle form alone answers as the reference oracle does ({\"error\": \"...\"},\n"
+	      "\"isa\": [9,4,2]).  Duplicate JSON keys are an error.\n", f);
+}
+
+/* The error answer every non-oracle path gives, the daemon's shape:
+ * {"error": {"code": "invalid", "message": "...", "field": "kernel.X" | null}}. */
+static json_t *error_answer(const kw_error *e)
+{
+	json_t *o = json_pack("{s:{s:s,s:s,s:o}}", "error", "code", kw_error_code_name(e->code), "message", e->message,
+			      "field", e->field[0] ? json_string(e->field) : json_null());
+
+	if (!o) /* a message or field that is not UTF-8 (it quotes the input) */
+		o = json_pack("{s:{s:s,s:s,s:n}}", "error", "code", kw_error_code_name(e->code), "message",
+			      "(the message quotes input that is not UTF-8)", "field");
+	return o;
+}
+
+/* lineno: the batch input line, or 0 for a whole-file request. */
+static json_t *syntax_answer(const json_error_t *jerr, size_t lineno)
+{
+	kw_error e = KW_ERROR_INIT;
+
+	if (lineno)
+		kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu: not JSON: %s (column %d)", lineno, jerr->text, jerr->column);
+	else
+		kw_error_set(&e, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr->text, jerr->line, jerr->column);
+	return error_answer(&e);
 }
 
 static json_t *farm_answer(const json_t *req, int *ok)
 {
 	kw_error err = KW_ERROR_INIT;
-	kw_request *r = NULL;
-	json_t *results = NULL, *o;
-	char cid[65], key[65];
+	json_t *o = kw_request_answer(req, NULL, &err);
 
-	*ok = 0;
-	if (kw_request_parse(&r, req, NULL, &err) || kw_request_ids(cid, key, NULL, r, &err) ||
-	    kw_request_run(&results, r, &err)) {
-		kw_request_free(r);
-		return json_pack("{s:s}", "error", err.message);
-	}
-	o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "isa", kw_request_isa_name(r), "config_id", cid, "key", key,
-		      "generator_version", kw_generator_version(), "results", results);
-	kw_request_free(r);
 	*ok = o != NULL;
-	return o;
+	return o ? o : error_answer(&err);
 }
 
+/* The --asm text of one request appended to out; errors as
+ * kw_request_answer. */
+static int asm_text(kw_buf *out, const json_t *req, kw_error *err)
+{
+	json_t *o = kw_request_answer(req, NULL, err);
+	int rc;
+
+	if (!o)
+		return err->code ? err->code : KW_ENOMEM;
+	rc = kw_text_render(out, o, err);
+	json_decref(o);
+	return rc;
+}
+
+/* "// error: <code>: <message>\n" (a batch line that has no answer). */
+static void asm_error(kw_buf *out, const kw_error *e)
+{
+	kw_buf_puts(out, "// error: ");
+	kw_buf_puts(out, kw_error_code_name(e->code));
+	kw_buf_puts(out, ": ");
+	for (const char *m = e->message; *m; m++)
+		kw_buf_putc(out, *m == '\n' ? ' ' : *m);
+	kw_buf_putc(out, '\n');
+}
+
+/* The oracle form ("generator" + "args") answers exactly as the reference
+ * oracle does, errors included ({"error": "..."}); every other request is
+ * the farm form and answers as kwgend does. */
 static json_t *answer(const json_t *req, int *ok)
 {
 	if (json_is_object(req) && json_object_get(req, "generator"))
@@ -113,21 +180,48 @@ static json_t *answer(const json_t *req, int *ok)
 	return farm_answer(req, ok);
 }
 
-static int run_single(FILE *in, int canonical)
+/* kwgen --asm FILE: the text on stdout; an error on stderr, exit 1. */
+static int run_single_text(json_t *req, const json_error_t *jerr)
+{
+	kw_error err = KW_ERROR_INIT;
+	kw_buf b = KW_BUF_INIT;
+	int rc = req ? asm_text(&b, req, &err)
+		     : kw_error_set(&err, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr->text, jerr->line,
+				    jerr->column);
+
+	json_decref(req);
+	if (rc == 0 && b.len && fwrite(b.p, 1, b.len, stdout) != b.len)
+		rc = KW_EIO;
+	kw_buf_free(&b);
+	if (rc == KW_ENOMEM || rc == KW_EIO || (rc == 0 && fflush(stdout))) {
+		fputs(rc == KW_ENOMEM ? "kwgen: out of memory\n" : "kwgen: write error\n", stderr);
+		return 2;
+	}
+	if (rc) {
+		fprintf(stderr, "kwgen: %s: %s%s%s%s\n", kw_error_code_name(rc), err.message,
+			err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
+		return 1;
+	}
+	return 0;
+}
+
+static int run_single(FILE *in, int canonical, int as_text)
 {
 	json_error_t jerr;
 	json_t *req = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr), *out;
 	int ok = 0;
 
+	if (as_text)
+		return run_single_text(req, &jerr);
 	if (!req) {
-		out = json_pack("{s:s}", "error", jerr.text);
+		out = syntax_answer(&jerr, 0);
 	} else if (canonical) {
 		kw_error err = KW_ERROR_INIT;
 		kw_request *r = NULL;
 		char cid[65], key[65], *canon = NULL;
 
 		if (kw_request_parse(&r, req, NULL, &err) || kw_request_ids(cid, key, &canon, r, &err)) {
-			out = json_pack("{s:s}", "error", err.message);
+			out = error_answer(&err);
 		} else {
 			out = json_pack("{s:s,s:s,s:s}", "canonical", canon, "config_id", cid, "key", key);
 			ok = 1;
@@ -149,67 +243,129 @@ static int run_single(FILE *in, int canonical)
 }
 
 /*
- * Batch mode.  Lines are read in rounds of up to jobs x CHUNK lines; each
- * of `jobs` threads answers one chunk of the round into its own output
- * buffer, and the buffers are written in input order, so the output is the
- * same as a one-by-one run.  Memory stays bounded by the round.
+ * Batch mode.  Lines are read in rounds; each of `jobs` threads answers one
+ * chunk of the round (up to CHUNK lines or CHUNK_BYTES bytes) into its own
+ * output buffer, and the buffers are written in input order, so the output
+ * is the same as a one-by-one run whatever the number of jobs.
  *
- * Every JSON value a thread makes for a line is allocated from that
- * thread's arena, reset after the line is answered: jansson's many small
- * mallocs and frees are most of the cost of a line otherwise.  The
- * allocator is installed before the first JSON value exists; a thread
- * without an arena (the main thread outside a chunk) uses malloc.
+ * Every input line gets exactly one answer line, so answer N is the answer
+ * to line N: a blank or whitespace-only line, a line that is not JSON (NUL
+ * bytes, invalid UTF-8) and a line longer than --max-line-bytes each answer
+ * {"error": {...}}.  A line's bytes past the limit are skipped without being
+ * stored, so memory is bounded by jobs x (CHUNK_BYTES + max line bytes).
+ *
+ * Allocation: everything here, in libkwgen and in jansson uses malloc/free
+ * (jansson's allocator is never replaced), so any value may be freed by any
+ * code on any thread.
  */
 #define CHUNK 256
+#define CHUNK_BYTES ((size_t)4 << 20)
+#define LINE_KEEP ((size_t)64 << 10) /* line buffers larger than this are freed after use */
 
-static _Thread_local kw_arena *tl_arena;
+typedef struct line {
+	char *p;        /* malloc()ed, NUL-terminated; reused across rounds */
+	size_t len;     /* bytes stored (at most max_line) */
+	size_t cap;
+	size_t full;    /* bytes of the line in the input, newline excluded */
+} line;
 
-static void *arena_malloc(size_t n)
-{
-	return tl_arena ? kw_arena_alloc(tl_arena, n) : malloc(n);
-}
-
-static void arena_free(void *p)
-{
-	if (!tl_arena)
-		free(p); /* arena memory is released in bulk by kw_arena_reset */
-}
+typedef struct chunk {
+	line *lines;
+	size_t n;
+	size_t max_line;
+	kw_buf out;
+	int oom;
+	int as_text;    /* --asm: the text of each answer */
+} chunk;
 
 static int dump_to_buf(const char *s, size_t n, void *data)
 {
 	return kw_buf_put(data, s, n) ? -1 : 0;
 }
 
-typedef struct chunk {
-	char **lines;   /* owned by the reader, reused across rounds */
-	size_t *lens;   /* bytes read into lines[i] */
-	size_t *caps;   /* getline's allocation size of lines[i] */
-	size_t n;
-	kw_buf out;
-	kw_arena arena;
-	int oom;
-} chunk;
+/* Read one line (without its "\n") into l, storing at most max bytes.
+ * Returns 1 for a line, 0 at end of input, -1 when out of memory. */
+static int read_line(FILE *in, line *l, size_t max)
+{
+	int c = EOF;
 
-static void answer_line(chunk *c, char *p, size_t n)
+	l->len = l->full = 0;
+	flockfile(in);
+	while ((c = getc_unlocked(in)) != EOF && c != '\n') {
+		l->full++;
+		if (l->len >= max)
+			continue;
+		if (l->len + 1 >= l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 256;
+			char *p;
+
+			if (cap > max + 1)
+				cap = max + 1;
+			if (!(p = realloc(l->p, cap))) {
+				funlockfile(in);
+				return -1;
+			}
+			l->p = p;
+			l->cap = cap;
+		}
+		l->p[l->len++] = (char)c;
+	}
+	funlockfile(in);
+	if (c == EOF && l->full == 0)
+		return 0;
+	if (!l->p && !(l->p = malloc(l->cap = 1)))
+		return -1;
+	l->p[l->len] = '\0';
+	return 1;
+}
+
+static int is_json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static void answer_line(chunk *c, line *l, size_t lineno)
 {
 	json_error_t jerr;
 	json_t *req, *out;
+	kw_error e = KW_ERROR_INIT;
+	char *p = l->p;
+	size_t n = l->len;
 	int ok;
 
-	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
-		p[--n] = '\0';
-	while (n > 0 && (*p == ' ' || *p == '\t'))
+	while (n > 0 && is_json_space(p[n - 1]))
+		n--;
+	while (n > 0 && is_json_space(*p))
 		p++, n--;
-	if (n == 0)
+	if (l->full > c->max_line) {
+		kw_error_set(&e, KW_ELIMIT, NULL, "line %zu is %zu bytes; the limit is %zu (--max-line-bytes)", lineno, l->full,
+			     c->max_line);
+		out = c->as_text ? NULL : error_answer(&e);
+	} else if (n == 0) {
+		kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu is blank: each line must hold one JSON request", lineno);
+		out = c->as_text ? NULL : error_answer(&e);
+	} else if (!(req = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr))) {
+		if (c->as_text) {
+			kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu: not JSON: %s (column %d)", lineno, jerr.text, jerr.column);
+			asm_error(&c->out, &e);
+			c->oom |= c->out.oom;
+			return;
+		}
+		out = syntax_answer(&jerr, lineno);
+	} else if (c->as_text) {
+		if (asm_text(&c->out, req, &e))
+			asm_error(&c->out, &e);
+		json_decref(req);
+		c->oom |= c->out.oom;
 		return;
-	req = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
-	if (!req) {
-		char msg[300];
-		snprintf(msg, sizeof(msg), "bad JSON: %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
-		out = json_pack("{s:s}", "error", msg);
 	} else {
 		out = answer(req, &ok);
 		json_decref(req);
+	}
+	if (c->as_text && !out) {
+		asm_error(&c->out, &e);
+		c->oom |= c->out.oom;
+		return;
 	}
 	if (!out || json_dump_callback(out, dump_to_buf, &c->out, JSON_COMPACT | JSON_ENSURE_ASCII) ||
 	    kw_buf_putc(&c->out, '\n'))
@@ -217,69 +373,90 @@ static void answer_line(chunk *c, char *p, size_t n)
 	json_decref(out);
 }
 
+typedef struct job {
+	chunk *c;
+	size_t first;   /* input line number of c->lines[0], 1-based */
+} job;
+
 static void *run_chunk(void *arg)
 {
-	chunk *c = arg;
+	job *jb = arg;
+	chunk *c = jb->c;
 
-	tl_arena = &c->arena;
 	for (size_t i = 0; i < c->n && !c->oom; i++) {
-		answer_line(c, c->lines[i], c->lens[i]);
-		kw_arena_reset(&c->arena);
+		answer_line(c, &c->lines[i], jb->first + i);
+		if (c->lines[i].cap > LINE_KEEP) {
+			free(c->lines[i].p);
+			c->lines[i].p = NULL;
+			c->lines[i].cap = 0;
+		}
 	}
-	tl_arena = NULL;
 	return NULL;
 }
 
-static int run_batch(FILE *in, int jobs, int line_buffered)
+static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int as_text)
 {
 	chunk *cs;
+	job *jbs;
 	pthread_t *tids;
-	size_t caps_total;
+	size_t per_chunk, lineno = 1;
 	int rc = 0, eof = 0;
 
 	if (line_buffered)
 		jobs = 1;
 	cs = calloc((size_t)jobs, sizeof(*cs));
+	jbs = calloc((size_t)jobs, sizeof(*jbs));
 	tids = calloc((size_t)jobs, sizeof(*tids));
-	if (!cs || !tids) {
+	if (!cs || !jbs || !tids) {
 		free(cs);
+		free(jbs);
 		free(tids);
 		fputs("kwgen: out of memory\n", stderr);
 		return 2;
 	}
-	caps_total = line_buffered ? 1 : CHUNK;
+	per_chunk = line_buffered ? 1 : CHUNK;
 	for (int j = 0; j < jobs; j++) {
-		cs[j].lines = calloc(caps_total, sizeof(char *));
-		cs[j].lens = calloc(caps_total, sizeof(size_t));
-		cs[j].caps = calloc(caps_total, sizeof(size_t));
-		if (!cs[j].lines || !cs[j].lens || !cs[j].caps)
+		cs[j].max_line = max_line;
+		cs[j].as_text = as_text;
+		if (!(cs[j].lines = calloc(per_chunk, sizeof(line))))
 			rc = 2;
 	}
-	json_set_alloc_funcs(arena_malloc, arena_free);
 	while (!rc && !eof) {
 		int used = 0;
 
-		for (int j = 0; j < jobs && !eof; j++, used++) {
+		for (int j = 0; j < jobs && !eof && !rc; j++, used++) {
 			chunk *c = &cs[j];
-			c->n = 0;
-			while (c->n < caps_total) {
-				/* line buffers are kept across rounds and handed back to getline */
-				ssize_t n = getline(&c->lines[c->n], &c->caps[c->n], in);
+			size_t bytes = 0;
 
-				if (n < 0) {
+			c->n = 0;
+			jbs[j].c = c;
+			jbs[j].first = lineno;
+			while (c->n < per_chunk && bytes < CHUNK_BYTES) {
+				int got = read_line(in, &c->lines[c->n], max_line);
+
+				if (got < 0) {
+					fputs("kwgen: out of memory\n", stderr);
+					rc = 2;
+					break;
+				}
+				if (got == 0) {
 					eof = 1;
 					break;
 				}
-				c->lens[c->n++] = (size_t)n;
+				bytes += c->lines[c->n].len;
+				c->n++;
+				lineno++;
 			}
 		}
+		if (rc)
+			break;
 		for (int j = 1; j < used; j++)
-			if (pthread_create(&tids[j], NULL, run_chunk, &cs[j])) {
-				run_chunk(&cs[j]);
+			if (pthread_create(&tids[j], NULL, run_chunk, &jbs[j])) {
+				run_chunk(&jbs[j]);
 				tids[j] = 0;
 			}
 		if (used)
-			run_chunk(&cs[0]);
+			run_chunk(&jbs[0]);
 		for (int j = 1; j < used; j++)
 			if (tids[j])
 				pthread_join(tids[j], NULL);
@@ -296,17 +473,14 @@ static int run_batch(FILE *in, int jobs, int line_buffered)
 		if (line_buffered && fflush(stdout))
 			rc = 2;
 	}
-	json_set_alloc_funcs(malloc, free);
 	for (int j = 0; j < jobs; j++) {
-		for (size_t i = 0; i < caps_total && cs[j].lines; i++)
-			free(cs[j].lines[i]);
+		for (size_t i = 0; i < per_chunk && cs[j].lines; i++)
+			free(cs[j].lines[i].p);
 		free(cs[j].lines);
-		free(cs[j].lens);
-		free(cs[j].caps);
 		kw_buf_free(&cs[j].out);
-		kw_arena_free(&cs[j].arena);
 	}
 	free(cs);
+	free(jbs);
 	free(tids);
 	if (!rc && ferror(in)) {
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(errno));
@@ -317,13 +491,18 @@ static int run_batch(FILE *in, int jobs, int line_buffered)
 
 int main(int argc, char **argv)
 {
-	int batch = 0, canonical = 0, line_buffered = 0, rc;
+	int batch = 0, canonical = 0, line_buffered = 0, as_text = 0, rc;
+	size_t max_line = (size_t)1 << 20;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *path = NULL;
 	FILE *in = stdin;
 
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "verify"))
+		return kw_cli_verify(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "cache"))
+		return kw_cli_cache(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
@@ -335,6 +514,8 @@ int main(int argc, char **argv)
 			batch = 1;
 		} else if (!strcmp(argv[i], "--canonical")) {
 			canonical = 1;
+		} else if (!strcmp(argv[i], "--asm")) {
+			as_text = 1;
 		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
 			char *end;
 			jobs = strtol(argv[++i], &end, 10);
@@ -342,6 +523,14 @@ int main(int argc, char **argv)
 				fputs("kwgen: --jobs takes 1..64\n", stderr);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--max-line-bytes") && i + 1 < argc) {
+			char *end;
+			long long v = strtoll(argv[++i], &end, 10);
+			if (*end || v < 1 || v > (1LL << 30)) {
+				fputs("kwgen: --max-line-bytes takes 1..1073741824\n", stderr);
+				return 2;
+			}
+			max_line = (size_t)v;
 		} else if (!strcmp(argv[i], "--line-buffered")) {
 			line_buffered = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -355,6 +544,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (as_text && canonical) {
+		fputs("kwgen: --asm and --canonical do not go together\n", stderr);
+		return 2;
+	}
 	if (path && strcmp(path, "-")) {
 		in = fopen(path, "r");
 		if (!in) {
@@ -366,7 +559,7 @@ int main(int argc, char **argv)
 		jobs = 1;
 	if (jobs > 64)
 		jobs = 64;
-	rc = batch ? run_batch(in, (int)jobs, line_buffered) : run_single(in, canonical);
+	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line, as_text) : run_single(in, canonical, as_text);
 	if (in != stdin)
 		fclose(in);
 	return rc;

@@ -7,7 +7,9 @@
  * (logic_derive.c), posting is batched (logic_post.c); this file holds the
  * options, the progress bar and the summary.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,8 @@
 #include <sys/stat.h>
 #include <curl/curl.h>
 
+#include "kwgen/arch.h"
+#include "kwgen/request.h"
 #include "logic.h"
 #include "logic_impl.h"
 
@@ -29,10 +33,13 @@ typedef struct opts {
 	int quiet;
 	const char *output;
 	long timeout;
+	kw_poster_opts post;      /* token, CA bundle */
 } opts;
 
 typedef struct stats {
+	size_t files, file_errors, conn_errors;
 	size_t solutions, requests, derive_errors, posted, hits, server_errors;
+	json_t *errors;           /* error message -> times seen (each printed once) */
 	json_t *seen_requests;    /* canonical request text -> true */
 	json_t *seen_keys;        /* response key -> true */
 } stats;
@@ -55,10 +62,20 @@ typedef struct run {
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen logic [options] FILE.yaml [FILE.yaml ...]   (- reads stdin)\n"
+	fputs("usage: kwgen logic [options] FILE.yaml|DIR [...]   (- reads stdin)\n"
 	      "Turn every solution of a Tensile/hipBLASLt logic file into a kwgen request.\n"
+	      "A directory is walked recursively for *.yaml and *.yml files (hipBLASLt's\n"
+	      "Logic/asm_full/<arch>/<gfx>/... layout), in name order.  Every request is\n"
+	      "checked with libkwgen's own tables (ISA, generators, argument and key types)\n"
+	      "before it is printed or posted; an error seen again is counted, not reprinted.\n"
 	      "  --server URL       post the requests to a kwgend (POST URL/v1/kernels:batch)\n"
 	      "                     instead of printing them; prints a summary with cache hits\n"
+	      "  --token TOKEN      bearer token for a kwgend started with --auth-tokens\n"
+	      "  --token-file FILE  read the token from the first line of FILE\n"
+	      "                     (default: the KWGEN_TOKEN environment variable)\n"
+	      "  --cacert FILE      trust the CA certificates in FILE for https:// (default:\n"
+	      "                     $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's;\n"
+	      "                     $SSL_CERT_DIR names a directory of certificates)\n"
 	      "  --batch N          requests per batch (default 64)\n"
 	      "  --unique           keep only the first of identical requests\n"
 	      "  --isa GFX          ISA for every solution (default: the file's ArchitectureName)\n"
@@ -67,7 +84,9 @@ static void usage(FILE *f)
 	      "  --timeout SEC      per HTTP exchange (default 120)\n"
 	      "  -o FILE            write the JSON lines to FILE instead of stdout\n"
 	      "  --progress, --no-progress   progress bar on stderr (default: when a terminal)\n"
-	      "  -q, --quiet        no progress bar, no summary\n",
+	      "  -q, --quiet        no progress bar, no summary\n"
+	      "Exit status: 0 every solution converted (and answered); 1 some solutions\n"
+	      "failed; 2 a usage error or a file that cannot be read or is not a logic file.\n",
 	      f);
 }
 
@@ -99,6 +118,21 @@ static void draw_progress(run *r, size_t offset, int final)
 	fflush(stderr);
 }
 
+/* Report one error: printed with where it happened the first time its
+ * message is seen; later identical messages are only counted (the summary
+ * gives the counts).  Returns KW_ENOMEM or 0. */
+static int report(run *r, const char *where, const char *msg)
+{
+	json_t *n = json_object_get(r->st->errors, msg);
+
+	if (n)
+		return json_integer_set(n, json_integer_value(n) + 1) ? KW_ENOMEM : 0;
+	if (r->show_progress)
+		fputc('\n', stderr);
+	fprintf(stderr, "kwgen logic: %s: %s\n", where, msg);
+	return json_object_set_new(r->st->errors, msg, json_integer(1)) ? KW_ENOMEM : 0;
+}
+
 /* Post the pending batch and account for the answers. */
 static int flush_batch(run *r, kw_error *err)
 {
@@ -119,12 +153,13 @@ static int flush_batch(run *r, kw_error *err)
 			const char *msg = json_string_value(json_object_get(e, "message"));
 			if (!msg)
 				msg = json_string_value(e);
+			char text[700];
 			r->st->server_errors++;
-			if (r->show_progress)
-				fputc('\n', stderr);
-			fprintf(stderr, "kwgen logic: %s: server error %lld: %s\n",
-				json_string_value(json_array_get(r->batch_where, i)), (long long)status,
-				msg ? msg : "(no message)");
+			snprintf(text, sizeof text, "server error %lld: %s", (long long)status, msg ? msg : "(no message)");
+			if (report(r, json_string_value(json_array_get(r->batch_where, i)), text)) {
+				json_decref(results);
+				return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+			}
 			continue;
 		}
 		if (json_is_true(json_object_get(resp, "cached")))
@@ -143,6 +178,25 @@ static int flush_batch(run *r, kw_error *err)
 	return 0;
 }
 
+/* req.source = {"file": name, "SolutionIndex": the solution's own index
+ * (else its position in the list), "SolutionNameMin" (when the solution
+ * has one)}: every answer can be matched back to its solution.  Returns 0,
+ * -1 when out of memory. */
+static int add_source(json_t *req, const char *name, const kw_yaml_item *it)
+{
+	const json_t *idx = json_object_get(it->value, "SolutionIndex");
+	const json_t *nm = json_object_get(it->value, "SolutionNameMin");
+	json_t *src = json_pack("{s:s,s:I}", "file", name, "SolutionIndex",
+				json_is_integer(idx) && json_integer_value(idx) >= 0 && json_integer_value(idx) <= 2147483647
+					? json_integer_value(idx) : (json_int_t)it->index);
+
+	if (src && json_is_string(nm) && json_object_set(src, "SolutionNameMin", (json_t *)nm) < 0) {
+		json_decref(src);
+		return -1;
+	}
+	return src && json_object_set_new(req, "source", src) == 0 ? 0 : -1;
+}
+
 static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 {
 	kw_logic_ctx ctx = { r->isa[0] ? r->isa : NULL, r->problem_type, r->o->generators };
@@ -153,11 +207,25 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 	int rc = kw_logic_request(&req, it->value, &ctx, &derr);
 	if (rc == KW_ENOMEM)
 		return kw_error_set(err, rc, NULL, "out of memory");
+	if (rc == 0) { /* the checks kwgend makes, with the same tables (libkwgen) */
+		kw_request *kr = NULL;
+		rc = kw_request_parse(&kr, req, NULL, &derr);
+		kw_request_free(kr);
+		if (rc == KW_ENOMEM) {
+			json_decref(req);
+			return kw_error_set(err, rc, NULL, "out of memory");
+		}
+		if (rc < 0) {
+			json_decref(req);
+			req = NULL;
+		}
+	}
 	if (rc < 0) {
+		char where[300];
 		r->st->derive_errors++;
-		if (r->show_progress)
-			fputc('\n', stderr);
-		fprintf(stderr, "kwgen logic: %s: solution #%zu (line %lu): %s\n", r->name, it->index, it->line, derr.message);
+		snprintf(where, sizeof where, "%.200s: solution #%zu (line %lu)", r->name, it->index, it->line);
+		if (report(r, where, derr.message))
+			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 		draw_progress(r, it->offset, 0);
 		return 0;
 	}
@@ -169,6 +237,10 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 	int dup = json_object_get(r->st->seen_requests, canon) != NULL;
 	if (!dup && json_object_set_new(r->st->seen_requests, canon, json_true()) < 0)
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	/* Where it came from (after the duplicate check: two solutions with
+	 * the same configuration are the same request). */
+	if (rc == 0 && add_source(req, r->name, it) < 0)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	if (rc == 0 && !(dup && r->o->unique)) {
 		r->st->requests++;
 		if (r->poster) {
@@ -179,8 +251,7 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			else if ((long)json_array_size(r->batch) >= r->o->batch)
 				rc = flush_batch(r, err);
-		} else {
-			fputs(canon, r->out);
+		} else if (json_dumpf(req, r->out, JSON_COMPACT | JSON_SORT_KEYS) == 0) {
 			fputc('\n', r->out);
 		}
 	}
@@ -219,6 +290,11 @@ static int run_file(run *r, const char *path, kw_error *err)
 	if (!f)
 		return kw_error_set(err, KW_EIO, NULL, "%s: %s", path, strerror(errno));
 	struct stat sb;
+	if (f != stdin && fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode) &&
+	    !S_ISCHR(sb.st_mode)) {
+		fclose(f);
+		return kw_error_set(err, KW_EIO, NULL, "%s: not a regular file", path);
+	}
 	r->size = (f != stdin && fstat(fileno(f), &sb) == 0) ? (long)sb.st_size : 0;
 	r->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	r->isa[0] = '\0';
@@ -268,10 +344,149 @@ static int parse_generators(opts *o, const char *list)
 	return json_array_size(o->generators) ? 0 : -1;
 }
 
+/* --isa and --generators checked with libkwgen's tables, as kwgend checks
+ * them: a probe request with an empty kernel (kernel keys are checked when
+ * a generator runs, so only the ISA and the generator list are judged). */
+static int check_options(const opts *o)
+{
+	kw_error e = KW_ERROR_INIT;
+
+	if (o->isa) {
+		const kw_isa_info *info;
+		json_t *v = json_string(o->isa);
+		int rc = v ? kw_isa_parse(&info, v, &e) : KW_ENOMEM;
+		json_decref(v);
+		if (rc) {
+			fprintf(stderr, "kwgen logic: --isa %s: %s\n", o->isa, e.message);
+			return 2;
+		}
+	}
+	if (o->generators) {
+		kw_request *kr = NULL;
+		json_t *probe = json_pack("{s:s,s:{},s:O}", "isa", "gfx942", "kernel", "generators", o->generators);
+		int rc = probe ? kw_request_parse(&kr, probe, NULL, &e) : KW_ENOMEM;
+		kw_request_free(kr);
+		json_decref(probe);
+		if (rc) {
+			fprintf(stderr, "kwgen logic: --generators: %s\n", e.message);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* Files of a directory tree, *.yaml / *.yml, for walk_dir (nftw has no user pointer). */
+static struct {
+	char **paths;
+	size_t n, cap;
+	int oom;
+} walk;
+
+static int on_walk(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	size_t len = strlen(path);
+	if (type != FTW_F || !((len > 5 && !strcmp(path + len - 5, ".yaml")) || (len > 4 && !strcmp(path + len - 4, ".yml"))))
+		return 0;
+	if (walk.n == walk.cap) {
+		size_t cap = walk.cap ? 2 * walk.cap : 64;
+		char **p = realloc(walk.paths, cap * sizeof *p);
+		if (!p) {
+			walk.oom = 1;
+			return 1;
+		}
+		walk.paths = p;
+		walk.cap = cap;
+	}
+	if (!(walk.paths[walk.n] = strdup(path))) {
+		walk.oom = 1;
+		return 1;
+	}
+	walk.n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk_free(void)
+{
+	for (size_t i = 0; i < walk.n; i++)
+		free(walk.paths[i]);
+	free(walk.paths);
+	memset(&walk, 0, sizeof walk);
+}
+
+/* Run every logic file under dir (sorted, so the output does not depend on
+ * the file system's order). */
+static int run_dir(run *r, const char *dir, int *status)
+{
+	kw_error err = KW_ERROR_INIT;
+	int rc = 0;
+
+	walk_free();
+	if (nftw(dir, on_walk, 32, FTW_PHYS) != 0 || walk.oom) {
+		fprintf(stderr, "kwgen logic: %s: %s\n", dir, walk.oom ? "out of memory" : strerror(errno));
+		r->st->file_errors++;
+		*status = 2;
+		walk_free();
+		return walk.oom ? KW_ENOMEM : 0;
+	}
+	if (walk.n == 0) {
+		fprintf(stderr, "kwgen logic: %s: no *.yaml or *.yml file under this directory\n", dir);
+		r->st->file_errors++;
+		*status = 2;
+	}
+	qsort(walk.paths, walk.n, sizeof *walk.paths, cmp_str);
+	for (size_t i = 0; i < walk.n && rc != KW_ENOMEM; i++) {
+		kw_error_clear(&err);
+		r->st->files++;
+		rc = run_file(r, walk.paths[i], &err);
+		if (rc < 0) {
+			fprintf(stderr, "kwgen logic: %s\n", err.message);
+			if (rc == KW_EIO && r->poster && strstr(err.message, "POST "))
+				r->st->conn_errors++;
+			else
+				r->st->file_errors++;
+			*status = 2;
+			json_array_clear(r->batch);
+			json_array_clear(r->batch_where);
+			if (rc == KW_EIO && r->poster && strstr(err.message, "POST "))
+				break;
+		}
+	}
+	walk_free();
+	return rc == KW_ENOMEM || (rc == KW_EIO && r->poster && strstr(err.message, "POST ")) ? rc : 0;
+}
+
+static int read_token_file(opts *o, const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (!fgets(buf, (int)n, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (!buf[0]) {
+		fprintf(stderr, "kwgen logic: --token-file %s: the first line is empty (it should hold the token)\n", path);
+		return 2;
+	}
+	o->post.token = buf;
+	return 0;
+}
+
 int kw_cli_logic(int argc, char **argv)
 {
-	opts o = { NULL, 64, 0, NULL, NULL, -1, 0, NULL, 120 };
-	stats st = { 0, 0, 0, 0, 0, 0, NULL, NULL };
+	opts o = { NULL, 64, 0, NULL, NULL, -1, 0, NULL, 120, { NULL, NULL, NULL } };
+	stats st;
+	static char token_buf[4096];
+	memset(&st, 0, sizeof st);
 	int i = 1, status = 0, nfiles = 0;
 	/* Accept both ("logic", args...) and (prog, "logic", args...). */
 	if (argc > 1 && strcmp(argv[1], "logic") == 0 && (!argv[0] || strcmp(argv[0], "logic") != 0))
@@ -312,6 +527,13 @@ int kw_cli_logic(int argc, char **argv)
 					"or a non-empty JSON array\n");
 				status = 2;
 			}
+		} else if (strcmp(a, "--token") == 0 && v) {
+			o.post.token = v;
+		} else if (strcmp(a, "--token-file") == 0 && v) {
+			if (read_token_file(&o, v, token_buf, sizeof token_buf))
+				status = 2;
+		} else if (strcmp(a, "--cacert") == 0 && v) {
+			o.post.cacert = v;
 		} else if (strcmp(a, "-o") == 0 && v)
 			o.output = v;
 		else {
@@ -341,8 +563,23 @@ int kw_cli_logic(int argc, char **argv)
 		fprintf(stderr, "kwgen logic: no logic file given\n");
 		status = 2;
 	}
+	if (!o.post.token && getenv("KWGEN_TOKEN") && *getenv("KWGEN_TOKEN"))
+		o.post.token = getenv("KWGEN_TOKEN");
+	if (!o.post.cacert) { /* what the curl tool honours; libcurl itself does not read them */
+		const char *env[] = { "CURL_CA_BUNDLE", "SSL_CERT_FILE" };
+		for (int k = 0; k < 2 && !o.post.cacert; k++)
+			if (getenv(env[k]) && *getenv(env[k]))
+				o.post.cacert = getenv(env[k]);
+	}
+	if (getenv("SSL_CERT_DIR") && *getenv("SSL_CERT_DIR"))
+		o.post.capath = getenv("SSL_CERT_DIR");
 	if (status) {
 		usage(stderr);
+		free(files);
+		json_decref(o.generators);
+		return status;
+	}
+	if ((status = check_options(&o))) {
 		free(files);
 		json_decref(o.generators);
 		return status;
@@ -355,6 +592,7 @@ int kw_cli_logic(int argc, char **argv)
 	r.show_progress = o.quiet ? 0 : o.progress >= 0 ? o.progress : isatty(fileno(stderr));
 	st.seen_requests = json_object();
 	st.seen_keys = json_object();
+	st.errors = json_object();
 	r.batch = json_array();
 	r.batch_where = json_array();
 	kw_error err = KW_ERROR_INIT;
@@ -366,7 +604,7 @@ int kw_cli_logic(int argc, char **argv)
 		r.out = NULL;
 		goto done;
 	}
-	if (!st.seen_requests || !st.seen_keys || !r.batch || !r.batch_where) {
+	if (!st.seen_requests || !st.seen_keys || !st.errors || !r.batch || !r.batch_where) {
 		fprintf(stderr, "kwgen logic: out of memory\n");
 		status = 2;
 		goto done;
@@ -378,7 +616,7 @@ int kw_cli_logic(int argc, char **argv)
 			goto done;
 		}
 		curl_up = 1;
-		if (kw_poster_new(&r.poster, o.server, o.timeout, &err) < 0) {
+		if (kw_poster_new(&r.poster, o.server, o.timeout, &o.post, &err) < 0) {
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
 			status = 2;
 			goto done;
@@ -387,14 +625,27 @@ int kw_cli_logic(int argc, char **argv)
 			r.out = NULL; /* with --server, responses go to -o FILE only */
 	}
 	for (int f = 0; f < nfiles; f++) {
+		struct stat sb;
+		int rc;
 		kw_error_clear(&err);
-		int rc = run_file(&r, files[f], &err);
+		if (strcmp(files[f], "-") != 0 && stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			rc = run_dir(&r, files[f], &status);
+			if (rc < 0)
+				break;
+			continue;
+		}
+		st.files++;
+		rc = run_file(&r, files[f], &err);
 		if (rc < 0) {
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
+			if (rc == KW_EIO && r.poster && strstr(err.message, "POST "))
+				st.conn_errors++;
+			else
+				st.file_errors++;
 			status = 2;
 			json_array_clear(r.batch);
 			json_array_clear(r.batch_where);
-			if (rc == KW_ENOMEM || (rc == KW_EIO && r.poster))
+			if (rc == KW_ENOMEM || (rc == KW_EIO && r.poster && strstr(err.message, "POST ")))
 				break;
 		}
 	}
@@ -402,16 +653,32 @@ int kw_cli_logic(int argc, char **argv)
 		status = 1;
 	if (!o.quiet) {
 		size_t uniq = json_object_size(st.seen_requests);
+		size_t nerr = st.file_errors + st.conn_errors + st.derive_errors + st.server_errors;
+		char errs[240];
+		if (nerr && r.poster)
+			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions, %zu answered by the server, "
+				 "%zu exchanges failed; %zu distinct messages)",
+				 nerr, st.file_errors, st.derive_errors, st.server_errors, st.conn_errors,
+				 json_object_size(st.errors) + st.file_errors + st.conn_errors);
+		else if (nerr)
+			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions; %zu distinct messages)",
+				 nerr, st.file_errors, st.derive_errors, json_object_size(st.errors) + st.file_errors);
+		else
+			snprintf(errs, sizeof errs, "no errors");
+		const char *msg;
+		json_t *cnt;
+		json_object_foreach(st.errors, msg, cnt)
+			if (json_integer_value(cnt) > 1)
+				fprintf(stderr, "kwgen logic: %lld times: %s\n", (long long)json_integer_value(cnt), msg);
 		if (r.poster)
 			fprintf(stderr,
-				"kwgen logic: %zu solutions, %zu unique requests, %zu posted, %zu unique keys, "
-				"%zu cache hits (%.1f%%), %zu errors\n",
-				st.solutions, uniq, st.posted, json_object_size(st.seen_keys), st.hits,
-				st.posted ? 100.0 * (double)st.hits / (double)st.posted : 0.0,
-				st.derive_errors + st.server_errors);
+				"kwgen logic: %zu files, %zu solutions, %zu unique requests, %zu posted, %zu unique keys, "
+				"%zu cache hits (%.1f%%), %s; exit %d\n",
+				st.files, st.solutions, uniq, st.posted, json_object_size(st.seen_keys), st.hits,
+				st.posted ? 100.0 * (double)st.hits / (double)st.posted : 0.0, errs, status);
 		else
-			fprintf(stderr, "kwgen logic: %zu solutions, %zu unique requests, %zu written, %zu errors\n",
-				st.solutions, uniq, st.requests, st.derive_errors);
+			fprintf(stderr, "kwgen logic: %zu files, %zu solutions, %zu unique requests, %zu written, %s; exit %d\n",
+				st.files, st.solutions, uniq, st.requests, errs, status);
 	}
 done:
 	if (r.out && r.out != stdout)
@@ -426,6 +693,7 @@ done:
 	json_decref(r.problem_type);
 	json_decref(st.seen_requests);
 	json_decref(st.seen_keys);
+	json_decref(st.errors);
 	json_decref(o.generators);
 	free(files);
 	return status;

@@ -44,7 +44,9 @@ typedef int (*kw_yaml_cb)(void *ud, const kw_yaml_item *item, kw_error *err);
  * Scalars are typed as PyYAML (YAML 1.1) does for the plain style: null/~,
  * true/false (also yes/no/on/off), decimal and 0x integers, floats with a
  * dot; quoted scalars and explicit !!str are strings.  Anchors and aliases
- * are resolved; mapping keys must be scalars.
+ * are resolved by sharing the anchored value; the values aliases add to one
+ * item or solution, counted expanded, are bounded (100000; past it
+ * KW_ESYNTAX naming the alias's line); mapping keys must be scalars.
  *
  * Errors: KW_ESYNTAX with err->message "NAME:LINE:COLUMN: ..." for
  * malformed YAML or an unsupported construct; KW_EIO for read errors;
@@ -82,13 +84,22 @@ int kw_logic_arch_name(char *buf, size_t n, const json_t *v);
 
 typedef struct kw_poster kw_poster;
 
+/* How to reach a daemon with access control; every field may be NULL. */
+typedef struct kw_poster_opts {
+	const char *token;   /* sent as "Authorization: Bearer TOKEN" (kwgend --auth-tokens) */
+	const char *cacert;  /* PEM bundle of CAs to trust (CURLOPT_CAINFO) */
+	const char *capath;  /* directory of CA certificates (CURLOPT_CAPATH) */
+} kw_poster_opts;
+
 /*
  * A connection to a kwgend (or nginx in front of several).  base_url is
- * "http://host:port" (a trailing "/" is ignored); timeout_s bounds each
- * HTTP exchange.  curl_global_init must have been called.  *out is freed
- * with kw_poster_free.  Errors: KW_EINVAL (empty URL), KW_ENOMEM.
+ * "http://host:port" or "https://..." (a trailing "/" is ignored);
+ * timeout_s bounds each HTTP exchange; po (may be NULL) gives the token and
+ * the CAs to trust (the strings must outlive the poster).  curl_global_init
+ * must have been called.  *out is freed with kw_poster_free.
+ * Errors: KW_EINVAL (empty URL, a token with a line break), KW_ENOMEM.
  */
-int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, kw_error *err);
+int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, const kw_poster_opts *po, kw_error *err);
 void kw_poster_free(kw_poster *p);
 
 /*

@@ -15,6 +15,7 @@ struct kw_poster {
 	char *url;                /* BASE/v1/kernels:batch */
 	struct curl_slist *headers;
 	long timeout_s;
+	kw_poster_opts po;
 };
 
 typedef struct rbuf {
@@ -45,10 +46,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 	return len;
 }
 
-int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, kw_error *err)
+int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, const kw_poster_opts *po, kw_error *err)
 {
 	if (!base_url || !*base_url)
 		return kw_error_set(err, KW_EINVAL, "--server", "--server needs a URL such as http://127.0.0.1:8080");
+	if (po && po->token && (strpbrk(po->token, "\r\n") || !*po->token))
+		return kw_error_set(err, KW_EINVAL, "--token", "the token is empty or holds a line break");
 	kw_poster *p = calloc(1, sizeof *p);
 	if (!p)
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
@@ -59,6 +62,24 @@ int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, kw_erro
 	p->url = malloc(len + strlen(path) + 1);
 	p->curl = curl_easy_init();
 	p->headers = curl_slist_append(NULL, "Content-Type: application/json");
+	if (p->headers && po && po->token) {
+		size_t n = strlen(po->token) + 32;
+		char *h = malloc(n);
+		struct curl_slist *nh = NULL;
+		if (h) {
+			snprintf(h, n, "Authorization: Bearer %s", po->token);
+			nh = curl_slist_append(p->headers, h);
+			free(h);
+		}
+		if (!nh) {
+			curl_slist_free_all(p->headers);
+			p->headers = NULL;
+		} else {
+			p->headers = nh;
+		}
+	}
+	if (po)
+		p->po = *po;
 	if (!p->url || !p->curl || !p->headers) {
 		kw_poster_free(p);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
@@ -105,6 +126,10 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "kwgen-logic/1");
+	if (p->po.cacert)
+		curl_easy_setopt(c, CURLOPT_CAINFO, p->po.cacert);
+	if (p->po.capath)
+		curl_easy_setopt(c, CURLOPT_CAPATH, p->po.capath);
 	rb->n = 0;
 	if (rb->p)
 		rb->p[0] = '\0';
@@ -114,7 +139,9 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 			 cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING;
 		if (rb->oom)
 			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory reading the answer of %s", p->url);
-		return kw_error_set(err, KW_EIO, NULL, "POST %s: %s", p->url, errbuf[0] ? errbuf : curl_easy_strerror(cc));
+		return kw_error_set(err, KW_EIO, NULL, "POST %s: %s%s", p->url, errbuf[0] ? errbuf : curl_easy_strerror(cc),
+				    cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CACERT_BADFILE
+					    ? " (give the daemon's CA with --cacert FILE or CURL_CA_BUNDLE)" : "");
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
 	curl_off_t ra = -1;
@@ -161,7 +188,10 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 		json_t *e = json_object_get(ans, "error");
 		if (json_is_object(e))
 			msg = json_string_value(json_object_get(e, "message"));
-		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s", p->url, status, msg ? ": " : "", msg ? msg : "");
+		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s%s", p->url, status, msg ? ": " : "", msg ? msg : "",
+				  status == 401 ? (p->po.token ? " (the daemon refused the token given)"
+							       : " (the daemon wants a bearer token: give --token, --token-file or KWGEN_TOKEN)")
+						: "");
 		json_decref(ans);
 		free(rb.p);
 		return rc;

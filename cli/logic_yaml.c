@@ -17,6 +17,26 @@
 
 #define KW_YAML_MAX_DEPTH 64
 
+/*
+ * Aliases are resolved by sharing (the alias's value is the anchored json_t
+ * with one more reference), so reading costs no more than the file.  But a
+ * request written from a solution is a tree: an alias that ends up in it is
+ * expanded by whoever copies or prints it, and a few nested anchors
+ * ("a1: [*a0, *a0, ...]", "a2: [*a1, ...]") expand exponentially.  So every
+ * value carries its expanded size (scalars 1, collections 1 + their
+ * children's expanded sizes, an alias the size of its anchor), and the
+ * values that aliases add to one top-level item or one solution are bounded
+ * by KW_YAML_MAX_ALIAS_VALUES: past it the file is refused, naming the
+ * alias's line.
+ */
+#define KW_YAML_MAX_ALIAS_VALUES 100000
+#define KW_SIZE_CAP ((size_t)1 << 40) /* saturation of expanded sizes */
+
+static size_t size_add(size_t a, size_t b)
+{
+	return a + b > KW_SIZE_CAP || a + b < a ? KW_SIZE_CAP : a + b;
+}
+
 /* One open collection. */
 typedef struct yframe {
 	json_t *c;             /* the array / object being built; NULL for the root and a streamed list */
@@ -26,6 +46,7 @@ typedef struct yframe {
 	char *key;             /* pending mapping key (malloc) or NULL */
 	char *anchor;          /* anchor of this collection (malloc) or NULL */
 	size_t n;              /* children completed */
+	size_t size;           /* expanded size of the children completed */
 	unsigned long line;    /* where the collection started */
 	unsigned long kline;   /* where the pending key / current child started */
 } yframe;
@@ -39,6 +60,8 @@ typedef struct yreader {
 	yframe stack[KW_YAML_MAX_DEPTH];
 	int depth;
 	json_t *anchors;       /* anchor name -> value */
+	json_t *anchor_sizes;  /* anchor name -> expanded size of its value */
+	size_t alias_values;   /* values aliases added to the current item */
 	int seen_root;
 } yreader;
 
@@ -107,18 +130,19 @@ static json_t *typed_scalar(const char *v, size_t len, const char *tag, yaml_sca
 	return plain_scalar(v, len);
 }
 
-static int remember_anchor(yreader *r, const char *anchor, json_t *v)
+static int remember_anchor(yreader *r, const char *anchor, json_t *v, size_t size)
 {
 	if (!anchor || !v)
 		return 0;
-	if (json_object_set(r->anchors, anchor, v) < 0)
+	if (json_object_set(r->anchors, anchor, v) < 0 ||
+	    json_object_set_new(r->anchor_sizes, anchor, json_integer((json_int_t)size)) < 0)
 		return kw_error_set(r->err, KW_ENOMEM, NULL, "out of memory");
 	return 0;
 }
 
 /* A value is complete: put it in its parent, or hand it to the callback.
- * Takes the reference to v. */
-static int add_value(yreader *r, json_t *v, unsigned long line)
+ * Takes the reference to v; size is its expanded size. */
+static int add_value(yreader *r, json_t *v, unsigned long line, size_t size)
 {
 	if (r->depth == 0) {         /* a scalar document */
 		json_decref(v);
@@ -137,6 +161,7 @@ static int add_value(yreader *r, json_t *v, unsigned long line)
 			it.index = f->n;
 		rc = r->cb(r->ud, &it, r->err);
 		json_decref(v);
+		r->alias_values = 0; /* the next item starts */
 	} else if (f->is_map) {
 		if (json_object_set_new(f->c, f->key, v) < 0)
 			rc = kw_error_set(r->err, KW_ENOMEM, NULL, "out of memory");
@@ -147,6 +172,7 @@ static int add_value(yreader *r, json_t *v, unsigned long line)
 	free(f->key);
 	f->key = NULL;
 	f->n++;
+	f->size = size_add(f->size, size);
 	return rc;
 }
 
@@ -197,6 +223,7 @@ static int pop(yreader *r)
 	char *anchor = f->anchor;
 	int root = f->root, stream = f->stream;
 	unsigned long line = f->line;
+	size_t size = size_add(f->size, 1);
 	free(f->key);
 	f->c = NULL;
 	f->key = NULL;
@@ -208,15 +235,15 @@ static int pop(yreader *r)
 	}
 	if (stream) {
 		free(anchor);
-		return add_value(r, json_array(), line); /* the list itself: empty placeholder */
+		return add_value(r, json_array(), line, 1); /* the list itself: empty placeholder */
 	}
-	rc = remember_anchor(r, anchor, c);
+	rc = remember_anchor(r, anchor, c, size);
 	free(anchor);
 	if (rc < 0) {
 		json_decref(c);
 		return rc;
 	}
-	return add_value(r, c, line);
+	return add_value(r, c, line, size);
 }
 
 static void free_stack(yreader *r)
@@ -250,12 +277,12 @@ static int on_scalar(yreader *r, const yaml_event_t *ev)
 	json_t *j = typed_scalar(v, len, (const char *)ev->data.scalar.tag, ev->data.scalar.style);
 	if (!j)
 		return yerr(r, line, ev->start_mark.column + 1, "scalar is not valid UTF-8");
-	int rc = remember_anchor(r, (const char *)ev->data.scalar.anchor, j);
+	int rc = remember_anchor(r, (const char *)ev->data.scalar.anchor, j, 1);
 	if (rc < 0) {
 		json_decref(j);
 		return rc;
 	}
-	return add_value(r, j, line);
+	return add_value(r, j, line, 1);
 }
 
 static int on_alias(yreader *r, const yaml_event_t *ev)
@@ -280,7 +307,17 @@ static int on_alias(yreader *r, const yaml_event_t *ev)
 		if (f->stream)
 			f->kline = line;
 	}
-	return add_value(r, json_incref(v), line);
+	size_t size = (size_t)json_integer_value(json_object_get(r->anchor_sizes, a));
+	r->alias_values = size_add(r->alias_values, size);
+	if (r->alias_values > KW_YAML_MAX_ALIAS_VALUES) {
+		char msg[300];
+		snprintf(msg, sizeof msg,
+			 "alias *%.100s expands to %s%zu values, and aliases may add at most %d values to one item or "
+			 "solution (nested anchors that expand exponentially are refused)",
+			 a, size >= KW_SIZE_CAP ? "more than " : "", size, KW_YAML_MAX_ALIAS_VALUES);
+		return yerr(r, line, ev->start_mark.column + 1, msg);
+	}
+	return add_value(r, json_incref(v), line, size);
 }
 
 static int read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
@@ -298,10 +335,13 @@ int kw_yaml_logic_read(FILE *f, const char *name, kw_yaml_cb cb, void *ud, kw_er
 	r.cb = cb;
 	r.ud = ud;
 	r.err = err;
-	if (!(r.anchors = json_object()))
+	if (!(r.anchors = json_object()) || !(r.anchor_sizes = json_object())) {
+		json_decref(r.anchors);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
 	if (!yaml_parser_initialize(&r.parser)) {
 		json_decref(r.anchors);
+		json_decref(r.anchor_sizes);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory (libyaml)");
 	}
 	yaml_parser_set_input(&r.parser, read_handler, f);
@@ -310,7 +350,7 @@ int kw_yaml_logic_read(FILE *f, const char *name, kw_yaml_cb cb, void *ud, kw_er
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&r.parser, &ev)) {
 			if (ferror(f)) {
-				rc = kw_error_set(err, KW_EIO, NULL, "%s: read error", r.name);
+				rc = kw_error_set(err, KW_EIO, NULL, "%s: read error: %s", r.name, strerror(errno));
 				break;
 			}
 			char msg[400];
@@ -364,5 +404,6 @@ int kw_yaml_logic_read(FILE *f, const char *name, kw_yaml_cb cb, void *ud, kw_er
 	free_stack(&r);
 	yaml_parser_delete(&r.parser);
 	json_decref(r.anchors);
+	json_decref(r.anchor_sizes);
 	return rc;
 }

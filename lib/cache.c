@@ -18,6 +18,9 @@
 #include <string.h>
 #include <time.h>
 
+#define KW_STR_(x) #x
+#define KW_STR(x) KW_STR_(x)
+
 /* Keep in step with schema/cache.sql (tests/unit/test_cache.c compares). */
 static const char kw_cache_schema[] =
 	"CREATE TABLE IF NOT EXISTS entries ("
@@ -31,7 +34,8 @@ static const char kw_cache_schema[] =
 	" response TEXT NOT NULL,"
 	" bytes INTEGER NOT NULL,"
 	" created INTEGER NOT NULL,"
-	" last_access INTEGER NOT NULL);"
+	" last_access INTEGER NOT NULL,"
+	" source TEXT NOT NULL DEFAULT '');"
 	"CREATE INDEX IF NOT EXISTS entries_last_access ON entries (last_access);"
 	"CREATE TABLE IF NOT EXISTS totals ("
 	" id INTEGER PRIMARY KEY CHECK (id = 1),"
@@ -56,6 +60,7 @@ enum {
 	ST_TOTALS,   /* entries, bytes */
 	ST_LRU,      /* the least recently used keys, oldest first */
 	ST_DELETE,   /* delete one key */
+	ST_SOURCE,   /* the source of a key */
 	ST_BEGIN,    /* BEGIN IMMEDIATE */
 	ST_COMMIT,
 	ST_ROLLBACK,
@@ -67,16 +72,18 @@ static const char *const kw_cache_sql[ST_COUNT] = {
 	[ST_TOUCH] = "UPDATE entries SET last_access = ?2 WHERE key = ?1",
 	[ST_UPSERT] =
 		"INSERT INTO entries (key, config_id, generator_version, isa, request, asm,"
-		" tables, response, bytes, created, last_access)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+		" tables, response, bytes, created, last_access, source)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)"
 		" ON CONFLICT(key) DO UPDATE SET config_id = excluded.config_id,"
 		" generator_version = excluded.generator_version, isa = excluded.isa,"
 		" request = excluded.request, asm = excluded.asm, tables = excluded.tables,"
 		" response = excluded.response, bytes = excluded.bytes,"
-		" created = excluded.created, last_access = excluded.last_access",
+		" created = excluded.created, last_access = excluded.last_access,"
+		" source = excluded.source",
 	[ST_TOTALS] = "SELECT entries, bytes FROM totals WHERE id = 1",
 	[ST_LRU] = "SELECT key FROM entries WHERE key <> ?1 ORDER BY last_access LIMIT 32",
 	[ST_DELETE] = "DELETE FROM entries WHERE key = ?1",
+	[ST_SOURCE] = "SELECT source FROM entries WHERE key = ?1",
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
@@ -168,6 +175,26 @@ static void conn_free(kw_cache_conn *k)
 	free(k);
 }
 
+/* A file made before the source column: add it (inside the schema
+ * transaction).  Returns an SQLite result code. */
+static int add_source_column(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int has = 0, rc;
+
+	if ((rc = sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('entries')", -1, &st, NULL)) !=
+	    SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!strcmp((const char *)sqlite3_column_text(st, 0), "source"))
+			has = 1;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc;
+	return has ? SQLITE_OK
+		   : sqlite3_exec(db, "ALTER TABLE entries ADD COLUMN source TEXT NOT NULL DEFAULT ''", NULL, NULL, NULL);
+}
+
 /* Open one connection, set its pragmas, apply the schema if asked and
  * prepare its statements. */
 static int conn_open(kw_cache_conn **out, kw_cache *c, int apply_schema, kw_error *err)
@@ -206,10 +233,11 @@ static int conn_open(kw_cache_conn **out, kw_cache *c, int apply_schema, kw_erro
 		}
 	}
 	if (apply_schema) {
-		if (quick_check(c, k, err) < 0)
+		if (!c->opt.skip_check && quick_check(c, k, err) < 0)
 			goto fail;
 		if (sqlite3_exec(k->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_exec(k->db, kw_cache_schema, NULL, NULL, NULL) != SQLITE_OK ||
+		    add_source_column(k->db) != SQLITE_OK ||
 		    sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 			open_error(err, c, k->db, "applying the schema");
 			sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
@@ -521,7 +549,7 @@ int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 	if ((rc = conn_get(&k, c, err)) < 0)
 		return rc;
 	bytes = (int64_t)(strlen(e->request) + strlen(e->asm_text) + strlen(e->tables) +
-			  strlen(e->response));
+			  strlen(e->response) + (e->source ? strlen(e->source) : 0));
 	pthread_mutex_lock(&c->write_mu);
 	if (run(k->st[ST_BEGIN]) < 0) {
 		rc = db_error(err, k->db, "starting a write");
@@ -538,6 +566,7 @@ int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 	sqlite3_bind_text(st, 8, e->response, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 9, bytes);
 	sqlite3_bind_int64(st, 10, now);
+	sqlite3_bind_text(st, 11, e->source ? e->source : "", -1, SQLITE_STATIC);
 	rc = run(st);
 	sqlite3_clear_bindings(st);
 	if (rc < 0) {
@@ -598,6 +627,203 @@ int kw_cache_integrity(char **out, kw_cache *c, kw_error *err)
 		*out = strdup(t ? t : "");
 		rc = *out ? 0 : kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
 	}
+	sqlite3_finalize(st);
+	conn_put(c, k);
+	return rc;
+}
+
+/* ---- looking into the file (kwgen cache, DELETE /v1/kernels/{key}) ---- */
+
+int kw_cache_get_source(char **out, kw_cache *c, const char *key, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	st = k->st[ST_SOURCE];
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		*out = strdup(t ? t : "");
+		rc = *out ? 0 : kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
+	} else if (rc == SQLITE_DONE) {
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", key);
+	} else {
+		rc = db_error(err, k->db, "reading");
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	conn_put(c, k);
+	return rc;
+}
+
+/* Column i of st as text, "" for NULL. */
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(st, i);
+
+	return t ? t : "";
+}
+
+/* Run the row query q (bound by bind, may be NULL) and hand each row to
+ * cb; full = the query also selects request, asm, tables, response. */
+static int rows(kw_cache *c, const char *q, const char *key, int64_t n, int full, kw_cache_row_cb cb, void *ud,
+		int *found, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*found = 0;
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(k->db, q, -1, &st, NULL) != SQLITE_OK) {
+		rc = db_error(err, k->db, "preparing a query");
+		goto out;
+	}
+	if (key)
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 1, n);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		kw_cache_row r;
+
+		memset(&r, 0, sizeof(r));
+		r.key = col(st, 0);
+		r.config_id = col(st, 1);
+		r.generator_version = col(st, 2);
+		r.isa = col(st, 3);
+		r.bytes = sqlite3_column_int64(st, 4);
+		r.created = sqlite3_column_int64(st, 5);
+		r.last_access = sqlite3_column_int64(st, 6);
+		r.source = col(st, 7);
+		if (full) {
+			r.request = col(st, 8);
+			r.asm_text = col(st, 9);
+			r.tables = col(st, 10);
+			r.response = col(st, 11);
+		}
+		(*found)++;
+		if (cb(ud, &r) != 0)
+			break;
+	}
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(err, k->db, "reading");
+out:
+	sqlite3_finalize(st);
+	conn_put(c, k);
+	return rc;
+}
+
+#define KW_ROW_COLS "key, config_id, generator_version, isa, bytes, created, last_access, source"
+
+int kw_cache_list(kw_cache *c, int64_t limit, kw_cache_row_cb cb, void *ud, kw_error *err)
+{
+	int found;
+
+	return rows(c, "SELECT " KW_ROW_COLS " FROM entries ORDER BY last_access DESC LIMIT ?1", NULL,
+		    limit > 0 ? limit : -1, 0, cb, ud, &found, err);
+}
+
+int kw_cache_show(kw_cache *c, const char *key, kw_cache_row_cb cb, void *ud, kw_error *err)
+{
+	int found, rc;
+
+	rc = rows(c, "SELECT " KW_ROW_COLS ", request, asm, tables, response FROM entries WHERE key = ?1", key, 0, 1,
+		  cb, ud, &found, err);
+	if (rc == 0 && !found)
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", key);
+	return rc;
+}
+
+int kw_cache_groups(kw_cache *c, kw_cache_group_cb cb, void *ud, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(k->db,
+			       "SELECT isa, count(*), total(bytes), min(last_access), max(last_access)"
+			       " FROM entries GROUP BY isa ORDER BY isa", -1, &st, NULL) != SQLITE_OK) {
+		rc = db_error(err, k->db, "preparing a query");
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb(ud, col(st, 0), sqlite3_column_int64(st, 1), (int64_t)sqlite3_column_double(st, 2),
+		       sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4)) != 0)
+			break;
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(err, k->db, "reading");
+out:
+	sqlite3_finalize(st);
+	conn_put(c, k);
+	return rc;
+}
+
+int kw_cache_delete(kw_cache *c, const char *key, kw_error *err)
+{
+	kw_cache_conn *k;
+	int rc, n = 0;
+
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	pthread_mutex_lock(&c->write_mu);
+	sqlite3_bind_text(k->st[ST_DELETE], 1, key, -1, SQLITE_STATIC);
+	if (run(k->st[ST_DELETE]) < 0)
+		rc = db_error(err, k->db, "deleting");
+	else
+		n = sqlite3_changes(k->db);
+	sqlite3_clear_bindings(k->st[ST_DELETE]);
+	pthread_mutex_unlock(&c->write_mu);
+	conn_put(c, k);
+	if (rc == 0 && n == 0)
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", key);
+	return rc;
+}
+
+/* Rows deleted per purge transaction: each write lock is short. */
+#define KW_PURGE_BATCH 256
+
+int kw_cache_purge(int64_t *out, kw_cache *c, int64_t before_ms, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st = NULL;
+	int64_t total = 0;
+	int rc, n;
+
+	*out = 0;
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(k->db,
+			       "DELETE FROM entries WHERE key IN (SELECT key FROM entries WHERE last_access < ?1"
+			       " ORDER BY last_access LIMIT " KW_STR(KW_PURGE_BATCH) ")", -1, &st, NULL) != SQLITE_OK) {
+		rc = db_error(err, k->db, "preparing a query");
+		goto out;
+	}
+	do {
+		pthread_mutex_lock(&c->write_mu);
+		sqlite3_bind_int64(st, 1, before_ms);
+		n = 0;
+		if (run(k->st[ST_BEGIN]) < 0 || run(st) < 0) {
+			rc = db_error(err, k->db, "purging");
+			run(k->st[ST_ROLLBACK]);
+		} else {
+			n = sqlite3_changes(k->db);
+			if (run(k->st[ST_COMMIT]) < 0) {
+				rc = db_error(err, k->db, "committing");
+				run(k->st[ST_ROLLBACK]);
+				n = 0;
+			}
+		}
+		pthread_mutex_unlock(&c->write_mu);
+		total += n;
+	} while (rc == 0 && n == KW_PURGE_BATCH);
+	*out = total;
+out:
 	sqlite3_finalize(st);
 	conn_put(c, k);
 	return rc;

@@ -117,17 +117,30 @@ fail:
 	return NULL;
 }
 
+static int dump_to_buf(const char *s, size_t n, void *data)
+{
+	return kw_buf_put(data, s, n) ? -1 : 0;
+}
+
 int kw_request_canonical(char **out, const kw_request *r, kw_error *err)
 {
 	json_t *o = canonical_json(r);
+	kw_buf b = KW_BUF_INIT;
+	int bad;
 
 	*out = NULL;
 	if (!o)
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-	*out = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+	/* Into a malloc()ed buffer, not json_dumps: the caller free()s the
+	 * text, and jansson's allocator may be an arena (kwgen --batch). */
+	bad = json_dump_callback(o, dump_to_buf, &b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII) ||
+	      (!b.p && kw_buf_grow(&b, 0));
 	json_decref(o);
-	if (!*out)
+	if (bad || b.oom) {
+		kw_buf_free(&b);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
+	*out = kw_buf_detach(&b);
 	return 0;
 }
 

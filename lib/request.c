@@ -386,6 +386,70 @@ static int parse_vgpr_idx(kw_request *r, const json_t *v, kw_error *err)
 	return 0;
 }
 
+/*
+ * "source": where the request came from (kwgen logic sets it), returned
+ * with the answer and never part of the key.  Either a string (the golden
+ * corpus's "FILE#index") or an object of at most KW_SOURCE_MAX_KEYS members
+ * whose values are strings (at most max_string_bytes, no NUL) or int32
+ * integers; "file" and "SolutionNameMin" must be strings and
+ * "SolutionIndex" an integer >= 0 when present.  Keys are at most 64 bytes.
+ */
+#define KW_SOURCE_MAX_KEYS 16
+
+static int source_string_ok(const json_t *v, const char *f, const kw_limits *lim, kw_error *err)
+{
+	if (json_string_length(v) > lim->max_string_bytes)
+		FAIL(KW_ELIMIT, f, "%s is %zu bytes; the limit is %zu", f, json_string_length(v), lim->max_string_bytes);
+	if (strlen(json_string_value(v)) != json_string_length(v))
+		FAIL(KW_EINVAL, f, "%s must not contain NUL characters", f);
+	return 0;
+}
+
+static int parse_source(kw_request *r, const json_t *v, kw_error *err)
+{
+	const char *k;
+	json_t *m;
+	char f[KW_ERROR_FIELD_MAX];
+	int rc;
+
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_string(v)) {
+		if ((rc = source_string_ok(v, "source", &r->lim, err)))
+			return rc;
+	} else if (json_is_object(v)) {
+		if (json_object_size(v) > KW_SOURCE_MAX_KEYS)
+			FAIL(KW_ELIMIT, "source", "source has %zu members; the limit is %d", json_object_size(v), KW_SOURCE_MAX_KEYS);
+		json_object_foreach((json_t *)v, k, m) {
+			size_t kl = strlen(k);
+
+			if (kl == 0 || kl > 64)
+				FAIL(KW_EINVAL, "source", "source keys must be 1..64 bytes (\"file\", \"SolutionIndex\", \"SolutionNameMin\", ...)");
+			kw_field_join(f, "source", ".", k);
+			if (!strcmp(k, "SolutionIndex") && (!json_is_integer(m) || json_integer_value(m) < 0))
+				FAIL(KW_EINVAL, f, "%s must be an integer >= 0 (the solution's index in its file)", f);
+			if ((!strcmp(k, "file") || !strcmp(k, "SolutionNameMin")) && !json_is_string(m))
+				FAIL(KW_EINVAL, f, "%s must be a string", f);
+			if (json_is_string(m)) {
+				if ((rc = source_string_ok(m, f, &r->lim, err)))
+					return rc;
+			} else if (json_is_integer(m)) {
+				if (json_integer_value(m) > 2147483647LL || json_integer_value(m) < -2147483648LL)
+					FAIL(KW_EINVAL, f, "%s = %lld is out of range; allowed -2147483648..2147483647", f,
+					     (long long)json_integer_value(m));
+			} else {
+				FAIL(KW_EINVAL, f, "%s must be a string or an integer", f);
+			}
+		}
+	} else {
+		FAIL(KW_EINVAL, "source", "source must be an object {\"file\", \"SolutionIndex\", \"SolutionNameMin\"} "
+		     "(strings and integers) or a string");
+	}
+	if (!(r->source = json_deep_copy(v)))
+		FAIL(KW_ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
 static int check_wavefront(const kw_isa_info *isa, int64_t w, const char *field, kw_error *err)
 {
 	if (w != 32 && w != 64)
@@ -451,7 +515,8 @@ static int parse_body(kw_request *r, const json_t *root, kw_error *err)
 		r->vgpr_msb = json_integer_value(v);
 	}
 	if ((rc = parse_vgpr_idx(r, json_object_get(root, "vgprIdx"), err)) ||
-	    (rc = parse_replace_holder(r, json_object_get(root, "replaceHolder"), err)))
+	    (rc = parse_replace_holder(r, json_object_get(root, "replaceHolder"), err)) ||
+	    (rc = parse_source(r, json_object_get(root, "source"), err)))
 		return rc;
 	return parse_generators(r, root, err);
 }
@@ -495,6 +560,7 @@ void kw_request_free(kw_request *r)
 		free((char *)r->vgpr_idx[i].name);
 	free(r->vgpr_idx);
 	free(r->rh_list);
+	json_decref(r->source);
 	free(r);
 }
 
@@ -502,6 +568,7 @@ size_t kw_request_ngen(const kw_request *r) { return r->ncalls; }
 const char *kw_request_gen_name(const kw_request *r, size_t i) { return i < r->ncalls ? kw_gen_name(r->calls[i].gen) : NULL; }
 const char *kw_request_isa_name(const kw_request *r) { return r->isa->name; }
 int kw_request_strict(const kw_request *r) { return r->strict; }
+const json_t *kw_request_source(const kw_request *r) { return r->source; }
 
 json_t *kw_call_args_json(const kw_call *c)
 {

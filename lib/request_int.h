@@ -58,6 +58,7 @@ struct kw_request {
 	kw_call *calls;           /* owned */
 	size_t ncalls;
 	kw_limits lim;
+	json_t *source;           /* owned copy of "source", or NULL */
 };
 
 /* The args object of a call with defaults filled (results and canonical form). */

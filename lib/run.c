@@ -84,7 +84,10 @@ static int check_output_bound(const kw_request *r, const kw_call *c, const kw_ge
 	if (c->gen != KW_GEN_MAP_ACC_TO_ARCH_REGS && c->gen != KW_GEN_MUL_MIOUT_ALPHA_TO_ARCH &&
 	    c->gen != KW_GEN_MOVE_MIOUT_TO_ARCH)
 		return 0;
-	if (kw_gen_get_acc_to_arch_len(&len, in, &ignore) || len <= 0)
+	kw_gen_in unbounded = *in; /* the length itself; --max-acc-len is the generator's check */
+
+	unbounded.max_acc_len = INT64_MAX;
+	if (kw_gen_get_acc_to_arch_len(&len, &unbounded, &ignore) || len <= 0)
 		return 0;
 	if (c->gen == KW_GEN_MAP_ACC_TO_ARCH_REGS) {
 		rpo = kw_kernel_get(&r->k, KK_MIRegPerOut, 1);
@@ -322,6 +325,28 @@ json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok)
 		*ok = o != NULL;
 	}
 	kw_workspace_free(&ws);
+	kw_request_free(r);
+	return o;
+}
+
+json_t *kw_request_answer(const json_t *req, const kw_limits *lim, kw_error *err)
+{
+	kw_request *r = NULL;
+	json_t *results = NULL, *o = NULL;
+	char cid[65], key[65];
+
+	if (kw_request_parse(&r, req, lim, err) || kw_request_ids(cid, key, NULL, r, err) ||
+	    kw_request_run(&results, r, err))
+		goto done;
+	o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "isa", kw_request_isa_name(r), "config_id", cid, "key", key,
+		      "generator_version", kw_generator_version(), "results", results);
+	if (o && r->source && json_object_set(o, "source", r->source)) {
+		json_decref(o);
+		o = NULL;
+	}
+	if (!o)
+		kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+done:
 	kw_request_free(r);
 	return o;
 }

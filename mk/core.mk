@@ -1,13 +1,32 @@
 # mk/core.mk - sanitizer run and the generation benchmark.
 #
-#   make asan       unit + golden tests built with AddressSanitizer + UBSan (build-asan/)
+#   make asan       the suites in $(ASAN_SUITES) with kwgen, kwgend, the library
+#                   and the unit tests built with AddressSanitizer + UBSan
+#                   (LeakSanitizer on) in build-asan/: unit, golden (oracle
+#                   and farm form through --batch, a sample in single mode),
+#                   e2e and hardening against the sanitized kwgend.  An mk
+#                   file adds a suite with `ASAN_SUITES += <target>`; the
+#                   suite must run $(BUILD)/kwgen and $(BUILD)/kwgend (BUILD is
+#                   build-asan there).  Shorter runs: $(ASAN_VARS).
+#   make asan-full  the same with every golden request in single mode and
+#                   the full kill -9 loop
 #   make bench-gen  generation speed against the Python oracle (needs ../shared/oracle)
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+ASAN_SUITES += unit golden e2e hardening
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ASAN_VARS ?= HARDENING_KILL_CYCLES=5 GOLDEN_SINGLE=300
+ASAN_FULL_VARS ?= GOLDEN_SINGLE=-1
+
+.PHONY: asan asan-full
 asan:
-	$(MAKE) BUILD=build-asan OPT="$(SAN_FLAGS)" EXTRA_LDLIBS="-fsanitize=address,undefined" \
-		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 unit golden
+	@$(ASAN_ENV) python3 scripts/run-suites --make "$(MAKE)" --label asan --var BUILD=build-asan \
+		--var OPT="$(SAN_FLAGS)" --var EXTRA_LDLIBS="-fsanitize=address,undefined" \
+		$(foreach v,$(ASAN_VARS),--var $(v)) $(ASAN_SUITES)
+
+asan-full:
+	$(MAKE) asan ASAN_VARS="$(ASAN_FULL_VARS)"
 
 $(BUILD)/bench/bench_gen: bench/bench_gen.c $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
@@ -16,7 +35,7 @@ $(BUILD)/bench/bench_gen: bench/bench_gen.c $(BUILD)/libkwgen.a
 bench-gen: $(BUILD)/kwgen $(BUILD)/bench/bench_gen
 	python3 bench/bench_gen.py --build $(BUILD) --oracle $(or $(KWGEN_ORACLE),../shared/oracle)
 
-test: asan
+SUITES += asan
 
 # salt-check: the cache-key salt changes whenever a golden output changes.
 .PHONY: salt-check salt-update
@@ -26,7 +45,7 @@ salt-check: $(BUILD)/kwgen
 salt-update: $(BUILD)/kwgen
 	python3 tests/golden/salt_check.py --kwgen $(BUILD)/kwgen --update
 
-test: salt-check
+SUITES += salt-check
 
 # clang-build: the whole tree and the unit tests under clang with the same
 # -Werror flags (warnings clean under gcc and clang).
@@ -34,4 +53,4 @@ test: salt-check
 clang-build:
 	$(MAKE) CC=clang BUILD=build-clang all $(patsubst $(BUILD)/%,build-clang/%,$(UNIT_BINS))
 
-test: clang-build
+SUITES += clang-build

@@ -24,7 +24,7 @@ FUZZ_LDLIBS  := $(shell pkg-config --libs jansson libcrypto 2>/dev/null) -lpthre
 # The request path needs no cache (lib/cache.c, SQLite).
 FUZZ_LIB_SRCS := $(filter-out lib/cache.c,$(LIB_SRCS))
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
-FUZZ_HARNESSES := fuzz_request fuzz_key
+FUZZ_HARNESSES := fuzz_request fuzz_key fuzz_verify
 FUZZ_BINS    := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 
 .PHONY: fuzz fuzz-long fuzz-bins fuzz-clean
@@ -54,6 +54,6 @@ fuzz-clean:
 
 clean: fuzz-clean
 
-test: fuzz
+SUITES += fuzz
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d)

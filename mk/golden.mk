@@ -1,5 +1,7 @@
 # Golden tests: kwgen against the oracle's answers, and llvm-mc over kwgen's output.
-#   make golden      compare `kwgen --batch` with tests/golden/answers.jsonl.gz
+#   make golden      compare `kwgen --batch` with tests/golden/answers.jsonl.gz, in
+#                    the oracle form and the farm form, and GOLDEN_SINGLE (default
+#                    100, -1 = all) requests in single mode, one process each
 #   make check-asm   assemble kwgen's output with llvm-mc 22, check the diagnostics
 #   make golden-data regenerate tests/golden/*.jsonl.gz (needs ../shared: oracle + corpus)
 GOLDEN_PYTHON ?= python3
@@ -8,8 +10,10 @@ SHARED  ?= ../shared
 
 .PHONY: golden check-asm golden-data
 
+GOLDEN_SINGLE ?= 100
+
 golden: $(BUILD)/kwgen
-	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen
+	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE)
 
 check-asm: $(BUILD)/kwgen
 	LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
@@ -18,4 +22,4 @@ golden-data:
 	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)
 	$(GOLDEN_PYTHON) tests/golden/make_golden.py --shared $(SHARED)
 
-test: golden check-asm
+SUITES += golden check-asm

@@ -35,4 +35,4 @@ kill-loop: $(BUILD)/kwgend
 	python3 tests/e2e/hardening_test.py --kwgend $(BUILD)/kwgend --only kill-loop \
 		--kill-cycles $(KILL_LOOP_CYCLES)
 
-test: hardening soak-short
+SUITES += hardening soak-short

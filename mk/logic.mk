@@ -21,7 +21,7 @@ LOGIC_CMD := $(BUILD)/tests/kwgen-logic
 LOGIC_BIN := $(BUILD)/tests/kwgen-logic
 endif
 
-$(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(BUILD)/obj/lib/error.o
+$(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ $^ $(LDLIBS_ALL) $(CLI_LDLIBS)
 
@@ -29,4 +29,4 @@ $(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(BUILD)/obj/lib/
 logic-test: $(LOGIC_BIN)
 	python3 tests/logic/logic_test.py --kwgen "$(LOGIC_CMD)" $(if $(KWGEN_CORPUS),--corpus $(KWGEN_CORPUS))
 
-test: logic-test
+SUITES += logic-test

@@ -49,4 +49,4 @@ uninstall:
 package-test: all
 	sh tests/package/install_test.sh
 
-test: package-test
+SUITES += package-test

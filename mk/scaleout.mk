@@ -9,4 +9,4 @@ SCALEOUT_ARGS ?=
 scaleout: $(BUILD)/kwgend $(LOGIC_BIN)
 	python3 tests/e2e/scaleout_test.py --kwgend $(BUILD)/kwgend --logic "$(LOGIC_CMD)" $(SCALEOUT_ARGS)
 
-test: scaleout
+SUITES += scaleout

@@ -37,5 +37,5 @@ serve-soak: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --only latency \
 		--seconds $(SERVE_SOAK_SECONDS) --p99-ms 50 --figures $(BUILD)/serve-soak-figures.json
 
-test: unit e2e serve-test
+SUITES += unit e2e serve-test
 soak: serve-soak

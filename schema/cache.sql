@@ -20,7 +20,9 @@ CREATE TABLE IF NOT EXISTS entries (
 	response          TEXT NOT NULL,    -- the full response JSON ("cached": true)
 	bytes             INTEGER NOT NULL, -- request + asm + tables + response, in bytes
 	created           INTEGER NOT NULL, -- milliseconds since the Unix epoch
-	last_access       INTEGER NOT NULL  -- milliseconds since the Unix epoch
+	last_access       INTEGER NOT NULL, -- milliseconds since the Unix epoch
+	source            TEXT NOT NULL DEFAULT ''  -- the "source" of the request that generated
+	                                    -- the row (compact JSON; '' = none); not part of the key
 );
 
 CREATE INDEX IF NOT EXISTS entries_last_access ON entries (last_access);

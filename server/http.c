@@ -56,9 +56,11 @@
 
 #include "body.h"
 #include "kernels.h"
+#include "verify.h"
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
+#include "ui.h"
 
 #if defined(__has_include)
 #if __has_include("kwgen/arch.h")
@@ -135,7 +137,7 @@ static int route_of(const char *url, const char **key)
 		{ "/healthz", KW_ROUTE_HEALTHZ }, { "/readyz", KW_ROUTE_READYZ },
 		{ "/status", KW_ROUTE_STATUS }, { "/metrics", KW_ROUTE_METRICS },
 	};
-	static const char prefix[] = "/v1/kernels/";
+	static const char prefix[] = "/v1/kernels/", vprefix[] = "/v1/verify/";
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(url, exact[i].path) == 0)
@@ -144,6 +146,14 @@ static int route_of(const char *url, const char **key)
 		*key = url + sizeof(prefix) - 1;
 		return KW_ROUTE_KERNEL_GET;
 	}
+	if (strcmp(url, "/v1/verify") == 0)
+		return KW_ROUTE_VERIFY;
+	if (strncmp(url, vprefix, sizeof(vprefix) - 1) == 0 && url[sizeof(vprefix) - 1]) {
+		*key = url + sizeof(vprefix) - 1;
+		return KW_ROUTE_VERIFY_GET;
+	}
+	if (kw_ui_path(url))
+		return KW_ROUTE_UI;
 	return KW_ROUTE_OTHER;
 }
 
@@ -152,18 +162,64 @@ static const char *allowed(int route)
 {
 	switch (route) {
 	case KW_ROUTE_KERNELS:
-	case KW_ROUTE_BATCH: return "POST";
+	case KW_ROUTE_BATCH:
+	case KW_ROUTE_VERIFY: return "POST";
+	case KW_ROUTE_KERNEL_GET: return "GET, HEAD, DELETE";
 	default: return "GET, HEAD";
 	}
 }
 
 static int method_ok(int route, const char *method)
 {
-	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH)
+	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH || route == KW_ROUTE_VERIFY)
 		return strcmp(method, "POST") == 0;
+	if (route == KW_ROUTE_KERNEL_GET && strcmp(method, "DELETE") == 0)
+		return 1;
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
+/*
+ * Does an Accept header prefer text/plain to JSON?  Media ranges are split
+ * at commas, their q at ";q=".  text/plain (or "text/" with a star) wins
+ * when its q is above 0 and above application/json's, or equal and listed
+ * first; other wildcards do not count.  No header, or anything else:
+ * JSON (never 406).
+ */
+static int wants_text(const char *accept)
+{
+	double qt = -1, qj = -1;
+	int text_first = 0, seen = 0;
+	const char *p = accept;
+
+	while (p && *p) {
+		const char *end = strchr(p, ','), *semi, *q;
+		size_t n = end ? (size_t)(end - p) : strlen(p), tl;
+		double qv = 1;
+
+		while (n && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		semi = memchr(p, ';', n);
+		tl = semi ? (size_t)(semi - p) : n;
+		while (tl && (p[tl - 1] == ' ' || p[tl - 1] == '\t'))
+			tl--;
+		if (semi && (q = strstr(semi, "q=")) && q < p + n)
+			qv = strtod(q + 2, NULL);
+		if ((tl == 10 && !strncasecmp(p, "text/plain", 10)) || (tl == 6 && !strncasecmp(p, "text/*", 6))) {
+			if (qv > qt) {
+				qt = qv;
+				if (!seen)
+					text_first = 1;
+			}
+			seen = 1;
+		} else if (tl == 16 && !strncasecmp(p, "application/json", 16)) {
+			if (qv > qj)
+				qj = qv;
+			seen = 1;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return qt > 0 && (qt > qj || (qt == qj && text_first));
+}
 
 /* Turn r into a response and queue it; r's body moves into the response.
  * Returns MHD_YES if queued. */
@@ -185,8 +241,12 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+	if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
 	if (r->challenge)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
+	for (const char *const *h = r->headers; h && h[0] && h[1]; h += 2)
+		MHD_add_response_header(resp, h[0], h[1]);
 	if (r->retry_after > 0) {
 		snprintf(num, sizeof(num), "%d", r->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, num);
@@ -248,15 +308,76 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 	kw_reply_text(out, 200, text, len, "text/plain; version=0.0.4; charset=utf-8");
 }
 
-/* The GET routes and every POST route once its body is complete.  Returns
- * 0 with out filled, or 1 with *job set (a POST that must generate). */
-static int dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,
-		    kw_conn_ctx *ctx, const char *key)
+/* POST /v1/verify's arguments, copied off the connection for a worker. */
+typedef struct verify_args {
+	kw_srv *s;
+	const char *body; /* the request's kw_body, alive while it is suspended */
+	size_t len;
+	char *content_type, *isa;
+	int bypass;
+} verify_args;
+
+static void verify_run(kw_reply *out, void *arg)
 {
-	const char *cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
-	int bypass = cache && strcmp(cache, "bypass") == 0;
+	verify_args *a = arg;
+
+	kw_verify_post(out, a->s, a->body, a->len, a->content_type, a->isa, a->bypass);
+}
+
+static void verify_free(void *arg)
+{
+	verify_args *a = arg;
+
+	free(a->content_type);
+	free(a->isa);
+	free(a);
+}
+
+/* POST /v1/verify as a job for the worker pool (verifying a large code
+ * object takes as long as generating).  Returns as dispatch. */
+static int verify_job(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,
+		      kw_conn_ctx *ctx, int bypass)
+{
+	const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	const char *isa = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa");
+	verify_args *a = calloc(1, sizeof(*a));
+
+	if (a) {
+		a->s = s;
+		a->body = ctx->body.p;
+		a->len = ctx->body.len;
+		a->bypass = bypass;
+		a->content_type = ct ? strdup(ct) : NULL;
+		a->isa = isa ? strdup(isa) : NULL;
+	}
+	if (!a || (ct && !a->content_type) || (isa && !a->isa)) {
+		if (a)
+			verify_free(a);
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return 0;
+	}
+	return kw_kjob_call(out, job, s, verify_run, verify_free, a);
+}
+
+/* The GET routes and every POST route once its body is complete.  Returns
+ * 0 with out filled, or 1 with *job set (a POST that must generate or
+ * verify: the caller suspends the request and starts the job). */
+static int dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,
+		    kw_conn_ctx *ctx, const char *key, const char *url)
+{
+	const char *cache;
+	int bypass;
 
 	*job = NULL;
+	if (ctx->route == KW_ROUTE_UI) { /* the page (ui.c): static files */
+		kw_ui_get(out, url,
+			  MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+			  !s->cfg.no_ui);
+		return 0;
+	}
+	cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
+	bypass = cache && strcmp(cache, "bypass") == 0;
 	if (cache && !bypass && strcmp(cache, "default") != 0) {
 		kw_reply_error(out, 400, "syntax", "cache",
 			       "?cache= takes \"bypass\" or \"default\", not \"%s\"", cache);
@@ -264,13 +385,25 @@ static int dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connecti
 	}
 	switch (ctx->route) {
 	case KW_ROUTE_KERNELS:
-		return kw_kernels_post(out, job, s, ctx->body.p, ctx->body.len, bypass);
+		return kw_kernels_post(out, job, s, ctx->body.p, ctx->body.len, bypass,
+				       wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									      MHD_HTTP_HEADER_ACCEPT)));
 	case KW_ROUTE_BATCH:
 		return kw_kernels_batch(out, job, s, ctx->body.p, ctx->body.len, bypass);
+	case KW_ROUTE_VERIFY: /* on the worker pool, like generation */
+		return verify_job(out, job, s, c, ctx, bypass);
+	case KW_ROUTE_VERIFY_GET:
+		kw_verify_get(out, s, key);
+		break;
 	case KW_ROUTE_KERNEL_GET:
-		kw_kernels_get(out, s, key,
-			       MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							   MHD_HTTP_HEADER_IF_NONE_MATCH));
+		if (strcmp(ctx->method, "DELETE") == 0)
+			kw_kernels_delete(out, s, key);
+		else
+			kw_kernels_get(out, s, key,
+				       MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+								   MHD_HTTP_HEADER_IF_NONE_MATCH),
+				       wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									      MHD_HTTP_HEADER_ACCEPT)));
 		break;
 	case KW_ROUTE_GENERATORS: {
 		json_t *g = kw_generators_json();
@@ -527,7 +660,9 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 
 	if (check_framing(out, c, ctx, method, version))
 		return 1;
-	if (s->auth && !(s->cfg.allow_unauth_reads && is_read(method)) &&
+	/* The page's static files hold no secrets: no token (the page asks
+	 * for one and sends it on its API requests). */
+	if (s->auth && ctx->route != KW_ROUTE_UI && !(s->cfg.allow_unauth_reads && is_read(method)) &&
 	    !kw_auth_check(s->auth, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_AUTHORIZATION))) {
 		kw_reply_error(out, 401, "unauthorized", NULL,
@@ -547,10 +682,27 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 	}
 	if (atomic_load(&s->draining) &&
 	    (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_BATCH ||
-	     ctx->route == KW_ROUTE_KERNEL_GET)) {
+	     ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY ||
+	     ctx->route == KW_ROUTE_VERIFY_GET)) {
 		kw_reply_error(out, 503, "draining", NULL, "the server is shutting down");
 		out->retry_after = 1;
 		return 1;
+	}
+	if (ctx->route == KW_ROUTE_VERIFY) {
+		if (!kw_verify_content_type_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									    MHD_HTTP_HEADER_CONTENT_TYPE))) {
+			kw_reply_error(out, 415, "unsupported_media_type", NULL,
+				       "POST /v1/verify takes text/plain (assembly), application/json "
+				       "({\"isa\", \"asm\"}) or application/octet-stream (a code object)");
+			return 1;
+		}
+		clen = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (clen && strtoull(clen, NULL, 10) > s->cfg.max_verify_bytes) {
+			kw_reply_error(out, 413, "too_large", NULL,
+				       "the body is over %zu bytes (--max-verify-bytes)", s->cfg.max_verify_bytes);
+			return 1;
+		}
+		return 0;
 	}
 	if (ctx->route != KW_ROUTE_KERNELS && ctx->route != KW_ROUTE_BATCH)
 		return 0;
@@ -609,6 +761,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		ctx->headers_seen = 1;
 		ctx->route = route_of(url, &key);
 		copy_path(ctx->method, sizeof(ctx->method), method);
+		if (ctx->route == KW_ROUTE_VERIFY)
+			kw_body_init(&ctx->body, s->cfg.max_verify_bytes);
 		if (sane_request_id(rid))
 			snprintf(ctx->request_id, sizeof(ctx->request_id), "%s", rid);
 		if (check_headers(&r, s, c, ctx, method, version ? version : ""))
@@ -648,7 +802,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		 * Content-Length over the cap was answered with the headers. */
 		if (rc > 0)
 			kw_reply_error(&ctx->pending, 413, "too_large", NULL,
-				       "the body is over %zu bytes", s->cfg.max_body_bytes);
+				       "the body is over %zu bytes", ctx->body.max);
 		else
 			kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
 		ctx->discarded = n;
@@ -668,9 +822,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return send_reply(c, ctx, &r, draining);
 	}
 	atomic_store(&ctx->phase, PHASE_WORK);
-	if (ctx->route == KW_ROUTE_KERNEL_GET)
+	if (ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY_GET)
 		route_of(url, &key);
-	if (dispatch(&r, &job, s, c, ctx, key)) {
+	if (dispatch(&r, &job, s, c, ctx, key, url)) {
 		/* Generation: off this thread.  Suspend first, so that the done
 		 * hook (which may run at once, on any thread) always resumes a
 		 * suspended connection. */

@@ -7,6 +7,12 @@
  * response JSON -> one cache transaction.  The response is stored with
  * "cached": true, which is what every later reader is served verbatim.
  *
+ * "source" (where a request came from) is not part of the key: the row
+ * keeps the source of the request that generated it (the first miss, or
+ * the latest ?cache=bypass) in its own column, and every answer to a POST
+ * carries the source of that POST (none if it has none), spliced in as the
+ * last member; GET /v1/kernels/{key} carries the stored one.
+ *
  * Threads: the lookup up to a hit runs on the polling thread that called
  * (kernels.h); a miss becomes a kw_kjob.  One kernel: the job joins the
  * key's flight; a follower hangs a waiter on it and is answered by the
@@ -16,6 +22,7 @@
  * the leader wakes it.  A batch response is assembled as text from the
  * items' texts (each written once by jansson), never parsed back.
  */
+#define _GNU_SOURCE /* memmem */
 #include "kernels.h"
 
 #include <stdio.h>
@@ -24,6 +31,7 @@
 #include <time.h>
 
 #include "kwgen/buf.h"
+#include "kwgen/text.h"
 #include "log.h"
 #include "metrics.h"
 #include "work.h"
@@ -143,6 +151,67 @@ static int response_texts(char **client, char **stored, const json_t *resp)
 	return *client && *stored ? 0 : -1;
 }
 
+/* The request's source as compact JSON, or NULL (none, or out of memory). */
+static char *source_text(const kw_request *r)
+{
+	const json_t *src = kw_request_source(r);
+
+	return src ? json_dumps(src, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+}
+
+/* Make a 200 reply's JSON object body end in ,"source":src} (src is
+ * compact JSON; NULL or "" leaves the body alone).  Out of memory turns
+ * the reply into a 503. */
+static void splice_source(kw_reply *out, const char *src)
+{
+	static const char member[] = ",\"source\":";
+	size_t n = src ? strlen(src) : 0, m = sizeof(member) - 1;
+	char *text;
+
+	if (!n || out->status != 200 || out->len < 2 || out->body[out->len - 1] != '}')
+		return;
+	if (!(text = malloc(out->len + m + n + 1))) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return;
+	}
+	memcpy(text, out->body, out->len - 1);
+	memcpy(text + out->len - 1, member, m);
+	memcpy(text + out->len - 1 + m, src, n);
+	text[out->len - 1 + m + n] = '}';
+	text[out->len + m + n] = '\0';
+	free(out->body);
+	out->body = text;
+	out->len += m + n;
+}
+
+void kw_kernels_to_text(kw_reply *out)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_buf b = KW_BUF_INIT;
+	json_t *ans;
+
+	if (out->status != 200 || !out->body)
+		return;
+	ans = json_loadb(out->body, out->len, 0, NULL);
+	if (!ans || kw_text_render(&b, ans, &e) < 0 || (!b.p && kw_buf_grow(&b, 0))) {
+		json_decref(ans);
+		kw_buf_free(&b);
+		kw_reply_error(out, 500, "internal", NULL, "the answer could not be rendered as text");
+		return;
+	}
+	json_decref(ans);
+	free(out->body);
+	out->len = b.len;
+	out->body = kw_buf_detach(&b);
+	out->content_type = "text/plain; charset=utf-8";
+	if (out->etag[0] && out->etag[0] == '"' && strlen(out->etag) == 66) {
+		/* A representation of its own: "<key>-text" (68 bytes with quotes). */
+		out->etag[65] = '\0';
+		strcat(out->etag, "-text\"");
+	}
+}
+
 /* Generate r and store the answer.  out gets the response (cached:false),
  * a 4xx for a request the generators refuse, or a 503 when the row could
  * not be written. */
@@ -151,7 +220,7 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 {
 	kw_error e = KW_ERROR_INIT;
 	json_t *results = NULL, *resp;
-	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL;
+	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL, *source = NULL;
 	double t0 = now_s();
 	int rc;
 
@@ -175,8 +244,9 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 		out->retry_after = 1;
 		goto done;
 	}
+	source = source_text(r);
 	kw_cache_entry entry = { key, config_id, kw_generator_version(), kw_request_isa_name(r),
-				 canonical, asm_text, tables, stored };
+				 canonical, asm_text, tables, stored, source };
 	if ((rc = kw_cache_put(s->cache, &entry, &e)) < 0) {
 		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", key, e.message);
 		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s",
@@ -193,6 +263,7 @@ done:
 	free(stored);
 	free(asm_text);
 	free(tables);
+	free(source);
 }
 
 /* A miss or a batch waiting for (or being given) generation. */
@@ -200,7 +271,7 @@ struct kw_kjob {
 	kw_job base;             /* s->work's queue link and hooks */
 	kw_flight_waiter waiter; /* hung on a flight while waiting for its leader */
 	kw_srv *s;
-	int batch;               /* 0: one kernel, 1: a batch */
+	int batch;               /* 0: one kernel, 1: a batch, 2: a call */
 	int bypass;
 	long slots;              /* --max-inflight slots held */
 	kw_kjob_done_fn done;
@@ -213,13 +284,20 @@ struct kw_kjob {
 	kw_flight *flight;       /* the flight this job leads */
 	unsigned char digest[32];
 	int have_digest;
+	char *source;            /* the request's "source" as JSON, or NULL */
+	int text;                /* answer a 200 as plain text */
 	/* a batch */
 	json_t *root, *reqs;
 	size_t n, next;          /* items, the next one to answer */
 	size_t total;            /* bytes of item answers so far (--max-response-bytes) */
-	kw_buf text;             /* the response so far */
+	kw_buf resp;             /* the response so far */
 	kw_reply item;           /* item `next`'s answer from a flight's leader */
 	int have_item;
+	char *item_source;       /* item `next`'s "source" as JSON, or NULL */
+	/* a call */
+	void (*fn)(kw_reply *out, void *arg);
+	void (*free_arg)(void *arg);
+	void *arg;
 };
 
 static double deadline_of(const kw_srv *s)
@@ -302,16 +380,28 @@ static void lead(kw_reply *out, kw_srv *s, kw_flight *f, const kw_request *r, co
 
 /* ---- one kernel ---- */
 
+/* One kernel's reply is in j->out: this request's source, the memo, text;
+ * then answer. */
+static void one_answer(kw_kjob *j)
+{
+	splice_source(&j->out, j->source);
+	/* Hold the response only when it is the stored text (a hit); a fresh
+	 * answer says "cached": false, which a repeat must not. */
+	if (j->have_digest && j->out.status == 200)
+		kw_memo_put(j->s->memo, j->digest, j->out.key,
+			    j->out.cached == 1 ? j->out.body : NULL, j->out.len);
+	if (j->text)
+		kw_kernels_to_text(&j->out);
+	job_done(j);
+}
+
 static int one_slice(kw_job *b)
 {
 	kw_kjob *j = (kw_kjob *)b;
 
 	lead(&j->out, j->s, j->flight, j->r, j->key, j->config_id, j->canonical, j->bypass);
 	j->flight = NULL;
-	if (j->have_digest && j->out.status == 200)
-		kw_memo_put(j->s->memo, j->digest, j->out.key,
-			    j->out.cached == 1 ? j->out.body : NULL, j->out.len);
-	job_done(j);
+	one_answer(j);
 	return KW_JOB_DONE;
 }
 
@@ -323,7 +413,7 @@ static void one_cancel(kw_job *b, int why)
 	memcpy(j->out.key, j->key, sizeof(j->key));
 	kw_flight_finish(j->s->flights, j->flight, &j->out);
 	j->flight = NULL;
-	job_done(j);
+	one_answer(j);
 }
 
 /* A follower of one kernel: the leader's answer is ours. */
@@ -332,7 +422,7 @@ static void one_wake(kw_flight_waiter *w, const kw_reply *r)
 	kw_kjob *j = (kw_kjob *)((char *)w - offsetof(kw_kjob, waiter));
 
 	kw_reply_copy(&j->out, r);
-	job_done(j);
+	one_answer(j);
 }
 
 static void one_start(kw_kjob *j)
@@ -363,7 +453,8 @@ static void one_start(kw_kjob *j)
  * served as is; otherwise the known key is read from the cache file (which
  * refreshes last_access) and the response is held again.  Returns 1 with
  * out filled, 0 to take the full path. */
-static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32])
+static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], const char *body,
+		    size_t body_len)
 {
 	char key[65], *text = NULL;
 	size_t len = 0;
@@ -372,6 +463,10 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32])
 	if (found == 0)
 		return 0;
 	if (found == 1) {
+		/* The stored row lacks this body's "source": take the full path,
+		 * which splices it in (a held response already has it). */
+		if (memmem(body, body_len, "\"source\"", 8))
+			return 0;
 		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
 			return 0;
 		kw_memo_put(s->memo, digest, key, text, len);
@@ -399,7 +494,7 @@ static kw_kjob *job_new(kw_srv *s, int batch, int bypass)
 }
 
 int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, size_t len,
-		    int bypass)
+		    int bypass, int text)
 {
 	unsigned char digest[32];
 	int have_digest = s->memo && kw_memo_digest(s->memo, digest, body, len) == 0;
@@ -409,8 +504,11 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 	kw_kjob *j;
 
 	*job = NULL;
-	if (have_digest && !bypass && memo_hit(out, s, digest))
+	if (have_digest && !bypass && memo_hit(out, s, digest, body, len)) {
+		if (text)
+			kw_kernels_to_text(out);
 		return 0;
+	}
 	if (!(root = parse_object(out, body, len)))
 		return 0;
 	if (prepare(out, &r, config_id, key, &canonical, s, root) < 0) {
@@ -420,9 +518,16 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 	}
 	json_decref(root);
 	if (!bypass && lookup(out, s, key)) {
-		/* Hold the response: it is the stored text. */
-		if (have_digest)
+		char *src = kw_request_source(r) ? source_text(r) : NULL;
+
+		splice_source(out, src);
+		free(src);
+		/* Hold the response: it is the stored text (with this body's
+		 * source). */
+		if (have_digest && out->status == 200)
 			kw_memo_put(s->memo, digest, key, out->body, out->len);
+		if (text)
+			kw_kernels_to_text(out);
 		free(canonical);
 		kw_request_free(r);
 		return 0;
@@ -443,6 +548,8 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 	j->have_digest = have_digest;
 	if (have_digest)
 		memcpy(j->digest, digest, sizeof(digest));
+	j->source = kw_request_source(r) ? source_text(r) : NULL;
+	j->text = text;
 	j->base.slice = one_slice;
 	j->base.cancel = one_cancel;
 	j->waiter.wake = one_wake;
@@ -463,23 +570,23 @@ static void append_entry(kw_kjob *j, size_t i, const kw_reply *item)
 
 	json_decref(st);
 	if (!n || n >= sizeof(status)) {
-		j->text.oom = 1;
+		j->resp.oom = 1;
 		return;
 	}
 	if (i > 0)
-		kw_buf_putc(&j->text, ',');
-	kw_buf_putc(&j->text, '{');
-	kw_buf_put(&j->text, status, n);
+		kw_buf_putc(&j->resp, ',');
+	kw_buf_putc(&j->resp, '{');
+	kw_buf_put(&j->resp, status, n);
 	if (item->status == 200 && item->body) {
-		kw_buf_puts(&j->text, ",\"response\":");
-		kw_buf_put(&j->text, item->body, item->len);
-		kw_buf_putc(&j->text, '}');
+		kw_buf_puts(&j->resp, ",\"response\":");
+		kw_buf_put(&j->resp, item->body, item->len);
+		kw_buf_putc(&j->resp, '}');
 	} else if (item->body && item->len > 2 && item->body[0] == '{') {
 		/* {"error":{...}} -> the members after the brace */
-		kw_buf_putc(&j->text, ',');
-		kw_buf_put(&j->text, item->body + 1, item->len - 1);
+		kw_buf_putc(&j->resp, ',');
+		kw_buf_put(&j->resp, item->body + 1, item->len - 1);
 	} else {
-		kw_buf_puts(&j->text, ",\"error\":null}");
+		kw_buf_puts(&j->resp, ",\"error\":null}");
 	}
 }
 
@@ -495,6 +602,7 @@ static int batch_item(kw_kjob *j, const json_t *req)
 
 	if (prepare(&j->item, &r, config_id, key, &canonical, s, req) < 0)
 		goto done;
+	j->item_source = kw_request_source(r) ? source_text(r) : NULL;
 	if (!j->bypass && lookup(&j->item, s, key))
 		goto done;
 	rc = kw_flight_join(&f, s->flights, key, &j->waiter);
@@ -518,15 +626,15 @@ done:
 /* Close the batch text and answer. */
 static void batch_finish(kw_kjob *j)
 {
-	kw_buf_puts(&j->text, "]}");
-	if (j->text.oom) {
-		kw_buf_free(&j->text);
+	kw_buf_puts(&j->resp, "]}");
+	if (j->resp.oom) {
+		kw_buf_free(&j->resp);
 		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
 		j->out.retry_after = 1;
 	} else {
-		size_t len = j->text.len;
+		size_t len = j->resp.len;
 
-		kw_reply_text(&j->out, 200, kw_buf_detach(&j->text), len, NULL);
+		kw_reply_text(&j->out, 200, kw_buf_detach(&j->resp), len, NULL);
 	}
 	job_done(j);
 }
@@ -534,8 +642,12 @@ static void batch_finish(kw_kjob *j)
 /* Take item `next`'s answer into the text. */
 static void batch_take(kw_kjob *j)
 {
+	splice_source(&j->item, j->item_source);
+	free(j->item_source);
+	j->item_source = NULL;
 	append_entry(j, j->next, &j->item);
 	j->total += j->item.len;
+	kw_metrics_kernel(j->item.status, j->item.cached);
 	kw_reply_reset(&j->item);
 	j->have_item = 0;
 	j->next++;
@@ -633,7 +745,7 @@ int kw_kernels_batch(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, 
 	j->root = root;
 	j->reqs = reqs;
 	j->n = json_array_size(reqs);
-	kw_buf_puts(&j->text, "{\"results\":[");
+	kw_buf_puts(&j->resp, "{\"results\":[");
 	j->base.slice = batch_slice;
 	j->base.cancel = batch_cancel;
 	j->waiter.wake = batch_wake;
@@ -641,19 +753,65 @@ int kw_kernels_batch(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, 
 	return 1;
 }
 
-/* ---- both ---- */
+/* ---- a call ---- */
+
+static int call_slice(kw_job *b)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	j->fn(&j->out, j->arg);
+	job_done(j);
+	return KW_JOB_DONE;
+}
+
+static void call_cancel(kw_job *b, int why)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	cancelled(&j->out, j->s, why);
+	job_done(j);
+}
+
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
+		 void (*free_arg)(void *arg), void *arg)
+{
+	kw_kjob *j = job_new(s, 2, 0);
+
+	*job = NULL;
+	if (!j) {
+		free_arg(arg);
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return 0;
+	}
+	if (!(j->slots = kw_admit_enter_n(&s->admit, 1))) {
+		free_arg(arg);
+		free(j);
+		overloaded(out, s);
+		return 0;
+	}
+	j->fn = fn;
+	j->free_arg = free_arg;
+	j->arg = arg;
+	j->base.slice = call_slice;
+	j->base.cancel = call_cancel;
+	*job = j;
+	return 1;
+}
+
+/* ---- all ---- */
 
 void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg)
 {
 	j->done = done;
 	j->done_arg = arg;
-	if (!j->batch) {
+	if (j->batch == 0) {
 		one_start(j);
 		return;
 	}
 	j->base.deadline = deadline_of(j->s);
 	if (kw_work_submit(j->s->work, &j->base) < 0)
-		batch_cancel(&j->base, KW_CANCEL_SHUTDOWN);
+		j->base.cancel(&j->base, KW_CANCEL_SHUTDOWN);
 }
 
 void kw_kjob_reply(kw_kjob *j, kw_reply *out)
@@ -671,9 +829,13 @@ void kw_kjob_free(kw_kjob *j)
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
 	kw_reply_reset(&j->out);
 	kw_reply_reset(&j->item);
-	kw_buf_free(&j->text);
+	kw_buf_free(&j->resp);
 	json_decref(j->root);
 	free(j->canonical);
+	free(j->source);
+	free(j->item_source);
+	if (j->free_arg)
+		j->free_arg(j->arg);
 	kw_request_free(j->r);
 	free(j);
 }
@@ -695,10 +857,10 @@ static int etag_matches(const char *header, const char *etag)
 	return 0;
 }
 
-void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match)
+void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match, int as_text)
 {
 	kw_error e = KW_ERROR_INIT;
-	char *text = NULL;
+	char *text = NULL, *src = NULL;
 	size_t len = 0;
 	int rc;
 
@@ -713,7 +875,7 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 		return;
 	}
 	memcpy(out->key, key, 65);
-	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+	snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
 	out->cached = 1;
 	if (etag_matches(if_none_match, out->etag)) {
 		free(text);
@@ -721,4 +883,30 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 		return;
 	}
 	kw_reply_text(out, 200, text, len, NULL);
+	/* The row's source (a row deleted meanwhile just has none). */
+	if (kw_cache_get_source(&src, s->cache, key, NULL) == 0)
+		splice_source(out, src);
+	free(src);
+	if (as_text) {
+		snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+		kw_kernels_to_text(out);
+	}
+}
+
+void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key)
+{
+	kw_error e = KW_ERROR_INIT;
+
+	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
+		return;
+	}
+	memcpy(out->key, key, 65);
+	if (kw_cache_delete(s->cache, key, &e) < 0) {
+		kw_reply_kw_error(out, &e);
+		return;
+	}
+	kw_memo_forget(s->memo, key);
+	kw_reply_json(out, 200, json_pack("{s:s,s:b}", "key", key, "deleted", 1));
 }

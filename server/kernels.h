@@ -26,13 +26,14 @@ typedef void (*kw_kjob_done_fn)(void *arg);
 
 /*
  * POST /v1/kernels: body is len bytes of JSON (not NUL-terminated).
- * bypass != 0 regenerates and rewrites the row (?cache=bypass).
+ * bypass != 0 regenerates and rewrites the row (?cache=bypass); text != 0
+ * answers a 200 as plain text (kw_kernels_to_text).
  * Returns 0 with out filled (a hit, an error), or 1 with *job set: a miss,
  * to be suspended and started with kw_kjob_start.  (-1 is never returned;
  * failures are replies.)
  */
 int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, size_t len,
-		    int bypass);
+		    int bypass, int text);
 
 /*
  * POST /v1/kernels:batch: {"requests": [request, ...]} with at most
@@ -44,7 +45,16 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 int kw_kernels_batch(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, size_t len,
 		     int bypass);
 
-/* Start a job from kw_kernels_post/kw_kernels_batch after its request was
+/*
+ * Any other slow work as a job: fn(out, arg) runs on a worker (one slot
+ * of --max-inflight, the same --work-timeout), free_arg(arg) when the job
+ * is freed.  Returns 1 with *job set, or 0 with out filled (503
+ * overloaded; free_arg has run).
+ */
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
+		 void (*free_arg)(void *arg), void *arg);
+
+/* Start a job from kw_kernels_post/kw_kernels_batch/kw_kjob_call after its request was
  * suspended: done(arg) will be called exactly once (possibly before this
  * returns). */
 void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg);
@@ -55,8 +65,18 @@ void kw_kjob_reply(kw_kjob *j, kw_reply *out);
 /* Free a job that was never started, or whose done hook has run. */
 void kw_kjob_free(kw_kjob *j);
 
-/* GET/HEAD /v1/kernels/{key}: the stored response with a strong ETag;
- * if_none_match (may be NULL) matching it gives 304. */
-void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match);
+/* GET/HEAD /v1/kernels/{key}: the stored response (with the row's source)
+ * and a strong ETag ("<key>", "<key>-text" for text); if_none_match (may
+ * be NULL) matching it gives 304.  as_text: plain text (Accept). */
+void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match, int as_text);
+
+/* DELETE /v1/kernels/{key}: remove the row (and what memory holds of it).
+ * 200 {"key", "deleted": true}, 404 not_found, 503 storage. */
+void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key);
+
+/* Turn a 200 reply's JSON answer into its text (kwgen/text.h), Content-Type
+ * text/plain; an ETag "<key>" becomes "<key>-text".  Other replies (errors)
+ * stay JSON. */
+void kw_kernels_to_text(kw_reply *out);
 
 #endif

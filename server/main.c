@@ -10,7 +10,7 @@
  *          [--max-connections N] [--max-connections-per-ip N]
  *          [--connection-timeout S] [--request-timeout S] [--max-inflight N]
  *          [--auth-tokens FILE [--allow-unauthenticated-reads]]
- *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db]
+ *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db] [--no-ui]
  *          [--workers N] [--work-timeout S] [--linger-seconds S] [--linger-bytes N]
  *          [--log-level error|warn|info|debug] [--log-file PATH]
  *
@@ -47,8 +47,10 @@ static void usage(FILE *f)
 		"usage: kwgend [options]\n"
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
+		"POST /v1/verify, GET /v1/verify/{key},\n"
 		"GET|HEAD /v1/kernels/{key}, GET /v1/generators, /v1/isas, /healthz,\n"
-		"/readyz, /status, /metrics.  Answers are cached in SQLite.\n"
+		"/readyz, /status, /metrics.  Answers are cached in SQLite.  GET / is\n"
+		"the playground page (its files are built in; no token needed for them).\n"
 		"\n"
 		"  --listen HOST:PORT     address to listen on (default 127.0.0.1:8080); HOST\n"
 		"                         is a name (localhost) or an address, [ADDR6]:PORT\n"
@@ -92,6 +94,14 @@ static void usage(FILE *f)
 		"  --max-response-bytes N most bytes of results in one batch response; the\n"
 		"                         items past it get 422 \"limit\" without being\n"
 		"                         generated (default 67108864)\n"
+		"  --max-verify-bytes N   largest POST /v1/verify body (assembly text or code\n"
+		"                         object), else 413 (default 134217728)\n"
+		"  --max-verify-instructions N\n"
+		"                         most instructions one verification reads, else 422\n"
+		"                         \"limit\" (default 16777216)\n"
+		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
+		"                         all fixed-point passes) of one verification, else\n"
+		"                         422 \"limit\" (default 0 = 64 per instruction + 1M)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
@@ -128,6 +138,10 @@ static void usage(FILE *f)
 		"                         /status and /metrics need no token\n"
 		"  --tls-cert FILE        serve HTTPS with this PEM certificate (chain)...\n"
 		"  --tls-key FILE         ...and this PEM private key (both or neither)\n"
+		"\n"
+		"Page:\n"
+		"  --no-ui                GET / and /ui/* answer 404 (default: the\n"
+		"                         playground page is served)\n"
 		"\n"
 		"Storage:\n"
 		"  --reset-corrupt-db     if --db is damaged, rename it to\n"
@@ -178,7 +192,7 @@ static int num(const char *flag, const char *text, long long max, long long *out
 static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv)
 {
 	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP,
-	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_LOG_FILE, O_NUM = 100 };
+	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_LOG_FILE, O_NUM = 100 };
 	const num_flag nums[] = {
 		{ "max-depth", NF_INT, 1, 2048, &lim->max_depth },
 		{ "max-string-bytes", NF_SIZE, 1, 1LL << 30, &lim->max_string_bytes },
@@ -187,6 +201,9 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-acc-len", NF_LONG, 1, 1LL << 24, &lim->max_acc_len },
 		{ "max-output-bytes", NF_SIZE, 1024, 1LL << 32, &lim->max_output_bytes },
 		{ "max-response-bytes", NF_SIZE, 1024, 1LL << 32, &cfg->max_response_bytes },
+		{ "max-verify-bytes", NF_SIZE, 1, 1LL << 34, &cfg->max_verify_bytes },
+		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
+		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
 		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
@@ -217,6 +234,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "tls-cert", required_argument, NULL, O_TLS_CERT },
 		{ "tls-key", required_argument, NULL, O_TLS_KEY },
 		{ "reset-corrupt-db", no_argument, NULL, O_RESET_DB },
+		{ "no-ui", no_argument, NULL, O_NO_UI },
 		{ "log-file", required_argument, NULL, O_LOG_FILE },
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
@@ -250,6 +268,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		case O_TLS_CERT: cfg->tls_cert = optarg; break;
 		case O_TLS_KEY: cfg->tls_key = optarg; break;
 		case O_RESET_DB: cfg->reset_corrupt_db = 1; break;
+		case O_NO_UI: cfg->no_ui = 1; break;
 		case O_LOG_FILE: cfg->log_file = optarg; break;
 		case O_LISTEN: cfg->listen = optarg; break;
 		case O_DB: cfg->db_path = optarg; break;
@@ -403,6 +422,9 @@ int main(int argc, char **argv)
 		.max_inflight = 0, .max_response_bytes = 64u << 20,
 		.workers = cpus > 0 ? (unsigned)cpus : 1, .work_timeout = 120,
 		.linger_seconds = 5, .linger_bytes = 64u << 20,
+		/* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
+		.max_verify_bytes = 128u << 20, .max_verify_instructions = 16u << 20,
+		.max_verify_work = 0,
 	};
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)

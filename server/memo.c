@@ -169,3 +169,21 @@ void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, co
 	s->confirmed = mono_ms();
 	pthread_mutex_unlock(lk);
 }
+
+void kw_memo_forget(kw_memo *m, const char *key)
+{
+	for (size_t i = 0; m && i < m->nslots; i++) {
+		kw_memo_slot *s = &m->slots[i];
+		pthread_mutex_t *lk = &m->locks[i % KW_MEMO_LOCKS];
+
+		pthread_mutex_lock(lk);
+		if (s->used && memcmp(s->key, key, 64) == 0) {
+			if (s->resp) {
+				atomic_fetch_sub(&m->held, s->len);
+				free(s->resp);
+			}
+			memset(s, 0, sizeof(*s));
+		}
+		pthread_mutex_unlock(lk);
+	}
+}

@@ -44,4 +44,8 @@ int kw_memo_get(kw_memo *m, const unsigned char digest[32], char key[65], char *
 void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, const char *resp,
 		 size_t len);
 
+/* Drop every slot that maps to key (64 hex digits): a DELETE of the row
+ * must not be answered from memory.  Walks the whole table (rare). */
+void kw_memo_forget(kw_memo *m, const char *key);
+
 #endif

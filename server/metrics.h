@@ -22,6 +22,9 @@
 	X(READYZ, "/readyz")                  \
 	X(STATUS, "/status")                  \
 	X(METRICS, "/metrics")                \
+	X(UI, "/ui")                          \
+	X(VERIFY, "/v1/verify")               \
+	X(VERIFY_GET, "/v1/verify/{key}")     \
 	X(OTHER, "other")
 
 enum {

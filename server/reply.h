@@ -16,16 +16,17 @@ typedef struct kw_reply {
 	char *body;               /* malloc()ed, owned by the reply; may be NULL */
 	size_t len;               /* bytes of body */
 	const char *content_type; /* static string; NULL = application/json */
-	char etag[67];            /* "\"<key>\"" or "" */
+	char etag[80];            /* "\"<key>\"", "\"<key>-text\"" or "" */
 	const char *allow;        /* Allow header for 405, static, or NULL */
 	int retry_after;          /* Retry-After seconds, 0 = none */
 	char key[65];             /* request key for the access log, or "" */
 	int cached;               /* 1 served from the cache, 0 generated, -1 n/a */
 	const char *challenge;    /* WWW-Authenticate for 401, static, or NULL */
+	const char *const *headers; /* more headers: static name, value, ..., NULL; or NULL */
 	char code[32];            /* the error code of an error reply (access log), or "" */
 } kw_reply;
 
-#define KW_REPLY_INIT { 0, NULL, 0, NULL, "", NULL, 0, "", -1, NULL, "" }
+#define KW_REPLY_INIT { 0, NULL, 0, NULL, "", NULL, 0, "", -1, NULL, NULL, "" }
 
 /* Release the body and reset r to KW_REPLY_INIT. */
 void kw_reply_reset(kw_reply *r);

@@ -40,6 +40,11 @@ typedef struct kw_srv_config {
 	int reset_corrupt_db;            /* move a damaged cache file aside */
 	int64_t db_max_pages;            /* testing: SQLite max_page_count */
 	size_t max_response_bytes;       /* bound on one batch response's results */
+	int no_ui;                       /* --no-ui: GET / and /ui/ answer 404 */
+	/* POST /v1/verify */
+	size_t max_verify_bytes;         /* POST /v1/verify body cap (413 beyond it) */
+	size_t max_verify_instructions;  /* instructions one verification reads (422 beyond) */
+	int64_t max_verify_work;         /* data-flow work of one verification (422 beyond) */
 	unsigned workers;                /* generation worker threads */
 	unsigned work_timeout;           /* seconds a generation job may wait, 0 = none */
 	unsigned linger_seconds;         /* lingering close after an early answer, 0 = off */

@@ -86,6 +86,10 @@ int kw_gen_get_acc_to_arch_len(int64_t *out, const kw_gen_in *in, kw_error *err)
 		return err ? err->code : KW_EINVAL;
 	if (product(out, &ai, 0))
 		return KW_OVERFLOW(err, "getAccToArchLen");
+	if (*out > in->max_acc_len) /* the same bound accToArchMapper applies to the map it builds */
+		return kw_error_set(err, KW_ELIMIT, "kernel.MIWaveTile",
+				    "getAccToArchLen: the accumulator tile has %lld registers per thread (MIWaveTile/VectorWidth x MatrixInstBM/BN x MatrixInstM*N/WavefrontSize x VectorWidthA*B); the limit is %lld",
+				    (long long)*out, (long long)in->max_acc_len);
 	return 0;
 }
 

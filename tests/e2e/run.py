@@ -26,21 +26,34 @@ import jsonschema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from checks import ci, sanitizer_report  # noqa: E402
 EXAMPLE = os.path.join(ROOT, "examples", "gfx942-request.json")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 
 PASSED = 0
 FAILED = 0
+SKIPPED = 0
 VERBOSE = False
+# Errors a client sees when kwgend is killed under it.
+CUT = (ConnectionError, http.client.HTTPException, OSError)
+
+
+class Skip(Exception):
+    """Raised by a check that cannot run here; counted as skipped, not passed."""
 
 
 def check(name, fn, *args):
-    """Run one check; an exception or a false assert is a failure."""
-    global PASSED, FAILED
+    """Run one check; an exception or a false assert is a failure, Skip a skip."""
+    global PASSED, FAILED, SKIPPED
     t0 = time.time()
     try:
         fn(*args)
-    except Exception as e:  # noqa: BLE001 - every failure is reported
+    except Skip as e:
+        SKIPPED += 1
+        print("SKIPPED %s: %s" % (name, e), flush=True)
+        return False
+    except Exception as e:  # noqa: BLE001 - every failure is reported, none is swallowed
         FAILED += 1
         print("FAIL %s: %s: %s" % (name, type(e).__name__, e), flush=True)
         return False
@@ -49,37 +62,85 @@ def check(name, fn, *args):
     return True
 
 
+def not_run(names, because):
+    """Checks that depend on one that failed: each counted as failed."""
+    global FAILED
+    for name in names:
+        FAILED += 1
+        print("FAIL %s: not run (%s failed)" % (name, because), flush=True)
+
+
+def exit_status():
+    """0 when nothing failed (and, under CI=true, nothing was skipped)."""
+    if FAILED:
+        return 1
+    if SKIPPED and ci():
+        print("%d check(s) skipped under CI=true" % SKIPPED)
+        return 1
+    return 0
+
+
+def sanitizer_check(name):
+    """A check over every kwgend started so far: no sanitizer report in any
+    stderr (AddressSanitizer, LeakSanitizer, UBSan's `runtime error:`)."""
+    def t():
+        found = []
+        for d in Daemon.started:
+            d.wait_log()
+            rep = sanitizer_report("".join(d.history))
+            if rep:
+                found.append("%s: %s" % (" ".join(d.extra[:4]), rep))
+        assert not found, "; ".join(found[:5])
+    check(name, t)
+
+
 class Daemon:
     """build/kwgend on 127.0.0.1:0 with its own cache file."""
+
+    started = []   # every Daemon started: sanitizer_check() reads their stderr
 
     def __init__(self, binary, db, *extra):
         self.binary, self.db, self.extra = binary, db, list(extra)
         self.proc = None
-        self.log = []
+        self.log = []       # stderr of the current process
+        self.history = []   # stderr of every process this Daemon started
         self.port = None
+        self.drainer = None
 
     def start(self):
+        self.wait_log()
         self.log = []
+        if self not in Daemon.started:
+            Daemon.started.append(self)
         self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--db", self.db]
                                      + self.extra, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
-        deadline = time.time() + 20
+        deadline = time.time() + 60
         while time.time() < deadline:
             line = self.proc.stderr.readline().decode("utf-8", "replace")
             if not line:
-                raise RuntimeError("kwgend exited: rc=%s" % self.proc.wait())
+                raise RuntimeError("kwgend exited: rc=%s: %s" % (self.proc.wait(), "".join(self.log)[-2000:]))
             self.log.append(line)
+            self.history.append(line)
             m = re.search(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
             if m:
                 self.port = int(m.group(1))
                 break
         else:
             raise RuntimeError("kwgend did not print its port")
-        threading.Thread(target=self._drain, daemon=True).start()
+        self.drainer = threading.Thread(target=self._drain, daemon=True)
+        self.drainer.start()
         return self
 
     def _drain(self):
         for line in self.proc.stderr:
-            self.log.append(line.decode("utf-8", "replace"))
+            text = line.decode("utf-8", "replace")
+            self.log.append(text)
+            self.history.append(text)
+
+    def wait_log(self, timeout=10):
+        """After the process exited: wait until its stderr is read to the end."""
+        if self.drainer and self.proc and self.proc.poll() is not None:
+            self.drainer.join(timeout)
 
     def stop(self, sig=signal.SIGTERM, timeout=30):
         self.proc.send_signal(sig)
@@ -254,8 +315,10 @@ def t_errors(d, schemas, st):
     expect_error(d, schemas=schemas, status=404, method="GET", path="/v1/kernels/xyz")
     h = expect_error(d, schemas=schemas, status=405, method="GET", path="/v1/kernels")
     assert h.get("allow") == "POST", h
-    h = expect_error(d, schemas=schemas, status=405, method="DELETE", path="/v1/kernels/" + st["key"])
-    assert h.get("allow") == "GET, HEAD", h
+    h = expect_error(d, schemas=schemas, status=405, method="PUT", path="/v1/kernels/" + st["key"])
+    assert h.get("allow") == "GET, HEAD, DELETE", h
+    expect_error(d, schemas=schemas, status=404, method="DELETE", path="/v1/kernels/" + "0" * 64,
+                 code="not_found")
     h = expect_error(d, schemas=schemas, status=405, method="POST", path="/healthz", body="{}",
                      headers=J)
     assert "GET" in h.get("allow", ""), h
@@ -465,8 +528,10 @@ def t_crash_burst(binary, tmp, schemas):
     db = os.path.join(tmp, "crash.db")
     d = Daemon(binary, db, "--log-level", "error").start()
     answered = []
+    errors = []
     lock = threading.Lock()
     stop = threading.Event()
+    killing = threading.Event()   # set just before the kill: cut connections expected
 
     def worker(w):
         i = 0
@@ -476,11 +541,18 @@ def t_crash_burst(binary, tmp, schemas):
             i += 1
             try:
                 s, _, r = d.post(body, conn=c)
-            except Exception:  # noqa: BLE001 - the kill cuts connections
+            except CUT:
+                if not killing.is_set():
+                    with lock:
+                        errors.append("worker %d: connection failed while kwgend was up" % w)
                 return
             if s == 200:
                 with lock:
                     answered.append(r["key"])
+            else:
+                with lock:
+                    errors.append("worker %d: status %d" % (w, s))
+                return
 
     ts = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
     for t in ts:
@@ -488,12 +560,14 @@ def t_crash_burst(binary, tmp, schemas):
     deadline = time.time() + 20
     while time.time() < deadline and len(answered) < 150:
         time.sleep(0.01)
+    killing.set()
     d.kill9()
     stop.set()
     for t in ts:
         t.join()
     with lock:
         keys = list(answered)
+    assert not errors, "; ".join(errors[:5])
     assert len(keys) >= 20, "only %d answers before the kill" % len(keys)
     con = sqlite3.connect(db)
     ok = con.execute("PRAGMA integrity_check").fetchone()[0]
@@ -526,6 +600,11 @@ def t_eviction(binary, tmp, schemas):
     assert d.request("GET", "/v1/kernels/" + keys[0], conn=c)[0] == 404
     c.close()
     assert d.stop() == 0
+
+
+def t_stop(d):
+    rc = d.stop()
+    assert rc == 0, "exit status %d" % rc
 
 
 def isa_name(isa):
@@ -585,42 +664,43 @@ def main():
     with tempfile.TemporaryDirectory(prefix="kwgen-e2e-") as tmp:
         d = Daemon(binary, os.path.join(tmp, "cache.db"), "--max-body-bytes", "65536",
                    "--max-batch", "8", "--busy-timeout-ms", "200")
-        try:
-            d.start()
-        except Exception as e:  # noqa: BLE001
-            print("FAIL start: %s" % e)
-            print("e2e: 0 passed, 1 failed")
-            return 1
-        try:
-            if check("generate, then served from the cache", t_generate_and_cache, d, schemas, st):
-                check("GET / HEAD by key, ETag, If-None-Match", t_get_head_etag, d, schemas, st)
-                check("?cache=bypass regenerates", t_bypass, d, schemas, st)
-                check("batch with good and bad items", t_batch, d, schemas, st)
-                check("error codes 400 404 405 415 422", t_errors, d, schemas, st)
-                check("413 over --max-body-bytes", t_too_large, d, schemas, st)
-                check("generators, isas, healthz, readyz, status, metrics", t_info_routes, d,
-                      schemas, st)
-                check("JSON access log", t_access_log, d, schemas, st)
-                check("cache columns readable with sqlite3", t_sqlite_columns, d, schemas, st)
-                check("503 + Retry-After when the cache cannot be written", t_storage_failure, d,
-                      schemas, st)
-                check("concurrent identical requests generate once", t_single_flight, d,
-                      schemas, st)
-                check("SIGTERM, restart: the entry is still served", t_restart, d, schemas, st)
-                check("SIGINT exits 0", t_sigint, d, schemas, st)
-                check("SIGTERM drains: no new work, the in-flight request is answered", t_drain, d,
-                      schemas, st)
-            if a.golden > 0:
-                check("golden answers (%d corpus requests)" % a.golden, t_golden, d, schemas,
-                      a.golden)
-        finally:
-            if d.proc and d.proc.poll() is None:
-                d.stop()
+        dependent = [
+            ("GET / HEAD by key, ETag, If-None-Match", t_get_head_etag),
+            ("?cache=bypass regenerates", t_bypass),
+            ("batch with good and bad items", t_batch),
+            ("error codes 400 404 405 415 422", t_errors),
+            ("413 over --max-body-bytes", t_too_large),
+            ("generators, isas, healthz, readyz, status, metrics", t_info_routes),
+            ("JSON access log", t_access_log),
+            ("cache columns readable with sqlite3", t_sqlite_columns),
+            ("503 + Retry-After when the cache cannot be written", t_storage_failure),
+            ("concurrent identical requests generate once", t_single_flight),
+            ("SIGTERM, restart: the entry is still served", t_restart),
+            ("SIGINT exits 0", t_sigint),
+            ("SIGTERM drains: no new work, the in-flight request is answered", t_drain),
+        ]
+        golden = "golden answers (%d corpus requests)" % a.golden
+        if not check("kwgend starts", d.start):
+            not_run(["generate, then served from the cache"] + [n for n, _ in dependent]
+                    + ([golden] if a.golden > 0 else []), "kwgend starts")
+        else:
+            try:
+                if check("generate, then served from the cache", t_generate_and_cache, d, schemas, st):
+                    for name, fn in dependent:
+                        check(name, fn, d, schemas, st)
+                else:
+                    not_run([n for n, _ in dependent], "generate, then served from the cache")
+                if a.golden > 0:
+                    check(golden, t_golden, d, schemas, a.golden)
+            finally:
+                if d.proc and d.proc.poll() is None:
+                    check("the main kwgend exits 0 on SIGTERM at the end", t_stop, d)
         check("kill -9 during a burst: integrity ok, answered keys kept", t_crash_burst, binary,
               tmp, schemas)
         check("--max-cache-bytes evicts LRU rows", t_eviction, binary, tmp, schemas)
-    print("e2e: %d passed, %d failed" % (PASSED, FAILED))
-    return 1 if FAILED else 0
+        sanitizer_check("no sanitizer report from any kwgend")
+    print("e2e: %d passed, %d failed, %d skipped" % (PASSED, FAILED, SKIPPED))
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -44,6 +44,8 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from checks import sanitizer_report  # noqa: E402
 passed = failed = 0
 
 
@@ -127,14 +129,26 @@ class Replica:
         self.addr = "127.0.0.1:%d" % self.port
 
     def stop(self, sig=signal.SIGTERM):
+        """SIGTERM; returns a list of problems (non-zero exit, no exit within
+        15 s, a sanitizer report in stderr).  A replica the test killed
+        (SIGKILL) is only checked for sanitizer reports."""
+        problems = []
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
             try:
-                self.proc.wait(timeout=15)
+                rc = self.proc.wait(timeout=15)
+                if rc != 0:
+                    problems.append("exit status %d on SIGTERM" % rc)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+                problems.append("no exit within 15 s of SIGTERM")
         self.err.close()
+        with open(self.errpath) as f:
+            rep_ = sanitizer_report(f.read())
+        if rep_:
+            problems.append("sanitizer report: %s" % rep_)
+        return problems
 
 
 class Nginx:
@@ -295,15 +309,22 @@ def main():
 
         # (d'') kwgen logic --server through nginx, twice: the second pass is all hits
         if a.logic:
-            fx = os.path.join(ROOT, "tests", "logic", "fixtures", "gfx942.yaml")
+            fx = os.path.join(ROOT, "tests", "logic", "fixtures", "gfx940.yaml")  # a fixture with no broken solution
             base = "http://127.0.0.1:%d" % ngx.port
             outs = []
             for rnd in range(2):
                 p = subprocess.run(shlex.split(a.logic) + ["--server", base, "--batch", "8", "--no-progress", fx],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-                summ = p.stderr.decode().strip().splitlines()[-1] if p.stderr.strip() else ""
+                err = p.stderr.decode("utf-8", "replace")
+                summ = err.strip().splitlines()[-1] if err.strip() else ""
                 outs.append(summ)
-                print("scaleout: kwgen logic pass %d: %s" % (rnd + 1, summ), flush=True)
+                print("scaleout: kwgen logic pass %d: exit %d: %s" % (rnd + 1, p.returncode, summ), flush=True)
+                me = re.search(r"(?:\b0 errors|no errors)", summ)
+                check(p.returncode == 0 and me is not None,
+                      "(d) kwgen logic --server pass %d exits 0 with 0 errors: exit %d, %r"
+                      % (rnd + 1, p.returncode, summ))
+                rep_ = sanitizer_report(err)
+                check(rep_ is None, "(d) kwgen logic --server pass %d: sanitizer report: %s" % (rnd + 1, rep_))
             m1 = re.search(r"(\d+) posted, (\d+) unique keys, (\d+) cache hits", outs[0])
             m2 = re.search(r"(\d+) posted, (\d+) unique keys, (\d+) cache hits", outs[1])
             check(m1 and m2 and int(m2.group(1)) > 0 and m2.group(1) == m2.group(3),
@@ -372,7 +393,8 @@ def main():
         if ngx:
             ngx.stop()
         for r in replicas:
-            r.stop()
+            for prob in r.stop():
+                check(False, "replica %s: %s" % (r.addr if r.port else r.dir, prob))
         if failed:
             for r in replicas:
                 with open(r.errpath) as f:

@@ -180,6 +180,10 @@ def main():
             bad.append("open descriptors grew from %d to %d" % (fd0, fd1))
         if rc != 0:
             bad.append("exit status %d" % rc)
+        d.wait_log()
+        rep = e2e.sanitizer_report("".join(d.history))
+        if rep:
+            bad.append("sanitizer report: %s" % rep)
         if total < a.connections:
             bad.append("only %d requests" % total)
         for b in bad:

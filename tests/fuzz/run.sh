@@ -7,7 +7,9 @@
 # is executed once (libFuzzer runs file arguments as single inputs), then
 # the harness fuzzes for N seconds from a temporary copy of
 # tests/fuzz/seeds/ (the committed corpus is never modified), with
-# tests/fuzz/kwgen.dict.  Findings go to DIR/findings/.  Prints executions
+# tests/fuzz/kwgen.dict.  A harness with its own tests/fuzz/seeds-HARNESS/,
+# regressions-HARNESS/ or HARNESS.dict uses those instead.  Findings go to
+# DIR/findings/.  Prints executions
 # and findings per harness and ends with "fuzz: P passed, F failed"; exits 1
 # if any harness failed.
 set -u
@@ -48,11 +50,16 @@ for h in "$@"; do
 		continue
 	fi
 
+	seeds="$here/seeds"; regs="$here/regressions"; dict="$here/kwgen.dict"
+	[ -d "$here/seeds-$h" ] && seeds="$here/seeds-$h"
+	[ -d "$here/regressions-$h" ] && regs="$here/regressions-$h"
+	[ -f "$here/$h.dict" ] && dict="$here/$h.dict"
+
 	# 1. regression inputs (one run each)
 	nreg=0
-	if [ -d "$here/regressions" ]; then
+	if [ -d "$regs" ]; then
 		set --
-		for f in "$here"/regressions/*; do
+		for f in "$regs"/*; do
 			[ -f "$f" ] || continue
 			case "$f" in *.md|*.txt) continue ;; esac
 			set -- "$@" "$f"
@@ -71,11 +78,11 @@ for h in "$@"; do
 	# 2. fuzzing from a copy of the seeds
 	corpus="$tmp/$h.corpus"
 	mkdir -p "$corpus"
-	cp "$here"/seeds/* "$corpus"/
+	cp "$seeds"/* "$corpus"/
 	nseed=$(ls "$corpus" | wc -l)
 	start=$(date +%s)
 	"$bin" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$timeout" \
-		-dict="$here/kwgen.dict" -print_final_stats=1 \
+		-dict="$dict" -print_final_stats=1 \
 		-artifact_prefix="$findings/$h-" "$corpus" >"$log" 2>&1
 	rc=$?
 	end=$(date +%s)

@@ -4,10 +4,17 @@ requests with llvm-mc and check it against kwgen's diagnostics.
 
 For each answer with a non-empty `asm`:
   * it assembles, and carries none of the assembler diagnostics below, or
-  * it does not assemble, and carries at least one of them:
+  * it does not assemble, every llvm-mc error is classified (mapped to one of
+    the codes below by its message and operands), and kwgen carries at least
+    one of the codes the errors map to:
       instruction_not_on_isa, register_out_of_range, vgpr_pair_misaligned
-Anything else (rejected without such a diagnostic, or such a diagnostic on
-output that assembles) is a failure.
+Anything else (rejected without such a diagnostic, an llvm-mc error this
+script cannot classify, or such a diagnostic on output that assembles) is a
+failure.  A diagnostic whose message says "llvm-mc does not check this" (a
+gfx1250 VGPR past v1023, written as a banked operand llvm-mc accepts) is
+checked for what it claims: the ISA has s_set_vgpr_msb banks (gfx1250), the
+register it names is past the ISA's VGPRs, and llvm-mc accepts the output.
+kwgen --batch must exit 0 with no sanitizer report.
 
 Assembly: `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<isa>` (gfx940/gfx941 are
 assembled as gfx942: LLVM 20+ folded them into gfx942).  Symbols are defined
@@ -37,6 +44,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from checks import exit_problems  # noqa: E402
 ASM_CODES = ("instruction_not_on_isa", "register_out_of_range", "vgpr_pair_misaligned")
 MCPU_ALIAS = {"gfx940": "gfx942", "gfx941": "gfx942"}
 SYM_RE = re.compile(r"\b([vs]gpr[A-Za-z_]\w*)")
@@ -187,6 +196,12 @@ def get_answers(opts, reqs):
     out = p.stdout.decode("utf-8", "replace").split("\n")
     if out and out[-1] == "":
         out.pop()
+    problems = exit_problems("kwgen --batch", p.returncode, p.stderr)
+    if problems:
+        sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
+        print("check-asm: %s" % "; ".join(problems))
+        print("check-asm: 0 passed, 1 failed")
+        sys.exit(1)
     if len(out) != len(reqs):
         sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
         sys.exit("check-asm: kwgen --batch printed %d lines for %d requests" % (len(out), len(reqs)))
@@ -200,20 +215,44 @@ def get_answers(opts, reqs):
     return answers, opts.kwgen
 
 
+UNCHECKED_TEXT = "llvm-mc does not check"
+MSB_ISAS = {"gfx1250": 1024}   # ISAs with s_set_vgpr_msb banks: VGPRs addressable
+PAST_RE = re.compile(r"^v(\d+)\b.* is past the (\d+) VGPRs (\w+) can address")
+
+
 def diag_codes(ans):
-    """The diagnostics that mean "llvm-mc rejects this".  On gfx1250 a VGPR
-    past v1023 is written as a banked operand the assembler accepts (the bank
+    """(codes, unchecked): the diagnostics that mean "llvm-mc rejects this",
+    and those that say llvm-mc does not check them.  On gfx1250 a VGPR past
+    v1023 is written as a banked operand the assembler accepts (the bank
     overflows s_set_vgpr_msb's 2-bit fields, which llvm-mc does not check);
-    kwgen says so in the message, and such a diagnostic does not predict a
-    rejection."""
-    codes = []
+    kwgen says so in the message; main() verifies that claim."""
+    codes, unchecked = [], []
     for d in ans.get("diagnostics") or []:
         if not isinstance(d, dict) or d.get("code") not in ASM_CODES:
             continue
-        if "llvm-mc does not check" in (d.get("message") or ""):
+        if UNCHECKED_TEXT in (d.get("message") or ""):
+            unchecked.append(d)
             continue
         codes.append(d["code"])
-    return codes
+    return codes, unchecked
+
+
+def unchecked_claim_problem(isa, d, assembles):
+    """Why a "llvm-mc does not check" diagnostic is not true (None = it is)."""
+    msg = d.get("message") or ""
+    if d.get("code") != "register_out_of_range":
+        return "%s says %r but is not register_out_of_range" % (d.get("code"), UNCHECKED_TEXT)
+    if isa not in MSB_ISAS:
+        return "%s has no s_set_vgpr_msb banks, yet kwgen says %r" % (isa, UNCHECKED_TEXT)
+    m = PAST_RE.match(msg)
+    if not m:
+        return "cannot read the register from %r" % msg[:120]
+    reg, limit = int(m.group(1)), int(m.group(2))
+    if limit != MSB_ISAS[isa] or reg < limit:
+        return "v%d is not past the %d VGPRs of %s" % (reg, MSB_ISAS[isa], isa)
+    if not assembles:
+        return "kwgen says %r, but llvm-mc rejects the output" % UNCHECKED_TEXT
+    return None
 
 
 def mnemonic(inst):
@@ -230,12 +269,17 @@ def main():
     ap.add_argument("--per-snippet", action="store_true", help="one llvm-mc run per snippet (slow)")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("-v", "--verbose", action="store_true", help="list the llvm-mc rejections")
+    ap.add_argument("--only", help="only requests whose JSON contains this text")
     opts = ap.parse_args()
     t0 = time.time()
     if not os.access(opts.mc, os.X_OK):
         sys.exit("check-asm: %s not found (LLVM_MC=...)" % opts.mc)
 
     reqs = load_gz("requests.jsonl.gz")
+    if opts.only:
+        if opts.oracle:
+            sys.exit("check-asm: --only and --oracle do not combine")
+        reqs = [r for r in reqs if opts.only in r]
     answers, what = get_answers(opts, reqs)
 
     snippets = {}
@@ -275,7 +319,12 @@ def main():
     causes = collections.OrderedDict()
     for i in sorted(per_answer):
         isa, s = per_answer[i]
-        codes = diag_codes(answers[i])
+        codes, unchecked = diag_codes(answers[i])
+        claim = [p for p in (unchecked_claim_problem(isa, d, s.ok) for d in unchecked) if p]
+        if claim and not s.ok:
+            # a rejected output: the diagnostic must then explain the rejection
+            codes += [d["code"] for d in unchecked]
+            claim = [p for p in claim if "llvm-mc rejects" not in p]
         st = stats[isa]
         st["outputs"] += 1
         if s.ok:
@@ -287,9 +336,12 @@ def main():
                 if key not in causes:
                     causes[key] = [0, inst, i]
                 causes[key][0] += 1
-        if s.ok and not codes:
+        if claim:
+            st["failed"] += 1
+            failures.append((i, isa, s, codes + ["claim: " + "; ".join(claim)]))
+        elif s.ok and not codes:
             st["passed"] += 1
-        elif not s.ok and codes and (None in s.causes() or s.causes() & set(codes)):
+        elif not s.ok and codes and None not in s.causes() and s.causes() & set(codes):
             st["passed"] += 1
             st["explained"] += 1
         else:
@@ -317,8 +369,14 @@ def main():
         print("\nfirst %d of %d failures:" % (min(opts.show, len(failures)), len(failures)))
         for i, isa, s, codes in failures[:opts.show]:
             req = json.loads(reqs[i])
-            if s.ok:
+            claims = [c for c in codes if c.startswith("claim: ")]
+            if claims:
+                why = claims[0]
+            elif s.ok:
                 why = "assembles, but kwgen reports %s" % ", ".join(codes)
+            elif None in s.causes():
+                why = "llvm-mc error this script cannot classify: %s" % "; ".join(
+                    msg for inst, msg in s.errors if classify(inst, msg, s.syms) is None)[:300]
             elif codes:
                 why = "llvm-mc rejects it for %s, kwgen reports %s" % (
                     ", ".join(sorted(str(c) for c in s.causes())), ", ".join(codes))

@@ -22,6 +22,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from checks import exit_problems  # noqa: E402
 EXTRA_OK = {"diagnostics"}
 GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
               "hasSequentialValuC", "accVgprImagNumOffset", "mapAcctoArchRegs",
@@ -43,7 +45,9 @@ def isa_name(isa):
 
 
 def run_kwgen(kwgen, lines, timeout):
-    """All requests in one `kwgen --batch` process; one answer line per request."""
+    """All requests in one `kwgen --batch` process; one answer line per request.
+    Returns (answers, problems): problems lists a non-zero exit status, a
+    sanitizer report in stderr or a wrong number of answer lines."""
     text = "".join(t + "\n" for t in lines).encode()
     try:
         p = subprocess.run([kwgen, "--batch"], input=text, stdout=subprocess.PIPE,
@@ -55,12 +59,30 @@ def run_kwgen(kwgen, lines, timeout):
     out = p.stdout.decode("utf-8", "replace").split("\n")
     if out and out[-1] == "":
         out.pop()
-    if p.returncode not in (0, 1) or len(out) != len(lines):
+    problems = exit_problems("kwgen --batch", p.returncode, p.stderr)
+    if len(out) != len(lines):
+        problems.append("kwgen --batch printed %d lines for %d requests" % (len(out), len(lines)))
+    if problems:
         sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
-        if len(out) != len(lines):
-            print("compare: kwgen --batch exited %d and printed %d lines for %d requests"
-                  % (p.returncode, len(out), len(lines)))
-    return out
+    return out, problems
+
+
+def run_single(kwgen, line, timeout):
+    """One request through single mode (request on stdin, pretty answer,
+    exit 1 when the answer is an error).  Returns (answer text, problems)."""
+    try:
+        p = subprocess.run([kwgen], input=line.encode(), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, ["kwgen (single) did not finish in %d s" % timeout]
+    text = p.stdout.decode("utf-8", "replace")
+    try:
+        is_error = "error" in json.loads(text)
+    except ValueError:
+        is_error = False
+    problems = exit_problems("kwgen (single)", p.returncode, p.stderr,
+                             allowed=(1,) if is_error else (0,))
+    return text, problems
 
 
 def compare_one(want, got_text):
@@ -93,6 +115,47 @@ def compare_one(want, got_text):
     return problems
 
 
+def to_farm(req):
+    """The same request in the farm form: {"isa", "kernel", "generators": [...]}."""
+    f = {k: v for k, v in req.items() if k not in ("generator", "args", "source")}
+    f["generators"] = [{"name": req["generator"], "args": req.get("args", {})}]
+    return f
+
+
+def compare_farm(want, got_text):
+    """A farm-form answer against the oracle's answer for the same request:
+    results[0] carries the oracle's fields (isa as a name at the top)."""
+    try:
+        got = json.loads(got_text)
+    except (ValueError, TypeError):
+        return ["kwgen answer is not JSON: %r" % (got_text[:200] if got_text else got_text)]
+    if not isinstance(got, dict):
+        return ["kwgen answer is not a JSON object"]
+    res = got.get("results")
+    first = res[0] if isinstance(res, list) and len(res) == 1 and isinstance(res[0], dict) else None
+    if "error" in want:
+        if "error" in got or (first is not None and "error" in first):
+            return []
+        return ["oracle answers an error (%s), kwgen's farm form does not" % want["error"]]
+    if "error" in got:
+        return ["kwgen answers an error: %s" % json.dumps(got["error"])[:300]]
+    if first is None:
+        return ["farm answer has no single result: %s" % json.dumps(got)[:200]]
+    if "error" in first:
+        return ["kwgen's result is an error: %s" % json.dumps(first["error"])[:300]]
+    problems = []
+    for key, val in want.items():
+        if key == "isa":
+            if got.get("isa") != isa_name(val):
+                problems.append("field 'isa': oracle %s, kwgen %s" % (isa_name(val), got.get("isa")))
+        elif key not in first:
+            problems.append("field %r missing" % key)
+        elif first[key] != val or type(first[key]) is not type(val):
+            problems.append("asm differs" if key == "asm" else "field %r: oracle %s, kwgen %s"
+                            % (key, json.dumps(val)[:200], json.dumps(first[key])[:200]))
+    return problems
+
+
 def show_asm(label, text):
     if text is None:
         return "    %s: null\n" % label
@@ -119,6 +182,12 @@ def main():
     ap.add_argument("--show", type=int, default=5, help="diffs to print in full")
     ap.add_argument("--only", help="only requests whose JSON contains this text")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--farm", action="store_true",
+                    help="also send every request in the farm form (generators list) "
+                         "through one kwgen --batch and compare results[0]")
+    ap.add_argument("--single", type=int, default=0, metavar="N",
+                    help="also run N requests (spread over the set) one per process "
+                         "in single mode; -1 = all")
     opts = ap.parse_args()
 
     reqs = load_gz("requests.jsonl.gz")
@@ -126,7 +195,9 @@ def main():
     if len(reqs) != len(answers):
         sys.exit("compare: %d requests but %d answers" % (len(reqs), len(answers)))
     idx = [i for i, r in enumerate(reqs) if not opts.only or opts.only in r]
-    got = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
+    got, run_problems = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
+    for p in run_problems:
+        print("FAILED  %s" % p)
 
     passed = collections.Counter()
     total = collections.Counter()
@@ -186,7 +257,39 @@ def main():
         print("                 zcat tests/golden/answers.jsonl.gz | sed -n '%dp'" % first)
 
     n_pass = sum(passed.values())
-    n_fail = len(idx) - n_pass
+    n_fail = len(idx) - n_pass + len(run_problems)
+
+    if opts.farm:
+        farm_lines = [json.dumps(to_farm(json.loads(reqs[i]))) for i in idx]
+        fgot, fproblems = run_kwgen(opts.kwgen, farm_lines, opts.timeout)
+        for p in fproblems:
+            print("FAILED  farm form: %s" % p)
+        f_fail = 0
+        for n, i in enumerate(idx):
+            problems = compare_farm(json.loads(answers[i]), fgot[n] if n < len(fgot) else None)
+            if problems:
+                f_fail += 1
+                if f_fail <= opts.show:
+                    print("FAILED  farm form, pair %d: %s" % (i + 1, "; ".join(problems)))
+        print("farm form: %d of %d requests match" % (len(idx) - f_fail, len(idx)))
+        n_pass += len(idx) - f_fail
+        n_fail += f_fail + len(fproblems)
+
+    if opts.single:
+        step = 1 if opts.single < 0 else max(1, len(idx) // opts.single)
+        sample = idx[::step][:len(idx) if opts.single < 0 else opts.single]
+        s_fail = 0
+        for i in sample:
+            text, problems = run_single(opts.kwgen, reqs[i], opts.timeout)
+            if not problems:
+                problems = compare_one(json.loads(answers[i]), text)
+            if problems:
+                s_fail += 1
+                if s_fail <= opts.show:
+                    print("FAILED  single mode, pair %d: %s" % (i + 1, "; ".join(problems)))
+        print("single mode: %d of %d requests match" % (len(sample) - s_fail, len(sample)))
+        n_pass += len(sample) - s_fail
+        n_fail += s_fail
     print("golden: %d passed, %d failed" % (n_pass, n_fail))
     return 1 if n_fail else 0
 

@@ -91,10 +91,17 @@ def main():
     m = re.search(r"(\d+) solutions, (\d+) unique requests", err)
     check(m and int(m.group(1)) == len(open(os.path.join(FIX, "gfx942.expected.jsonl")).readlines())
           and int(m.group(2)) == len(set(exp)), "summary line: %r" % err.strip().splitlines()[-1:])
-    rc, out, err = run(cmd, "--no-progress", "--generators", "wait,syncThreads", "--isa", "gfx90a", f)
+    rc, out, err = run(cmd, "--no-progress", "--generators", "syncThreads,accToArchMapper", "--isa", "gfx90a", f)
     r0 = json.loads(out.splitlines()[0])
-    check(r0.get("generators") == [{"name": "wait"}, {"name": "syncThreads"}] and r0["isa"] == "gfx90a",
+    check(r0.get("generators") == [{"name": "syncThreads"}, {"name": "accToArchMapper"}] and r0["isa"] == "gfx90a",
           "--generators/--isa passed through: %s %s" % (r0.get("generators"), r0.get("isa")))
+    # --isa and --generators are checked locally with libkwgen's tables, before any file is read
+    for args, want in ((["--isa", "gfx1030"], "unknown ISA \"gfx1030\"; supported: gfx908"),
+                       (["--generators", "wiat"], "allowed: tdmWait, wait"),
+                       (["--generators", "wait"], "skipGlobalRead")):
+        rc, out, err = run(cmd, *args, f)
+        check(rc == 2 and want in err and out == "" and "usage:" not in err,
+              "%s checked locally: status %d, stderr %r" % (" ".join(args), rc, err[-300:]))
     g = '[{"name":"wait","args":{"skipGlobalRead":0,"skipLocalWrite":-1,"skipLocalRead":-1}}]'
     rc, out, err = run(cmd, "--no-progress", "--generators", g, f)
     check(json.loads(out.splitlines()[0]).get("generators") == json.loads(g), "--generators JSON array passed through")
@@ -151,6 +158,9 @@ def main():
                      "     ThreadTile: [4, 4], TransposeA: 0, WavefrontSize: 32}\n")
         rc, out, err = run(cmd, "--no-progress", p)
         reqs = [json.loads(l) for l in out.splitlines()]
+        # every request says where it came from; the rest is the same
+        srcs = [q.pop("source", None) for q in reqs]
+        check(srcs == [{"file": p, "SolutionIndex": i} for i in range(3)], "anchors/defaults: sources %r" % srcs)
         check(rc == 0 and len(reqs) == 3 and reqs[0] == reqs[1] == reqs[2], "anchors/defaults: status %d: %s" % (rc, err))
         if reqs:
             r = reqs[0]

@@ -32,7 +32,19 @@ fi
 for h in lib/include/kwgen/*.h; do
 	if cmp -s "$h" "$root/include/kwgen/$(basename "$h")"; then ok; else bad "header $h not installed"; fi
 done
-if man -l "$root/share/man/man1/kwgen.1" >/dev/null 2>&1 || ! command -v man >/dev/null; then ok; else bad "kwgen.1 does not render"; fi
+# the installed man pages render (man-db is in scripts/deps; without man this fails)
+MAN=${MAN:-man}
+if ! command -v "$MAN" >/dev/null 2>&1; then
+	bad "man is not installed (apt-get install man-db): cannot check the man pages"
+else
+	for page in man1/kwgen.1 man8/kwgend.8; do
+		name=$(basename "$page" | sed 's/\.[0-9]$//')
+		if MANWIDTH=80 "$MAN" -l "$root/share/man/$page" >"$stage/man.out" 2>"$stage/man.err" &&
+		   grep -q "$name" "$stage/man.out" && [ ! -s "$stage/man.err" ]; then ok; else
+			bad "$page does not render cleanly: $(head -c 300 "$stage/man.err")"
+		fi
+	done
+fi
 
 # pkg-config against the staged tree
 export PKG_CONFIG_PATH="$root/lib/pkgconfig"

@@ -52,7 +52,7 @@ static void key_of(char out[65], int n)
 static int put(kw_cache *c, const char *key, const char *resp)
 {
 	kw_cache_entry e = { key, key, "v1", "gfx942", "{\"isa\":[9,4,2]}", "s_nop 0\n",
-			     "[{\"name\":\"wait\"}]", resp };
+			     "[{\"name\":\"wait\"}]", resp, NULL };
 	kw_error err = KW_ERROR_INIT;
 	int rc = kw_cache_put(c, &e, &err);
 
@@ -338,7 +338,7 @@ static void test_errors(void **state)
 {
 	kw_cache *c = NULL;
 	kw_error err = KW_ERROR_INIT;
-	kw_cache_entry bad = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	kw_cache_entry bad = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	char bogus[160];
 	FILE *f;
 
@@ -415,7 +415,7 @@ static void test_full_file(void **state)
 	key_of(k, 0);
 	assert_int_equal(put(c, k, "{\"first\":1}"), 0);
 	for (i = 1; i < 200 && !failed; i++) {
-		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", big, "[]", big };
+		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", big, "[]", big, NULL };
 
 		key_of(k, i);
 		failed = kw_cache_put(c, &e, &err) == KW_EIO;

@@ -553,7 +553,11 @@ static void test_mapper_limits_and_missing(void **state)
 	assert_int_equal(kw_gen_acc_to_arch_mapper(&m, &f.in, &f.err), KW_ELIMIT);
 	assert_string_equal(f.err.field, "kernel.MIWaveTile");
 	assert_null(f.arena.head); /* refused before allocating */
-	/* the length alone is computed without the limit */
+	/* getAccToArchLen answers the same kernels accToArchMapper does */
+	assert_int_equal(kw_gen_get_acc_to_arch_len(&v, &f.in, &f.err), KW_ELIMIT);
+	assert_string_equal(f.err.field, "kernel.MIWaveTile");
+	assert_non_null(strstr(f.err.message, "16384"));
+	f.in.max_acc_len = 16384;
 	assert_int_equal(kw_gen_get_acc_to_arch_len(&v, &f.in, &f.err), 0);
 	assert_int_equal(v, 16384);
 	fx_free(&f);

@@ -59,9 +59,11 @@ typedef struct kw_cache_options {
 	int64_t max_pages;   /* PRAGMA max_page_count on every connection: the
 			      * file cannot grow past it (writes then fail
 			      * with KW_EIO as on a full disk); 0 = SQLite's */
+	int skip_check;      /* 1 = no quick_check at open (kwgen cache: a
+			      * look into a large file stays quick) */
 } kw_cache_options;
 
-#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024, 200, 0, 0 }
+#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024, 200, 0, 0, 0 }
 
 /* One entry to store.  Every string is NUL-terminated and non-NULL. */
 typedef struct kw_cache_entry {
@@ -73,6 +75,8 @@ typedef struct kw_cache_entry {
 	const char *asm_text;          /* results' asm concatenated ("" if none) */
 	const char *tables;            /* JSON array, see schema/cache.sql */
 	const char *response;          /* the response JSON served on a hit */
+	const char *source;            /* the request's "source" as compact JSON, or
+					* NULL / "" for none (stored, not part of the key) */
 } kw_cache_entry;
 
 /* Counters: entries and bytes are what the file holds now; the others
@@ -130,6 +134,59 @@ int kw_cache_stats_get(kw_cache_stats *out, kw_cache *c, kw_error *err);
  * if the check could not run.
  */
 int kw_cache_integrity(char **out, kw_cache *c, kw_error *err);
+
+/* ---- looking into the file: kwgen cache, DELETE /v1/kernels/{key} ----
+ *
+ * All of these are safe while kwgend runs on the same file: reads take no
+ * write lock (WAL), a delete is one short transaction and a purge deletes
+ * in transactions of at most 256 rows, waiting at most busy_timeout_ms for
+ * the lock each time.
+ */
+
+/*
+ * The stored "source" of key (compact JSON text, "" when the request that
+ * generated the row had none) into *out (malloc()ed, caller frees).
+ * Returns 0, KW_ENOTFOUND, KW_EIO or KW_ENOMEM.
+ */
+int kw_cache_get_source(char **out, kw_cache *c, const char *key, kw_error *err);
+
+/* One row as kw_cache_list / kw_cache_show hand it over: every string
+ * borrowed (valid during the callback only).  request, asm_text, tables and
+ * response are NULL in kw_cache_list.  Times: ms since the Unix epoch. */
+typedef struct kw_cache_row {
+	const char *key, *config_id, *generator_version, *isa;
+	const char *source; /* compact JSON, or "" */
+	int64_t bytes, created, last_access;
+	const char *request, *asm_text, *tables, *response;
+} kw_cache_row;
+
+/* Return 0 to go on, non-zero to stop early (not an error). */
+typedef int (*kw_cache_row_cb)(void *ud, const kw_cache_row *row);
+
+/* Every row (at most limit; limit <= 0 = all), most recently used first.
+ * Returns 0 or KW_EIO. */
+int kw_cache_list(kw_cache *c, int64_t limit, kw_cache_row_cb cb, void *ud, kw_error *err);
+
+/* The row of key, with its texts.  Returns 0, KW_ENOTFOUND or KW_EIO. */
+int kw_cache_show(kw_cache *c, const char *key, kw_cache_row_cb cb, void *ud, kw_error *err);
+
+/* Per ISA: rows, bytes, oldest and newest last_access (ms).  Sorted by
+ * ISA.  Return non-zero from cb to stop.  Returns 0 or KW_EIO. */
+typedef int (*kw_cache_group_cb)(void *ud, const char *isa, int64_t entries, int64_t bytes, int64_t oldest_ms,
+				 int64_t newest_ms);
+int kw_cache_groups(kw_cache *c, kw_cache_group_cb cb, void *ud, kw_error *err);
+
+/* Delete the row of key (one transaction).  Returns 0, KW_ENOTFOUND (no
+ * such row) or KW_EIO (busy past the timeout, read-only file, ...). */
+int kw_cache_delete(kw_cache *c, const char *key, kw_error *err);
+
+/*
+ * Delete every row last used before before_ms (ms since the epoch;
+ * INT64_MAX = every row), oldest first, 256 rows per transaction.
+ * *out = rows deleted (also when an error stops it part way).
+ * Returns 0 or KW_EIO.
+ */
+int kw_cache_purge(int64_t *out, kw_cache *c, int64_t before_ms, kw_error *err);
 
 #ifdef __cplusplus
 }

@@ -71,7 +71,9 @@ typedef struct kw_acc_map {
 
 /* ports accToArchMapper(kernel).  KW_ELIMIT if len > in->max_acc_len. */
 int kw_gen_acc_to_arch_mapper(kw_acc_map *out, const kw_gen_in *in, kw_error *err);
-/* ports getAccToArchLen(kernel) (may be <= 0 for degenerate inputs, as in Python). */
+/* ports getAccToArchLen(kernel) (may be <= 0 for degenerate inputs, as in Python).
+ * KW_ELIMIT (field kernel.MIWaveTile) if it is past in->max_acc_len, the bound
+ * accToArchMapper applies, so both answer the same kernels. */
 int kw_gen_get_acc_to_arch_len(int64_t *out, const kw_gen_in *in, kw_error *err);
 /* ports hasSequentialValuC(kernel): 1 if acc2arch is the identity. */
 int kw_gen_has_sequential_valuc(int *out, const kw_gen_in *in, kw_error *err);

@@ -11,9 +11,10 @@
  * Shared keys: isa ("gfx942" or [9,4,2]), wavefront, kernel (a Tensile
  * solution dict; unknown keys ignored), tPA, tPB, states, archCaps,
  * asmCaps, vgprIdx, vgprMsb, outputNoComment, fillDefaults, replaceHolder,
- * strict.  Parsing validates types; a key a generator needs but the request
- * lacks is reported when that generator runs (as Tensile's KeyError would
- * be), naming the key.
+ * strict, source (where the request came from; not part of the key).
+ * Parsing validates types; a key a generator needs but the request lacks
+ * is reported when that generator runs (as Tensile's KeyError would be),
+ * naming the key.
  *
  * Ownership: kw_request is opaque, created by kw_request_parse and released
  * with kw_request_free.  The parsed request keeps no reference to the input
@@ -73,6 +74,17 @@ const char *kw_request_isa_name(const kw_request *r);
 int kw_request_strict(const kw_request *r);
 
 /*
+ * The request's "source" (where it came from: {"file", "SolutionIndex",
+ * "SolutionNameMin", ...} from kwgen logic, or the golden corpus's
+ * "FILE#index" string), validated by kw_request_parse: an object of at most
+ * 16 members (keys 1..64 bytes) whose values are strings (at most
+ * max_string_bytes, no NUL) or int32 integers, "SolutionIndex" >= 0; or a
+ * string.  Not part of the canonical form or the key.  Borrowed (valid
+ * until kw_request_free); NULL when the request has none.
+ */
+const json_t *kw_request_source(const kw_request *r);
+
+/*
  * Run every generator.  *out = JSON array, one object per generator call:
  *   {"name", "args" (with defaults filled), "asm" (string or null), "type"
  *    ("Module" / "SWaitCnt", only when asm is a string), "acc2arch",
@@ -112,6 +124,17 @@ int kw_request_ids(char config_id[65], char key[65], char **canonical_out,
  * to 1 for a successful answer, 0 for an error answer.
  */
 json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok);
+
+/*
+ * The farm-form answer of one request (either form):
+ *   {"isa", "config_id", "key", "generator_version", "results": [...]
+ *    (as kw_request_run), "source" (only when the request has one)}
+ * lim may be NULL (KW_LIMITS_INIT).  Returns a new object, or NULL with err
+ * filled (every error of kw_request_parse, kw_request_ids and
+ * kw_request_run).  kwgen's single mode, its --asm and the Python module
+ * (kwgen/ffi.h) answer with it.
+ */
+json_t *kw_request_answer(const json_t *req, const kw_limits *lim, kw_error *err);
 
 /* The generator table for GET /v1/generators: a JSON array of
  * {"name", "args": [{"name", "type", "default" | "required": true}], "needs": [...]} */

@@ -1,0 +1,217 @@
+/*
+ * cli/verify.c - `kwgen verify`: check the waits of whole AMDGPU kernels
+ * (kwgen/verify.h) and print findings as compiler-style lines or JSON.
+ */
+#include "verify_cli.h"
+
+#include "kwgen/buf.h"
+#include "kwgen/codeobj.h"
+#include "kwgen/verify.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void verify_usage(FILE *f)
+{
+	fputs("usage: kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] [--no-redundant]\n"
+	      "                    [--Werror] [--max-instructions N] [--max-work N]\n"
+	      "                    [--max-findings N] FILE...\n"
+	      "\n"
+	      "Checks the waits of AMDGPU assembly (clang -S / Tensile output or\n"
+	      "llvm-objdump -d output; `-` reads stdin): registers read or overwritten\n"
+	      "while a load that writes them may be in flight (race_raw, race_waw), LDS\n"
+	      "writes in flight at a barrier (lds_barrier), LDS-DMA data read with the\n"
+	      "wrong counter (lds_dma), waits that wait for nothing (redundant_wait),\n"
+	      "instructions the model does not know (unknown_instruction) and control\n"
+	      "flow it cannot follow (unsupported).\n"
+	      "\n"
+	      "  --isa gfxNNN        processor (default: the file's .amdgcn_target)\n"
+	      "  --json              one JSON object per file: {isa, findings, totals,\n"
+	      "                      suppressed, truncated, stats}\n"
+	      "  --suppress FILE     suppression rules, one a line: CODE|* [function=GLOB]\n"
+	      "                      [mnemonic=GLOB] [counter=NAME] [register=TEXT]\n"
+	      "                      [line=N] [offset=N]; inline, a comment\n"
+	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
+	      "  --no-redundant      do not report redundant_wait\n"
+	      "  --Werror            warnings (redundant_wait, unsupported) also exit 1\n"
+	      "  --max-instructions N, --max-work N, --max-findings N   bounds\n"
+	      "\n"
+	      "Exit: 0 no error finding, 1 an error finding (race class or\n"
+	      "unknown_instruction; with --Werror also a warning), 2 unreadable input or\n"
+	      "usage error.  redundant_wait and unsupported are warnings: printed, exit 0.\n",
+	      f);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	kw_buf b = KW_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (kw_buf_put(&b, chunk, n))
+			break;
+	if (ferror(f) || b.oom) {
+		if (f != stdin)
+			fclose(f);
+		kw_buf_free(&b);
+		errno = errno ? errno : EIO;
+		return NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = b.len;
+	if (!b.p)
+		return calloc(1, 1);
+	return kw_buf_detach(&b);
+}
+
+static int parse_size(const char *s, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end || !*s || *s == '-';
+}
+
+int kw_cli_verify(int argc, char **argv)
+{
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	int json = 0, werror = 0, worst = 0, nfiles = 0;
+	char *supp = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long long v;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			verify_usage(stdout);
+			free(supp);
+			return 0;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--Werror")) {
+			werror = 1;
+		} else if (!strcmp(a, "--no-redundant")) {
+			o.no_redundant = 1;
+		} else if (!strcmp(a, "--isa") && i + 1 < argc) {
+			o.isa = argv[++i];
+		} else if (!strcmp(a, "--suppress") && i + 1 < argc) {
+			size_t n;
+			free(supp);
+			supp = slurp(argv[++i], &n);
+			if (!supp) {
+				fprintf(stderr, "kwgen verify: cannot read %s: %s\n", argv[i],
+					strerror(errno));
+				return 2;
+			}
+			o.suppressions = supp;
+		} else if ((!strcmp(a, "--max-instructions") || !strcmp(a, "--max-work") ||
+			    !strcmp(a, "--max-findings")) && i + 1 < argc) {
+			if (parse_size(argv[i + 1], &v) || !v) {
+				fprintf(stderr, "kwgen verify: %s takes a positive integer, got %s\n", a,
+					argv[i + 1]);
+				free(supp);
+				return 2;
+			}
+			i++;
+			if (!strcmp(a, "--max-instructions"))
+				o.max_instructions = (size_t)v;
+			else if (!strcmp(a, "--max-work"))
+				o.max_work = v;
+			else
+				o.max_findings = (size_t)v;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "kwgen verify: unknown option %s\n", a);
+			verify_usage(stderr);
+			free(supp);
+			return 2;
+		} else {
+			nfiles++;
+		}
+	}
+	if (!nfiles) {
+		fputs("kwgen verify: give at least one FILE (`-` for stdin)\n", stderr);
+		verify_usage(stderr);
+		free(supp);
+		return 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		kw_verify_result *r = NULL;
+		kw_error err = KW_ERROR_INIT;
+		kw_buf out = KW_BUF_INIT;
+		char *text;
+		size_t len = 0;
+		int rc;
+
+		if (!strcmp(a, "--isa") || !strcmp(a, "--suppress") || !strcmp(a, "--max-instructions") ||
+		    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings")) {
+			i++;
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			continue;
+		text = slurp(a, &len);
+		if (!text) {
+			fprintf(stderr, "kwgen verify: cannot read %s: %s\n", a, strerror(errno));
+			worst = 2;
+			continue;
+		}
+		o.filename = strcmp(a, "-") ? a : "<stdin>";
+		if (kw_codeobj_is_elf(text, len)) {
+			/* A code object: decode it (LLVM's disassembler, ISA from
+			 * e_flags unless --isa) into objdump text, whose
+			 * `// ADDR:` comments give every finding its offset. */
+			char *dis = NULL;
+			size_t dlen = 0;
+			const char *isa = NULL, *given = o.isa;
+
+			rc = kw_codeobj_disassemble(text, len, o.isa, o.filename, o.max_instructions, &dis,
+						    &dlen, &isa, NULL, &err);
+			free(text);
+			if (rc) {
+				fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
+				worst = 2;
+				continue;
+			}
+			text = dis;
+			len = dlen;
+			o.isa = isa;
+			rc = kw_verify_text(&r, text, len, &o, &err);
+			o.isa = given;
+		} else {
+			rc = kw_verify_text(&r, text, len, &o, &err);
+		}
+		free(text);
+		if (rc) {
+			fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
+			worst = 2;
+			continue;
+		}
+		rc = json ? kw_verify_result_json(&out, r, &err) : kw_verify_result_text(&out, r, &err);
+		if (!rc)
+			fwrite(out.p ? out.p : "", 1, out.len, stdout);
+		kw_buf_free(&out);
+		if (rc) {
+			fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
+			worst = 2;
+		} else if (worst < 1) {
+			uint64_t warn = kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT) +
+					kw_verify_result_total(r, KW_VF_UNSUPPORTED);
+			if (kw_verify_result_errors(r) || (werror && warn))
+				worst = 1;
+		}
+		kw_verify_result_free(r);
+	}
+	free(supp);
+	if (fflush(stdout))
+		return 2;
+	return worst;
+}

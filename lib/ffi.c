@@ -1,0 +1,94 @@
+/*
+ * ffi.c - text-in, text-out calls for bindings (kwgen/ffi.h).  A thin
+ * layer over kw_request_answer and kw_text_render; it owns no state.
+ */
+#include "kwgen/ffi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kwgen/request.h"
+#include "kwgen/text.h"
+
+/* {"error": {"code", "message", "field"}} as compact text. */
+static char *error_text(const kw_error *e)
+{
+	json_t *o = json_pack("{s:{s:s,s:s,s:o}}", "error", "code", kw_error_code_name(e->code), "message",
+			      e->message, "field", e->field[0] ? json_string(e->field) : json_null());
+	char *t = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return t;
+}
+
+/* Parse the text (duplicate keys refused, as kwgen and kwgend do) and
+ * answer it; *code as in the header. */
+static json_t *answer_of(const char *json, size_t len, kw_error *e)
+{
+	json_error_t jerr;
+	json_t *req, *ans;
+
+	if (!json) {
+		kw_error_set(e, KW_ESYNTAX, NULL, "no request text");
+		return NULL;
+	}
+	req = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!req) {
+		kw_error_set(e, KW_ESYNTAX, NULL, "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column,
+			     jerr.text);
+		return NULL;
+	}
+	ans = kw_request_answer(req, NULL, e);
+	json_decref(req);
+	return ans;
+}
+
+char *kw_ffi_generate(const char *json, size_t len, int *code)
+{
+	kw_error e = KW_ERROR_INIT;
+	json_t *ans = answer_of(json, len, &e);
+	char *t;
+
+	if (!ans) {
+		*code = e.code ? e.code : KW_ENOMEM;
+		return error_text(&e);
+	}
+	t = json_dumps(ans, JSON_COMPACT);
+	json_decref(ans);
+	*code = t ? 0 : KW_ENOMEM;
+	return t;
+}
+
+char *kw_ffi_asm(const char *json, size_t len, int *code)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_buf b = KW_BUF_INIT;
+	json_t *ans = answer_of(json, len, &e);
+	int rc;
+
+	if (!ans) {
+		*code = e.code ? e.code : KW_ENOMEM;
+		return error_text(&e);
+	}
+	rc = kw_text_render(&b, ans, &e);
+	json_decref(ans);
+	if (rc == 0 && !b.p && kw_buf_grow(&b, 0))
+		rc = KW_ENOMEM;
+	if (rc) {
+		kw_buf_free(&b);
+		*code = rc;
+		return rc == KW_ENOMEM ? NULL : error_text(&e);
+	}
+	*code = 0;
+	return kw_buf_detach(&b);
+}
+
+void kw_ffi_free(char *text)
+{
+	free(text);
+}
+
+const char *kw_ffi_version(void)
+{
+	return kw_generator_version();
+}

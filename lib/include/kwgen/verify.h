@@ -1,0 +1,178 @@
+/*
+ * kwgen/verify.h - wait-count hazard checker for whole AMDGPU kernels.
+ *
+ * Reads AMDGPU assembly text in LLVM syntax, as `clang -S` / Tensile-rocisa
+ * print it (labels, `//` and `;` comments, directives, `.set` symbols,
+ * `.amdgcn_target`) or as `llvm-objdump -d` prints it (`ADDR <sym>:` then
+ * instructions with `// ADDR: HEX [<sym+0xOFF>]` comments; the syntax is
+ * detected per file), builds basic blocks and runs a forward data-flow of the
+ * hardware's wait counters over them (join = worst case, fixed point over
+ * loops).  It reports registers read or overwritten while a memory operation
+ * that writes them may still be in flight, LDS operations in flight at a
+ * workgroup barrier, LDS-DMA data read with the wrong counter, waits that
+ * wait for nothing, and instructions the model does not know.
+ *
+ * The counter rules follow LLVM's SIInsertWaitcnts.cpp (event kinds per
+ * counter, counterOutOfOrder, hasPendingFlat, the VmemType rule, function
+ * entry and call conventions) and AMDGPUUsage.rst (the memory model's waits);
+ * lib/verify/model.c cites the place of each rule.
+ *
+ * Pure C over text: no LLVM.  A code object is verified by decoding it into
+ * the objdump form first (the `// ADDR: HEX` comments give every finding its
+ * byte offset).
+ *
+ * Thread safety: every call works on its own result; the tables are static
+ * and read-only.  A result is immutable once returned.
+ */
+#ifndef KWGEN_VERIFY_H
+#define KWGEN_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kwgen/buf.h"
+#include "kwgen/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Finding codes.  The first four are the race class (CONTRACT.md): on a
+ * correct kernel every one of them is a false positive. */
+typedef enum kw_verify_code {
+	KW_VF_RACE_RAW = 0,        /* register read while a load that writes it may be in flight */
+	KW_VF_RACE_WAW,            /* register written while a load that writes it may be in flight */
+	KW_VF_LDS_BARRIER,         /* LDS write in flight at a workgroup barrier */
+	KW_VF_LDS_DMA,             /* LDS read while an LDS-DMA load may still write LDS */
+	KW_VF_REDUNDANT_WAIT,      /* a wait that waits for nothing on every path */
+	KW_VF_UNKNOWN_INSTRUCTION, /* a mnemonic the model does not know */
+	KW_VF_UNSUPPORTED,         /* something the analysis cannot follow (indirect jump, call) */
+	KW_VF_CODE_COUNT
+} kw_verify_code;
+
+typedef enum kw_verify_severity {
+	KW_VS_ERROR = 0,   /* race class, unknown_instruction */
+	KW_VS_WARNING = 1, /* redundant_wait, unsupported */
+	KW_VS_NOTE = 2
+} kw_verify_severity;
+
+/* "race_raw", "lds_barrier", ...; NULL for an out-of-range code. */
+const char *kw_verify_code_name(int code);
+/* 1 for the race class (race_raw, race_waw, lds_barrier, lds_dma). */
+int kw_verify_code_is_race(int code);
+/* Code for a name ("race_raw"); -1 if unknown. */
+int kw_verify_code_from_name(const char *name);
+/* "error" / "warning" / "note". */
+const char *kw_verify_severity_name(int severity);
+
+typedef struct kw_verify_opts {
+	/* Processor name ("gfx942", "gfx90a", "gfx1201"...; gfx940/941 are read
+	 * as gfx942).  NULL: taken from the text's `.amdgcn_target`; a text
+	 * without one (objdump form) then fails with KW_EINVAL. */
+	const char *isa;
+	/* Bounds; 0 = the default.  max_instructions (default 64M) and
+	 * max_work (default 64 x instructions + 1M: block transfers counted in
+	 * instructions, over all fixed-point passes) end with KW_ELIMIT and a
+	 * message naming the bound; they never hang. */
+	size_t max_instructions;
+	uint64_t max_work;
+	/* Findings kept with full detail (default 100000).  Totals per code
+	 * (kw_verify_result_total) are exact whatever this is. */
+	size_t max_findings;
+	/* Suppressions, the text of a suppression file (NUL-terminated, may be
+	 * NULL).  One rule a line, `#` comments; a rule is a code name (or `*`)
+	 * followed by optional key=value filters that must all match:
+	 * function=GLOB (fnmatch), line=N, offset=N (decimal or 0x hex),
+	 * counter=NAME, register=TEXT, mnemonic=GLOB (of the instruction at the
+	 * finding).  Example: `race_raw function=Cijk_* counter=lgkmcnt`.
+	 * A suppressed finding is counted in kw_verify_result_suppressed, not
+	 * listed.  A malformed rule is KW_EINVAL naming its line.
+	 * Inline: a comment `kwgen-verify: allow CODE[,CODE...]` (or `allow *`)
+	 * on an instruction's line suppresses those codes reported at it. */
+	const char *suppressions;
+	/* 1: do not report redundant_wait. */
+	int no_redundant;
+	/* Name shown in text output ("file:line: ..."); NULL = "<input>". */
+	const char *filename;
+} kw_verify_opts;
+
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL }
+
+typedef struct kw_verify_finding {
+	int code;              /* kw_verify_code */
+	int severity;          /* kw_verify_severity */
+	int64_t line;          /* 1-based line in the input text */
+	int64_t offset;        /* byte address from the objdump `// ADDR:` comment; -1 otherwise */
+	int64_t producer_line; /* line of the memory instruction not yet complete; -1 = none */
+	int64_t producer_offset; /* its address (objdump form); -1 otherwise */
+	int needed;            /* count that would make the use safe; -1 = none */
+	int have;              /* count waited for on the worst path; -1 = no wait on that counter */
+	const char *counter;   /* "lgkmcnt", "loadcnt", ...; "" = none */
+	const char *reg;       /* register as written ("v[34:35]"); "" = none */
+	const char *function;  /* enclosing function/symbol name; "" = none */
+	const char *mnemonic;  /* mnemonic of the instruction at `line`; "" = none */
+	const char *message;   /* one sentence saying what is wrong and what to change */
+} kw_verify_finding;
+
+typedef struct kw_verify_stats {
+	uint64_t instructions; /* instructions read (directives and labels excluded) */
+	uint64_t waits;        /* s_waitcnt* / s_wait_* instructions */
+	uint64_t blocks;       /* basic blocks */
+	uint64_t functions;    /* functions (symbols with code) */
+	uint64_t work;         /* instructions transferred over all fixed-point passes */
+	uint64_t bytes;        /* input size */
+	double seconds;        /* wall time of kw_verify_text */
+} kw_verify_stats;
+
+typedef struct kw_verify_result kw_verify_result;
+
+/*
+ * Verify one assembly text (len bytes, need not be NUL-terminated; either
+ * syntax).  On success *out is a new result (free with
+ * kw_verify_result_free) and 0 is returned, whether or not there are
+ * findings.  Errors: KW_EINVAL (no ISA given or found, unknown ISA, text
+ * that is not assembly, a bad suppression rule), KW_ELIMIT (a bound in o
+ * exceeded), KW_ENOMEM; *out is then NULL.  o may be NULL (defaults).
+ */
+int kw_verify_text(kw_verify_result **out, const char *text, size_t len,
+		   const kw_verify_opts *o, kw_error *err);
+
+void kw_verify_result_free(kw_verify_result *r);
+
+/* Processor name the text was verified for ("gfx942"). */
+const char *kw_verify_result_isa(const kw_verify_result *r);
+/* Findings kept (at most max_findings, in line order) and the i-th. */
+size_t kw_verify_result_count(const kw_verify_result *r);
+const kw_verify_finding *kw_verify_result_at(const kw_verify_result *r, size_t i);
+/* Exact number of unsuppressed findings of a code, kept or not. */
+uint64_t kw_verify_result_total(const kw_verify_result *r, int code);
+/* Exact number of findings removed by suppressions (file or inline). */
+uint64_t kw_verify_result_suppressed(const kw_verify_result *r);
+/* Unsuppressed findings of error severity (race class, unknown_instruction). */
+uint64_t kw_verify_result_errors(const kw_verify_result *r);
+const kw_verify_stats *kw_verify_result_stats(const kw_verify_result *r);
+
+/*
+ * The CONTRACT.md JSON object, appended to out:
+ *   {"isa", "findings": [{code, line, offset?, register, producer_line,
+ *    counter, needed, have, severity, function, message}...],
+ *    "totals": {code: n...}, "suppressed": n, "truncated": bool,
+ *    "stats": {instructions, waits, blocks, functions, work, bytes, seconds}}
+ * `needed`/`have` -1 print as null; offset/producer_offset only when >= 0.
+ * Built with jansson.  Errors: KW_ENOMEM.
+ */
+int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err);
+
+/*
+ * Compiler-style lines appended to out, one per finding kept:
+ *   FILE:LINE: error: MESSAGE [race_raw]
+ * (FILE = o->filename given to kw_verify_text, `+0xOFF` appended to LINE
+ * when the offset is known), then, if findings were not all kept, a line
+ * with the exact totals.  Errors: KW_ENOMEM.
+ */
+int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,365 @@
+/* findings.c - the result of a verification: findings, exact totals per code,
+ * suppressions (file rules and inline `kwgen-verify: allow` comments). */
+#include "verify/verify_int.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const code_names[KW_VF_CODE_COUNT] = {
+	"race_raw", "race_waw", "lds_barrier", "lds_dma",
+	"redundant_wait", "unknown_instruction", "unsupported",
+};
+
+const char *kw_verify_code_name(int code)
+{
+	return code >= 0 && code < KW_VF_CODE_COUNT ? code_names[code] : NULL;
+}
+
+int kw_verify_code_is_race(int code)
+{
+	return code >= KW_VF_RACE_RAW && code <= KW_VF_LDS_DMA;
+}
+
+int kw_verify_code_from_name(const char *name)
+{
+	for (int i = 0; i < KW_VF_CODE_COUNT; i++)
+		if (!strcmp(code_names[i], name))
+			return i;
+	return -1;
+}
+
+const char *kw_verify_severity_name(int severity)
+{
+	switch (severity) {
+	case KW_VS_ERROR: return "error";
+	case KW_VS_WARNING: return "warning";
+	default: return "note";
+	}
+}
+
+static int severity_of(int code)
+{
+	switch (code) {
+	case KW_VF_REDUNDANT_WAIT:
+	case KW_VF_UNSUPPORTED:
+		return KW_VS_WARNING;
+	default:
+		return KW_VS_ERROR;
+	}
+}
+
+int vf_result_new(kw_verify_result **out, const kw_verify_opts *o, kw_error *err)
+{
+	kw_verify_result *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!r)
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	r->max = o && o->max_findings ? o->max_findings : 100000;
+	r->no_redundant = o ? o->no_redundant : 0;
+	r->filename = strdup(o && o->filename ? o->filename : "<input>");
+	if (!r->filename) {
+		free(r);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
+	*out = r;
+	return 0;
+}
+
+void kw_verify_result_free(kw_verify_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nrules; i++) {
+		free(r->rules[i].func_glob);
+		free(r->rules[i].mnem_glob);
+		free(r->rules[i].counter);
+		free(r->rules[i].reg);
+	}
+	free(r->rules);
+	free(r->f);
+	free(r->filename);
+	kw_arena_free(&r->arena);
+	free(r);
+}
+
+const char *kw_verify_result_isa(const kw_verify_result *r)
+{
+	return r->isa;
+}
+
+size_t kw_verify_result_count(const kw_verify_result *r)
+{
+	return r->n;
+}
+
+const kw_verify_finding *kw_verify_result_at(const kw_verify_result *r, size_t i)
+{
+	return i < r->n ? &r->f[i] : NULL;
+}
+
+uint64_t kw_verify_result_total(const kw_verify_result *r, int code)
+{
+	return code >= 0 && code < KW_VF_CODE_COUNT ? r->totals[code] : 0;
+}
+
+uint64_t kw_verify_result_suppressed(const kw_verify_result *r)
+{
+	return r->suppressed;
+}
+
+uint64_t kw_verify_result_errors(const kw_verify_result *r)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < KW_VF_CODE_COUNT; c++)
+		if (severity_of(c) == KW_VS_ERROR)
+			n += r->totals[c];
+	return n;
+}
+
+const kw_verify_stats *kw_verify_result_stats(const kw_verify_result *r)
+{
+	return &r->stats;
+}
+
+/* ---- suppression rules ---- */
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = 0;
+	}
+	return p;
+}
+
+static int parse_num(const char *s, size_t n, int64_t *out)
+{
+	char buf[32], *end;
+	long long v;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	v = strtoll(buf, &end, 0);
+	if (*end || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int vf_rules_parse(kw_verify_result *r, const char *text, kw_error *err)
+{
+	const char *p = text;
+	int lineno = 0;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n'), *q, *end;
+		vf_rule rule = { -1, NULL, NULL, NULL, NULL, -1, -1 };
+		vf_rule *grown;
+		int first = 1;
+
+		lineno++;
+		end = eol ? eol : p + strlen(p);
+		for (q = p; q < end && *q != '#'; q++)
+			;
+		end = q;
+		q = p;
+		for (;;) {
+			const char *t, *eq;
+			size_t tn;
+
+			while (q < end && isspace((unsigned char)*q))
+				q++;
+			if (q >= end)
+				break;
+			t = q;
+			while (q < end && !isspace((unsigned char)*q))
+				q++;
+			tn = (size_t)(q - t);
+			if (first) {
+				first = 0;
+				if (tn == 1 && *t == '*') {
+					rule.code = -1;
+				} else {
+					char name[32];
+					if (tn >= sizeof(name))
+						goto bad;
+					memcpy(name, t, tn);
+					name[tn] = 0;
+					rule.code = kw_verify_code_from_name(name);
+					if (rule.code < 0)
+						goto bad;
+				}
+				continue;
+			}
+			eq = memchr(t, '=', tn);
+			if (!eq || eq == t + tn - 1)
+				goto bad;
+#define KEY(k) ((size_t)(eq - t) == sizeof(k) - 1 && !memcmp(t, k, sizeof(k) - 1))
+			if (KEY("function")) {
+				free(rule.func_glob);
+				rule.func_glob = dup_n(eq + 1, (size_t)(t + tn - eq - 1));
+			} else if (KEY("mnemonic")) {
+				free(rule.mnem_glob);
+				rule.mnem_glob = dup_n(eq + 1, (size_t)(t + tn - eq - 1));
+			} else if (KEY("counter")) {
+				free(rule.counter);
+				rule.counter = dup_n(eq + 1, (size_t)(t + tn - eq - 1));
+			} else if (KEY("register")) {
+				free(rule.reg);
+				rule.reg = dup_n(eq + 1, (size_t)(t + tn - eq - 1));
+			} else if (KEY("line")) {
+				if (parse_num(eq + 1, (size_t)(t + tn - eq - 1), &rule.line))
+					goto bad;
+			} else if (KEY("offset")) {
+				if (parse_num(eq + 1, (size_t)(t + tn - eq - 1), &rule.offset))
+					goto bad;
+			} else {
+				goto bad;
+			}
+#undef KEY
+		}
+		if (!first) {
+			grown = realloc(r->rules, (r->nrules + 1) * sizeof(*grown));
+			if (!grown) {
+				free(rule.func_glob);
+				free(rule.mnem_glob);
+				free(rule.counter);
+				free(rule.reg);
+				return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+			}
+			r->rules = grown;
+			r->rules[r->nrules++] = rule;
+		}
+		p = eol ? eol + 1 : NULL;
+		continue;
+bad:
+		free(rule.func_glob);
+		free(rule.mnem_glob);
+		free(rule.counter);
+		free(rule.reg);
+		return kw_error_set(err, KW_EINVAL, "suppressions",
+				    "suppression line %d: expected `CODE|* [key=value...]` with CODE one of "
+				    "race_raw, race_waw, lds_barrier, lds_dma, redundant_wait, "
+				    "unknown_instruction, unsupported and keys function=GLOB, "
+				    "mnemonic=GLOB, counter=NAME, register=TEXT, line=N, offset=N",
+				    lineno);
+	}
+	return 0;
+}
+
+static int rule_matches(const vf_rule *ru, const vf_finding_in *in)
+{
+	char name[256];
+
+	if (ru->code >= 0 && ru->code != in->code)
+		return 0;
+	if (ru->line >= 0 && ru->line != in->line)
+		return 0;
+	if (ru->offset >= 0 && ru->offset != in->offset)
+		return 0;
+	if (ru->counter && (!in->counter || strcmp(ru->counter, in->counter)))
+		return 0;
+	if (ru->reg && (!in->reg || strcmp(ru->reg, in->reg)))
+		return 0;
+	if (ru->func_glob) {
+		size_t n = in->function_len < sizeof(name) - 1 ? in->function_len : sizeof(name) - 1;
+		memcpy(name, in->function ? in->function : "", in->function ? n : 0);
+		name[in->function ? n : 0] = 0;
+		if (fnmatch(ru->func_glob, name, 0))
+			return 0;
+	}
+	if (ru->mnem_glob) {
+		size_t n = in->mnemonic_len < sizeof(name) - 1 ? in->mnemonic_len : sizeof(name) - 1;
+		memcpy(name, in->mnemonic ? in->mnemonic : "", in->mnemonic ? n : 0);
+		name[in->mnemonic ? n : 0] = 0;
+		if (fnmatch(ru->mnem_glob, name, 0))
+			return 0;
+	}
+	return 1;
+}
+
+static const char *arena_dup(kw_arena *a, const char *s, size_t n)
+{
+	char *p;
+
+	if (!s)
+		return "";
+	p = kw_arena_alloc(a, n + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
+{
+	kw_verify_finding *f;
+
+	if (in->code == KW_VF_REDUNDANT_WAIT && r->no_redundant)
+		return 0;
+	if (in->allow == 0xff || (in->allow & (1u << in->code))) {
+		r->suppressed++;
+		return 0;
+	}
+	for (size_t i = 0; i < r->nrules; i++) {
+		if (rule_matches(&r->rules[i], in)) {
+			r->suppressed++;
+			return 0;
+		}
+	}
+	r->totals[in->code]++;
+	if (r->n >= r->max)
+		return 0;
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 64;
+		kw_verify_finding *g = realloc(r->f, nc * sizeof(*g));
+		if (!g)
+			return KW_ENOMEM;
+		r->f = g;
+		r->cap = nc;
+	}
+	f = &r->f[r->n];
+	f->code = in->code;
+	f->severity = severity_of(in->code);
+	f->line = in->line;
+	f->offset = in->offset;
+	f->producer_line = in->producer_line;
+	f->producer_offset = in->producer_offset;
+	f->needed = in->needed;
+	f->have = in->have;
+	f->counter = arena_dup(&r->arena, in->counter, in->counter ? strlen(in->counter) : 0);
+	f->reg = arena_dup(&r->arena, in->reg, in->reg ? strlen(in->reg) : 0);
+	f->function = arena_dup(&r->arena, in->function, in->function_len);
+	f->mnemonic = arena_dup(&r->arena, in->mnemonic, in->mnemonic_len);
+	f->message = arena_dup(&r->arena, in->message, in->message ? strlen(in->message) : 0);
+	if (!f->counter || !f->reg || !f->function || !f->mnemonic || !f->message)
+		return KW_ENOMEM;
+	r->n++;
+	return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const kw_verify_finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return strcmp(x->reg, y->reg);
+}
+
+void vf_findings_sort(kw_verify_result *r)
+{
+	if (r->n > 1)
+		qsort(r->f, r->n, sizeof(*r->f), cmp_finding);
+}

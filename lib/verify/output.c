@@ -1,0 +1,125 @@
+/* output.c - a verification result as the CONTRACT.md JSON object (jansson)
+ * or as compiler-style lines. */
+#include "verify/verify_int.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *count_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static int add(json_t *o, const char *k, json_t *v)
+{
+	return v ? json_object_set_new(o, k, v) : -1;
+}
+
+int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
+{
+	json_t *root = json_object(), *fs = json_array(), *tot = json_object(), *st = json_object();
+	char *s;
+	int bad = !root || !fs || !tot || !st;
+
+	for (size_t i = 0; !bad && i < r->n; i++) {
+		const kw_verify_finding *f = &r->f[i];
+		json_t *o = json_object();
+
+		bad |= !o;
+		if (bad)
+			break;
+		bad |= add(o, "code", json_string(kw_verify_code_name(f->code)));
+		bad |= add(o, "line", json_integer(f->line));
+		if (f->offset >= 0)
+			bad |= add(o, "offset", json_integer(f->offset));
+		bad |= add(o, "register", *f->reg ? json_string(f->reg) : json_null());
+		bad |= add(o, "producer_line", f->producer_line >= 0 ? json_integer(f->producer_line)
+								      : json_null());
+		if (f->producer_offset >= 0)
+			bad |= add(o, "producer_offset", json_integer(f->producer_offset));
+		bad |= add(o, "counter", *f->counter ? json_string(f->counter) : json_null());
+		bad |= add(o, "needed", count_or_null(f->needed));
+		bad |= add(o, "have", count_or_null(f->have));
+		bad |= add(o, "severity", json_string(kw_verify_severity_name(f->severity)));
+		bad |= add(o, "function", json_string(f->function));
+		bad |= add(o, "mnemonic", json_string(f->mnemonic));
+		bad |= add(o, "message", json_string(f->message));
+		bad |= json_array_append_new(fs, o);
+	}
+	for (int c = 0; !bad && c < KW_VF_CODE_COUNT; c++)
+		bad |= add(tot, kw_verify_code_name(c), json_integer((json_int_t)r->totals[c]));
+	if (!bad) {
+		uint64_t all = 0;
+		for (int c = 0; c < KW_VF_CODE_COUNT; c++)
+			all += r->totals[c];
+		bad |= add(st, "instructions", json_integer((json_int_t)r->stats.instructions));
+		bad |= add(st, "waits", json_integer((json_int_t)r->stats.waits));
+		bad |= add(st, "blocks", json_integer((json_int_t)r->stats.blocks));
+		bad |= add(st, "functions", json_integer((json_int_t)r->stats.functions));
+		bad |= add(st, "work", json_integer((json_int_t)r->stats.work));
+		bad |= add(st, "bytes", json_integer((json_int_t)r->stats.bytes));
+		bad |= add(st, "seconds", json_real(r->stats.seconds));
+		bad |= add(root, "isa", json_string(r->isa));
+		bad |= json_object_set(root, "findings", fs);
+		bad |= json_object_set(root, "totals", tot);
+		bad |= add(root, "suppressed", json_integer((json_int_t)r->suppressed));
+		bad |= add(root, "truncated", json_boolean(all > r->n));
+		bad |= json_object_set(root, "stats", st);
+	}
+	s = bad ? NULL : json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	json_decref(fs);
+	json_decref(tot);
+	json_decref(st);
+	if (!s)
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	bad = kw_buf_puts(out, s) || kw_buf_putc(out, '\n');
+	free(s);
+	return bad ? kw_error_set(err, KW_ENOMEM, NULL, "out of memory") : 0;
+}
+
+int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
+{
+	uint64_t all = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const kw_verify_finding *f = &r->f[i];
+		char pos[64];
+
+		if (f->offset >= 0)
+			snprintf(pos, sizeof(pos), "%lld (+0x%llx)", (long long)f->line,
+				 (unsigned long long)f->offset);
+		else
+			snprintf(pos, sizeof(pos), "%lld", (long long)f->line);
+		kw_buf_puts(out, r->filename);
+		kw_buf_putc(out, ':');
+		kw_buf_puts(out, pos);
+		kw_buf_puts(out, ": ");
+		kw_buf_puts(out, kw_verify_severity_name(f->severity));
+		kw_buf_puts(out, ": ");
+		kw_buf_puts(out, f->message);
+		kw_buf_puts(out, " [");
+		kw_buf_puts(out, kw_verify_code_name(f->code));
+		kw_buf_puts(out, "]\n");
+	}
+	for (int c = 0; c < KW_VF_CODE_COUNT; c++)
+		all += r->totals[c];
+	if (all > r->n) {
+		kw_buf_puts(out, r->filename);
+		kw_buf_puts(out, ": note: ");
+		kw_buf_put_i64(out, (int64_t)(all - r->n));
+		kw_buf_puts(out, " more findings not listed; totals:");
+		for (int c = 0; c < KW_VF_CODE_COUNT; c++) {
+			if (!r->totals[c])
+				continue;
+			kw_buf_putc(out, ' ');
+			kw_buf_puts(out, kw_verify_code_name(c));
+			kw_buf_putc(out, '=');
+			kw_buf_put_i64(out, (int64_t)r->totals[c]);
+		}
+		kw_buf_putc(out, '\n');
+	}
+	return out->oom ? kw_error_set(err, KW_ENOMEM, NULL, "out of memory") : 0;
+}

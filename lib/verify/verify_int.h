@@ -1,0 +1,311 @@
+/* verify_int.h - internal types of the wait-count verifier (kwgen/verify.h). */
+#ifndef KWGEN_VERIFY_INT_H
+#define KWGEN_VERIFY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kwgen/buf.h"
+#include "kwgen/error.h"
+#include "kwgen/verify.h"
+
+/* ---- register slots: one index space for every register a load can write ---- */
+enum {
+	VF_SLOT_V = 0,        /* v0..v1023 */
+	VF_SLOT_A = 1024,     /* a0..a511 */
+	VF_SLOT_S = 1536,     /* s0..s127 (vcc_lo = s106, vcc_hi = s107) */
+	VF_SLOT_TTMP = 1664,  /* ttmp0..ttmp15 */
+	VF_SLOT_REGS = 1680,  /* end of real registers */
+	/* pseudo slots: LDS written by an in-flight operation */
+	VF_SLOT_LDSW = 1680,  /* youngest LDS write (ds_write / ds atomic / flat store) */
+	VF_SLOT_DMA = 1681,   /* youngest LDS-DMA / async / tensor load into LDS */
+	VF_SLOT_DMAX = 1682,  /* an LDS-DMA load that was in flight at a barrier */
+	VF_NSLOT = 1683
+};
+
+/* ---- counters (internal ids; names per ISA in model.c) ---- */
+enum {
+	VF_C_VM = 0,  /* vmcnt (gfx9-11) / loadcnt (gfx12) */
+	VF_C_LGKM,    /* lgkmcnt (gfx9-11) / dscnt (gfx12) */
+	VF_C_EXP,     /* expcnt */
+	VF_C_VS,      /* vscnt (gfx10/11) / storecnt (gfx12) */
+	VF_C_KM,      /* kmcnt (gfx12; SMEM is on lgkmcnt before) */
+	VF_C_SAMPLE,  /* samplecnt (gfx12) */
+	VF_C_BVH,     /* bvhcnt (gfx12) */
+	VF_C_TENSOR,  /* tensorcnt (gfx1250) */
+	VF_C_ASYNC,   /* asynccnt (gfx1250) */
+	VF_C_X,       /* xcnt (gfx1250; not modelled: waits accepted, never redundant) */
+	VF_NCNT
+};
+
+/* ---- event classes: ops of one class complete in order or, for the
+ * out-of-order ones, only at a zero wait.  A class counts on one counter. ---- */
+enum {
+	VF_K_VMEM = 0,   /* VMEM loads (gfx9: and stores, LDS DMA) */
+	VF_K_VSAMPLE,    /* image sample/gather (gfx10+; gfx9 uses VMEM) */
+	VF_K_VBVH,       /* image_bvh (gfx10+) */
+	VF_K_VSTORE,     /* VMEM stores, atomics without return (gfx10+) */
+	VF_K_LDS,        /* ds_* */
+	VF_K_GDS,        /* ds_* gds, ds_gws_* (out of order) */
+	VF_K_SMEM,       /* s_load, s_buffer_load, s_store, s_memtime... (out of order) */
+	VF_K_MSG,        /* s_sendmsg* (out of order) */
+	VF_K_FLATV,      /* FLAT, vmcnt/loadcnt side (out of order) */
+	VF_K_FLATS,      /* FLAT store, vscnt/storecnt side (gfx10+; out of order) */
+	VF_K_FLATL,      /* FLAT, lgkmcnt/dscnt side (out of order) */
+	VF_K_EXP,        /* exports, GDS/LDS param (expcnt) */
+	VF_K_TENSOR,     /* gfx1250 tensor_load_to_lds / tensor_store_from_lds */
+	VF_K_ASYNC,      /* gfx1250 *_async_* LDS transfers */
+	VF_NCLS
+};
+
+typedef struct vf_isa {
+	const char *name;    /* "gfx942" */
+	int gen;             /* 9, 11, 12 (gfx1250: 12 with has_tensor) */
+	int gfx94x;          /* sc0 marks a returning atomic */
+	int gfx1250;
+	uint32_t counters;   /* bitmask of VF_C_* present */
+	int cap[VF_NCNT];    /* largest count the counter holds (all ones = no wait) */
+	const char *cname[VF_NCNT];
+	int cls_cnt[VF_NCLS];  /* counter of each class (-1: class unused) */
+	uint8_t cls_ooo[VF_NCLS];
+	uint32_t entry_unknown; /* counters a callable function's entry may have pending */
+} vf_isa;
+
+const vf_isa *vf_isa_by_name(const char *name, size_t len);
+
+/* What a mnemonic does, before its modifiers are looked at (model.c). */
+typedef struct vf_mclass {
+	uint8_t kind;        /* VF_I_* */
+	uint8_t flags;       /* VF_F_* */
+	uint8_t mem;         /* VF_M_* memory family */
+	uint8_t wait;        /* VF_W_* wait form */
+	uint8_t wcnt;        /* counter of a single-counter wait */
+	uint8_t nodef;       /* ALU without a written first operand */
+	uint8_t access;      /* VF_MA_* for memory */
+} vf_mclass;
+
+enum { VF_M_NONE = 0, VF_M_VMEM, VF_M_FLAT, VF_M_LDS, VF_M_GDS, VF_M_SMEM, VF_M_MSG,
+       VF_M_EXP, VF_M_TENSOR, VF_M_ASYNC };
+enum { VF_MA_LOAD = 1, VF_MA_STORE = 2, VF_MA_ATOMIC = 3, VF_MA_DMA = 4, VF_MA_SAMPLE = 5,
+       VF_MA_BVH = 6, VF_MA_OTHER = 7 };
+enum { VF_W_NONE = 0, VF_W_WAITCNT, VF_W_REG, VF_W_SINGLE, VF_W_LOAD_DS, VF_W_STORE_DS,
+       VF_W_IDLE };
+
+/* Classify mnemonic m (len n, lower case) for isa. */
+vf_mclass vf_classify(const vf_isa *isa, const char *m, size_t n);
+
+/* ---- instruction kinds ---- */
+enum {
+	VF_I_ALU = 0,   /* no counter */
+	VF_I_MEM,       /* increments counters */
+	VF_I_WAIT,      /* s_waitcnt* / s_wait_* */
+	VF_I_BRANCH,    /* s_branch */
+	VF_I_CBRANCH,   /* s_cbranch_* */
+	VF_I_END,       /* s_endpgm, s_endpgm_saved... */
+	VF_I_SETPC,     /* s_setpc: return or indirect jump */
+	VF_I_CALL,      /* s_swappc / s_call: callee state unknown */
+	VF_I_BARRIER,   /* s_barrier, s_barrier_signal */
+	VF_I_UNKNOWN,   /* not known to the model */
+	VF_I_IGNORE     /* s_nop, s_wait_alu, s_waitcnt_depctr, ... */
+};
+
+/* instruction flags */
+enum {
+	VF_F_DEF0 = 1u << 0,    /* first operand is written */
+	VF_F_READDST = 1u << 1, /* first operand is also read */
+	VF_F_LDSREAD = 1u << 2, /* reads LDS memory */
+	VF_F_LDSWRITE = 1u << 3,/* writes LDS memory */
+	VF_F_DMA = 1u << 4,     /* writes LDS from VMEM (DMA / async / tensor) */
+	VF_F_NOTINST = 1u << 5, /* unreachable code (no redundant_wait) */
+	VF_F_DEF1 = 1u << 6,    /* second operand written (VOPD second half handled by ops) */
+	VF_F_STORE = 1u << 7
+};
+
+typedef struct vf_op {
+	uint16_t slot;   /* first slot */
+	uint8_t n;       /* slots */
+	uint8_t def;     /* 1 = written, 2 = written and read */
+} vf_op;
+
+typedef struct vf_inst {
+	uint32_t line;
+	uint32_t text;       /* offset of the mnemonic in the input */
+	uint32_t op0;        /* first operand in vf_prog.ops */
+	uint32_t aux;        /* wait index (VF_I_WAIT) or branch target inst (-1u) */
+	uint16_t text_len;   /* up to the comment */
+	uint16_t mnem_len;
+	uint8_t nops;
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t ncls;        /* events issued (0..3) */
+	uint8_t cls[3];
+	uint8_t allow;       /* inline-suppressed codes (bit per kw_verify_code); 0xff = all */
+	uint32_t func;
+} vf_inst;
+
+typedef struct vf_wait {
+	int16_t n[VF_NCNT];  /* -1 = field not waited (absent or the all-ones "no wait") */
+	uint8_t opaque;      /* count from a register: no effect assumed, never redundant */
+	uint8_t fields;      /* fields written (0: a wait that names no counter) */
+} vf_wait;
+
+typedef struct vf_func {
+	const char *name;    /* into the input */
+	uint32_t name_len;
+	uint32_t first;      /* first instruction */
+	int kernel;          /* entry state: nothing pending */
+	int64_t addr;        /* objdump symbol address; -1 */
+} vf_func;
+
+typedef struct vf_label {
+	const char *name;
+	uint32_t len;
+	uint32_t inst;       /* next instruction index */
+} vf_label;
+
+/* name -> value table (open addressing; names point into the input) */
+typedef struct vf_sym {
+	const char *name;
+	uint32_t len;
+	uint32_t flags;      /* VF_SYM_* */
+	int64_t value;
+} vf_sym;
+
+enum {
+	VF_SYM_VALUE = 1,    /* .set / = */
+	VF_SYM_FUNC = 2,     /* .type NAME,@function or .globl */
+	VF_SYM_KERNEL = 4,   /* .amdhsa_kernel NAME */
+	VF_SYM_LABEL = 8,    /* defined as a label: value = instruction index */
+	VF_SYM_ADDR = 16,    /* objdump symbol: value = address, aux = function */
+	VF_SYM_MACRO = 32    /* .macro NAME */
+};
+
+typedef struct vf_symtab {
+	vf_sym *t;
+	size_t cap, n;
+} vf_symtab;
+
+/* NULL if absent; with create, insert (value 0, flags 0); NULL on ENOMEM. */
+vf_sym *vf_sym_get(vf_symtab *st, const char *name, size_t len, int create);
+void vf_symtab_free(vf_symtab *st);
+
+/* Evaluate an integer expression (decimal, 0x hex, symbols set with .set,
+ * + - * / % << >> & | ^ ~ and parentheses) in [s, e).  0 or -1. */
+int vf_expr(const vf_symtab *st, const char *s, const char *e, int64_t *out);
+
+/* Parse a register operand at [s, e) (modifiers -, |, abs(), neg() skipped):
+ * 1 and *slot, *n for v/s/a/acc/ttmp/vcc registers, 0 for anything else
+ * (immediates, labels, exec, m0, null...), -1 for a register that is out of
+ * range or whose index does not evaluate. */
+int vf_parse_reg(const vf_symtab *st, const char *s, const char *e, uint16_t *slot, uint8_t *n);
+
+typedef struct vf_prog {
+	const char *text;
+	size_t len;
+	const vf_isa *isa;
+	int objdump;
+	vf_inst *insts;
+	size_t ninst, cap_inst;
+	vf_op *ops;
+	size_t nops, cap_ops;
+	vf_wait *waits;
+	size_t nwaits, cap_waits;
+	int64_t *addr;       /* objdump: address of each instruction; else NULL */
+	size_t cap_addr;
+	vf_func *funcs;
+	size_t nfuncs, cap_funcs;
+	uint64_t nlines;
+	size_t max_instructions;
+	vf_symtab syms;
+	size_t nbranch_unresolved;
+} vf_prog;
+
+
+/* ---- result and findings (findings.c) ---- */
+typedef struct vf_rule {
+	int code;            /* -1 = any */
+	char *func_glob, *mnem_glob, *counter, *reg;
+	int64_t line, offset; /* -1 = any */
+} vf_rule;
+
+struct kw_verify_result {
+	char isa[32];
+	kw_verify_finding *f;
+	size_t n, cap, max;
+	uint64_t totals[KW_VF_CODE_COUNT];
+	uint64_t suppressed;
+	kw_verify_stats stats;
+	kw_arena arena;      /* strings of the findings */
+	char *filename;
+	vf_rule *rules;
+	size_t nrules;
+	int no_redundant;
+};
+
+/* A finding about to be added: strings are copied. */
+typedef struct vf_finding_in {
+	int code;
+	int64_t line, offset, producer_line, producer_offset;
+	int needed, have;
+	const char *counter, *reg, *function, *mnemonic;
+	size_t function_len, mnemonic_len;
+	uint8_t allow;       /* the instruction's inline allow bits */
+	const char *message;
+} vf_finding_in;
+
+int vf_result_new(kw_verify_result **out, const kw_verify_opts *o, kw_error *err);
+int vf_rules_parse(kw_verify_result *r, const char *text, kw_error *err);
+/* 0, or KW_ENOMEM. */
+int vf_finding_add(kw_verify_result *r, const vf_finding_in *in);
+void vf_findings_sort(kw_verify_result *r);
+
+/* ---- reading (read.c), operands (operand.c) ---- */
+int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err);
+void vf_prog_free(vf_prog *p);
+
+/* ---- analysis (cfg.c, flow.c) ---- */
+
+/* A pending write: register (or pseudo) slot, event class, number of
+ * younger events of the class issued since (age), producing instruction. */
+typedef struct vf_ent {
+	uint16_t slot;
+	uint8_t cls;
+	uint8_t pad;
+	uint32_t age;
+	uint32_t prod;
+} vf_ent;
+
+/* Counter state at a block boundary (sparse; join = worst case). */
+typedef struct vf_sstate {
+	uint8_t valid;
+	uint16_t unk;              /* counters with unknown pending events (callable entry) */
+	uint16_t fixed;            /* counters on which a reported race assumed its fix */
+	uint32_t pend[VF_NCLS];    /* events of the class that may be pending (youngest first) */
+	int16_t wn[VF_NCNT];       /* last wait on the counter (message only; -1 none) */
+	uint32_t wage[VF_NCLS];    /* class events since that wait (message only) */
+	vf_ent *e;                 /* sorted by slot, cls */
+	uint32_t n, cap;
+} vf_sstate;
+
+typedef struct vf_block {
+	uint32_t first, end;       /* instructions [first, end) */
+	uint32_t succ[2];
+	uint8_t nsucc;
+	uint8_t dirty;
+	uint8_t entry;             /* 1 kernel entry, 2 callable entry */
+	vf_sstate in;
+} vf_block;
+
+typedef struct vf_cfg {
+	vf_block *b;
+	size_t n;
+	uint32_t *block_of;        /* instruction -> block */
+} vf_cfg;
+
+/* Basic blocks of p (cfg.c).  Unresolvable branches are reported as
+ * `unsupported` into r when r is non-NULL. */
+int vf_cfg_build(vf_cfg *g, const vf_prog *p, kw_error *err);
+void vf_cfg_free(vf_cfg *g);
+int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_error *err);
+
+#endif

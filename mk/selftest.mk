@@ -1,0 +1,13 @@
+# mk/selftest.mk - the test suites tested: every check is fed a deliberately
+# broken kwgen or kwgend (tests/selftest/selftest.py) and must fail.
+#
+#   make selftest [SELFTEST_ONLY=runner,flags,golden,e2e,hardening,package,scaleout]
+
+SELFTEST_ONLY ?=
+
+.PHONY: selftest
+selftest: $(BUILD)/kwgen $(BUILD)/kwgend
+	python3 tests/selftest/selftest.py --kwgen $(BUILD)/kwgen --kwgend $(BUILD)/kwgend \
+		$(if $(SELFTEST_ONLY),--only $(SELFTEST_ONLY))
+
+SUITES += selftest

@@ -1,0 +1,67 @@
+# mk/verify-tests.mk - libkwgen-codeobj (AMDGPU code objects decoded with
+# LLVM's C API; linked only by kwgen and kwgend, never into libkwgen) and
+# the tests and benchmark of `kwgen verify` (tests/verify/).
+#
+#   make verify-test          every committed LLVM kernel verifies clean, every
+#                             case reports its expected findings (corpus_test.py)
+#   make verify-forms         .s, llvm-objdump text and code object of each
+#                             kernel, case and VERIFY_FORMS_MUTANTS mutants give
+#                             the same findings at the same instructions
+#   make verify-mutants       mutation test: every wait relaxed, dropped or
+#                             deleted, labelled by tests/verify/refsim.py;
+#                             detection >= 98 %, no false alarm (per-ISA table)
+#   make verify-mutants-short the same on 1 harmful + 1 benign mutant per file
+#   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
+#                             (tests/e2e/verify_route_test.py)
+#   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling
+#                             the same files (ratio, goal >= 1)
+# Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c).
+
+LLVM_CONFIG  ?= llvm-config-22
+LLVM_CFLAGS  := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
+LLVM_LIBS    := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
+CODEOBJ_SRCS := $(sort $(wildcard lib/codeobj/*.c))
+CODEOBJ_OBJS := $(CODEOBJ_SRCS:%.c=$(BUILD)/obj/%.o)
+VERIFY_FORMS_MUTANTS ?= 40
+VERIFY_JOBS  ?= 2
+
+$(CODEOBJ_OBJS): EXTRA_CFLAGS += $(LLVM_CFLAGS)
+
+$(BUILD)/libkwgen-codeobj.a: $(CODEOBJ_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tests/codeobj_dump: tests/verify/tools/codeobj_dump.c $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(LLVM_LIBS)
+
+# kwgen verify and POST /v1/verify read code objects: the CLI and the
+# daemon link the decoder and LLVM
+# (libkwgen itself never does).  libkwgen.a again after it: the decoder
+# uses kw_buf and kw_error.
+$(BUILD)/kwgen $(BUILD)/kwgend: $(BUILD)/libkwgen-codeobj.a
+CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
+SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
+
+.PHONY: verify-test verify-forms verify-mutants verify-mutants-short bench-verify verify-route
+
+verify-test: $(BUILD)/kwgen
+	python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
+
+verify-forms: $(BUILD)/kwgen $(BUILD)/tests/codeobj_dump
+	python3 tests/verify/objdump_test.py --kwgen $(BUILD)/kwgen --codeobj-dump $(BUILD)/tests/codeobj_dump \
+		--mutants $(VERIFY_FORMS_MUTANTS) --jobs $(VERIFY_JOBS)
+
+verify-mutants: $(BUILD)/kwgen
+	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --report $(BUILD)/verify-mutants.jsonl
+
+verify-mutants-short: $(BUILD)/kwgen
+	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --short 1
+
+-include $(CODEOBJ_OBJS:.o=.d)
+
+bench-verify: $(BUILD)/kwgen
+	python3 bench/bench_verify.py --kwgen $(BUILD)/kwgen --json $(BUILD)/bench-verify.json
+
+verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
+	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen

@@ -1,0 +1,431 @@
+/*
+ * verify.c - POST /v1/verify and GET /v1/verify/{key} (see verify.h).
+ *
+ * The path of one request: check the body (Content-Type, JSON shape, ISA
+ * name) -> key (SHA-256 of the verifier salt, the form, the ISA, the
+ * options and the body) -> cache lookup -> [decode the code object] ->
+ * kw_verify_text -> answer JSON -> one cache transaction.  The stored row
+ * says "cached": true, which is what later readers are served verbatim.
+ */
+#include "verify.h"
+
+#include <ctype.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kwgen/buf.h"
+#include "kwgen/codeobj.h"
+#include "kwgen/request.h"
+#include "kwgen/verify.h"
+#include "log.h"
+
+/* Part of every key: bump when the verifier's findings or the answer's
+ * shape change (the generator version changes with every generator
+ * output change, which also invalidates verifications: harmless). */
+#define VERIFY_SALT "kwgen-verify-1"
+
+enum { FORM_TEXT = 0, FORM_CODEOBJ = 1 };
+
+struct kw_vreq {
+	int form;
+	char *data;      /* the assembly text or the code object bytes (owned) */
+	size_t len;
+	char isa[32];    /* given (?isa= or "isa"), or "" = from the input */
+	char *supp;      /* suppression rules, or NULL */
+	int no_redundant;
+	char key[65];
+};
+
+void kw_vreq_free(kw_vreq *q)
+{
+	if (!q)
+		return;
+	free(q->data);
+	free(q->supp);
+	free(q);
+}
+
+/* The media type of a Content-Type value, lower case, without parameters. */
+static void media_type(char *out, size_t cap, const char *ct)
+{
+	size_t n = 0;
+
+	if (ct)
+		while (*ct == ' ' || *ct == '\t')
+			ct++;
+	for (; ct && *ct && *ct != ';' && *ct != ' ' && *ct != '\t' && n + 1 < cap; ct++)
+		out[n++] = (char)tolower((unsigned char)*ct);
+	out[n] = '\0';
+}
+
+static int form_of(const char *ct)
+{
+	char mt[64];
+
+	media_type(mt, sizeof(mt), ct);
+	if (strcmp(mt, "text/plain") == 0)
+		return FORM_TEXT;
+	if (strcmp(mt, "application/octet-stream") == 0)
+		return FORM_CODEOBJ;
+	if (strcmp(mt, "application/json") == 0)
+		return 2;
+	return -1;
+}
+
+int kw_verify_content_type_ok(const char *content_type)
+{
+	return form_of(content_type) >= 0;
+}
+
+/* An ISA name as given: 1..31 of [a-z0-9]; the verifier checks it is one
+ * it models. */
+static int isa_ok(const char *isa)
+{
+	size_t n = strlen(isa);
+
+	if (n == 0 || n >= 32)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!islower((unsigned char)isa[i]) && !isdigit((unsigned char)isa[i]))
+			return 0;
+	return 1;
+}
+
+static int key_of(kw_vreq *q)
+{
+	static const char hex[] = "0123456789abcdef";
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	unsigned char d[32];
+	unsigned int dl = 0;
+	const char *salt = kw_generator_version();
+	char form = q->form == FORM_CODEOBJ ? 'o' : 't', nr = q->no_redundant ? '1' : '0';
+	int ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1 &&
+		 EVP_DigestUpdate(md, VERIFY_SALT, sizeof(VERIFY_SALT)) == 1 &&
+		 EVP_DigestUpdate(md, salt, strlen(salt) + 1) == 1 &&
+		 EVP_DigestUpdate(md, &form, 1) == 1 && EVP_DigestUpdate(md, "", 1) == 1 &&
+		 EVP_DigestUpdate(md, q->isa, strlen(q->isa) + 1) == 1 &&
+		 EVP_DigestUpdate(md, &nr, 1) == 1 && EVP_DigestUpdate(md, "", 1) == 1 &&
+		 EVP_DigestUpdate(md, q->supp ? q->supp : "", q->supp ? strlen(q->supp) + 1 : 1) == 1 &&
+		 EVP_DigestUpdate(md, q->data, q->len) == 1 && EVP_DigestFinal_ex(md, d, &dl) == 1 &&
+		 dl == 32;
+
+	EVP_MD_CTX_free(md);
+	if (!ok)
+		return -1;
+	for (int i = 0; i < 32; i++) {
+		q->key[2 * i] = hex[d[i] >> 4];
+		q->key[2 * i + 1] = hex[d[i] & 15];
+	}
+	q->key[64] = '\0';
+	return 0;
+}
+
+static char *dup_bytes(const char *p, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		if (n)
+			memcpy(d, p, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* The JSON body form.  Returns 0, or -1 with out filled. */
+static int from_json(kw_reply *out, kw_vreq *q, const char *body, size_t len)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &jerr), *v;
+	const char *k;
+	int rc = -1;
+
+	if (!root) {
+		kw_reply_error(out, 400, "syntax", NULL, "invalid JSON at line %d, column %d: %s", jerr.line,
+			       jerr.column, jerr.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "the body must be a JSON object {\"isa\", \"asm\", \"suppressions\", \"no_redundant\"}");
+		goto done;
+	}
+	json_object_foreach(root, k, v) {
+		if (strcmp(k, "isa") && strcmp(k, "asm") && strcmp(k, "suppressions") && strcmp(k, "no_redundant")) {
+			kw_reply_error(out, 422, "invalid", k,
+				       "unknown key \"%s\"; a verify request has \"isa\", \"asm\", \"suppressions\" "
+				       "and \"no_redundant\"",
+				       k);
+			goto done;
+		}
+	}
+	v = json_object_get(root, "asm");
+	if (!json_is_string(v)) {
+		kw_reply_error(out, 422, "invalid", "asm",
+			       v ? "\"asm\" must be a string: the assembly text"
+				 : "\"asm\" is missing: give the assembly text (clang -S or llvm-objdump -d form)");
+		goto done;
+	}
+	q->len = json_string_length(v);
+	if (!(q->data = dup_bytes(json_string_value(v), q->len)))
+		goto oom;
+	v = json_object_get(root, "isa");
+	if (v) {
+		if (!json_is_string(v) || !isa_ok(json_string_value(v))) {
+			kw_reply_error(out, 422, "invalid", "isa",
+				       "\"isa\" must be a processor name such as \"gfx942\"");
+			goto done;
+		}
+		snprintf(q->isa, sizeof(q->isa), "%s", json_string_value(v));
+	}
+	v = json_object_get(root, "suppressions");
+	if (v) {
+		if (!json_is_string(v)) {
+			kw_reply_error(out, 422, "invalid", "suppressions",
+				       "\"suppressions\" must be a string: suppression rules, one a line");
+			goto done;
+		}
+		if (!(q->supp = dup_bytes(json_string_value(v), json_string_length(v))))
+			goto oom;
+	}
+	v = json_object_get(root, "no_redundant");
+	if (v) {
+		if (!json_is_boolean(v)) {
+			kw_reply_error(out, 422, "invalid", "no_redundant", "\"no_redundant\" must be true or false");
+			goto done;
+		}
+		q->no_redundant = json_is_true(v);
+	}
+	rc = 0;
+	goto done;
+oom:
+	kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+	out->retry_after = 1;
+done:
+	json_decref(root);
+	return rc;
+}
+
+int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body, size_t len,
+		      const char *content_type, const char *isa_q, int bypass)
+{
+	int form = form_of(content_type);
+	kw_vreq *q;
+	char *hit = NULL;
+	size_t hit_len = 0;
+
+	*req = NULL;
+	if (form < 0) {
+		kw_reply_error(out, 415, "unsupported_media_type", NULL,
+			       "POST /v1/verify takes text/plain (assembly), application/json "
+			       "({\"isa\", \"asm\"}) or application/octet-stream (a code object)");
+		return 0;
+	}
+	if (len > s->cfg.max_verify_bytes) {
+		kw_reply_error(out, 413, "too_large", NULL, "the body is over %zu bytes (--max-verify-bytes)",
+			       s->cfg.max_verify_bytes);
+		return 0;
+	}
+	if (!(q = calloc(1, sizeof(*q)))) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return 0;
+	}
+	if (form == 2) {
+		if (from_json(out, q, body, len) < 0)
+			goto refuse;
+		q->form = FORM_TEXT;
+	} else {
+		q->form = form;
+		if (len == 0) {
+			kw_reply_error(out, 422, "invalid", "body",
+				       form == FORM_TEXT ? "the body is empty: send the assembly text"
+							 : "the body is empty: send the code object (ELF)");
+			goto refuse;
+		}
+		if (form == FORM_CODEOBJ && !kw_codeobj_is_elf(body, len)) {
+			kw_reply_error(out, 422, "invalid", "body",
+				       "an application/octet-stream body must be an AMDGPU code object "
+				       "(ELF, starting with \\x7fELF); send assembly as text/plain");
+			goto refuse;
+		}
+		if (!(q->data = dup_bytes(body, len))) {
+			kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+			out->retry_after = 1;
+			goto refuse;
+		}
+		q->len = len;
+	}
+	if (isa_q && !q->isa[0]) {
+		if (!isa_ok(isa_q)) {
+			kw_reply_error(out, 422, "invalid", "isa",
+				       "?isa= must be a processor name such as gfx942");
+			goto refuse;
+		}
+		snprintf(q->isa, sizeof(q->isa), "%s", isa_q);
+	}
+	if (key_of(q) < 0) {
+		kw_reply_error(out, 500, "internal", NULL, "SHA-256 unavailable");
+		goto refuse;
+	}
+	memcpy(out->key, q->key, sizeof(out->key));
+	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
+	if (!bypass && kw_cache_get(&hit, &hit_len, s->cache, q->key, NULL) == 0) {
+		kw_reply_text(out, 200, hit, hit_len, NULL);
+		out->cached = 1;
+		kw_vreq_free(q);
+		return 0;
+	}
+	*req = q;
+	return 1;
+refuse:
+	kw_vreq_free(q);
+	return 0;
+}
+
+/* out = the answer for r under key: client ("cached": false) and stored
+ * ("cached": true) texts.  Returns 0, or -1 when out of memory. */
+static int answer_texts(char **client, char **stored, const kw_verify_result *r, const char *key)
+{
+	kw_buf b = KW_BUF_INIT;
+	kw_error e = KW_ERROR_INIT;
+	json_t *root = NULL;
+
+	*client = *stored = NULL;
+	if (kw_verify_result_json(&b, r, &e) == 0)
+		root = json_loadb(b.p, b.len, 0, NULL);
+	kw_buf_free(&b);
+	if (!root || json_object_set_new(root, "key", json_string(key)) ||
+	    json_object_set_new(root, "cached", json_false()) ||
+	    !(*client = json_dumps(root, JSON_COMPACT)) ||
+	    json_object_set_new(root, "cached", json_true()) || !(*stored = json_dumps(root, JSON_COMPACT))) {
+		json_decref(root);
+		free(*client);
+		*client = NULL;
+		return -1;
+	}
+	json_decref(root);
+	return 0;
+}
+
+void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
+{
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	kw_verify_result *r = NULL;
+	kw_error e = KW_ERROR_INIT;
+	char *dis = NULL, *client = NULL, *stored = NULL, *request = NULL;
+	const char *text = q->data, *isa = q->isa[0] ? q->isa : NULL;
+	size_t len = q->len;
+
+	memcpy(out->key, q->key, sizeof(out->key));
+	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
+	if (!kw_admit_enter(&s->admit)) {
+		kw_reply_error(out, 503, "overloaded", NULL,
+			       "%ld generations or verifications are running (--max-inflight); retry shortly",
+			       s->admit.max);
+		out->retry_after = 1;
+		return;
+	}
+	if (q->form == FORM_CODEOBJ) {
+		size_t n = 0;
+
+		if (kw_codeobj_disassemble(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions, &dis,
+					   &len, &isa, &n, &e) < 0) {
+			if (e.code == KW_ELIMIT)
+				snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
+					 " (--max-verify-instructions)");
+			kw_reply_kw_error(out, &e);
+			goto done;
+		}
+		text = dis;
+	}
+	o.isa = isa;
+	o.max_instructions = s->cfg.max_verify_instructions;
+	o.max_work = (uint64_t)s->cfg.max_verify_work;
+	o.suppressions = q->supp;
+	o.no_redundant = q->no_redundant;
+	o.filename = "request";
+	if (kw_verify_text(&r, text, len, &o, &e) < 0) {
+		kw_reply_kw_error(out, &e);
+		goto done;
+	}
+	json_t *rq = json_pack("{s:s,s:s,s:s,s:I,s:b}", "route", "/v1/verify", "form",
+			       q->form == FORM_CODEOBJ ? "code_object" : "text", "isa", kw_verify_result_isa(r),
+			       "bytes", (json_int_t)q->len, "no_redundant", q->no_redundant);
+	request = rq ? json_dumps(rq, JSON_COMPACT) : NULL;
+	json_decref(rq);
+	if (!request || answer_texts(&client, &stored, r, q->key) < 0) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		goto done;
+	}
+	kw_cache_entry entry = { q->key, q->key, kw_generator_version(), kw_verify_result_isa(r), request, "",
+				 "[]", stored, NULL };
+	if (kw_cache_put(s->cache, &entry, &e) < 0) {
+		kw_log(KW_LOG_ERROR, "cache write failed for verification %s: %s", q->key, e.message);
+		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s", e.message);
+		out->retry_after = 1;
+		goto done;
+	}
+	kw_reply_text(out, 200, client, strlen(client), NULL);
+	client = NULL;
+	out->cached = 0;
+done:
+	kw_admit_leave(&s->admit);
+	kw_verify_result_free(r);
+	free(dis);
+	free(client);
+	free(stored);
+	free(request);
+}
+
+void kw_verify_post(kw_reply *out, kw_srv *s, const char *body, size_t len, const char *content_type,
+		    const char *isa_q, int bypass)
+{
+	kw_vreq *q = NULL;
+
+	if (kw_verify_prepare(out, &q, s, body, len, content_type, isa_q, bypass) == 1)
+		kw_verify_run(out, s, q);
+	kw_vreq_free(q);
+}
+
+void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
+{
+	kw_error e = KW_ERROR_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root;
+	int rc;
+
+	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "a key is 64 lower-case hex digits (the \"key\" of a POST /v1/verify answer)");
+		return;
+	}
+	rc = kw_cache_get(&text, &len, s->cache, key, &e);
+	if (rc < 0) {
+		if (rc == KW_ENOTFOUND)
+			kw_reply_error(out, 404, "not_found", "key", "no stored verification has this key");
+		else
+			kw_reply_kw_error(out, &e);
+		return;
+	}
+	/* the kernel routes share the store: only a verification answers here */
+	root = json_loadb(text, len, 0, NULL);
+	if (!root || !json_is_array(json_object_get(root, "findings")) ||
+	    !json_is_object(json_object_get(root, "totals"))) {
+		json_decref(root);
+		free(text);
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a kernel, not a verification: GET /v1/kernels/{key}");
+		return;
+	}
+	json_decref(root);
+	memcpy(out->key, key, 65);
+	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
+	out->cached = 1;
+	kw_reply_text(out, 200, text, len, NULL);
+}

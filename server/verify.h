@@ -1,0 +1,66 @@
+/*
+ * verify.h - POST /v1/verify and GET /v1/verify/{key}: the wait-count
+ * verifier (kwgen/verify.h) as a cached service.  Handlers fill a kw_reply;
+ * they never touch HTTP.
+ *
+ * Bodies (Content-Type):
+ *   text/plain                 the assembly (clang -S / Tensile text or
+ *                              llvm-objdump -d text); ISA from ?isa= or
+ *                              the text's .amdgcn_target
+ *   application/json           {"isa"?, "asm", "suppressions"?,
+ *                              "no_redundant"?} (unknown keys are 422)
+ *   application/octet-stream   an AMDGPU code object (ELF); ISA from ?isa=
+ *                              or the ELF header's e_flags; decoded with
+ *                              libkwgen-codeobj (LLVM's disassembler)
+ * Answer: the `kwgen verify --json` object (isa, findings, totals,
+ * suppressed, truncated, stats) plus "key" and "cached".  Key =
+ * SHA-256("kwgen-verify" NUL salt NUL form NUL isa NUL options NUL body),
+ * salt = the verifier's version; the answer is stored in the kernel cache
+ * (SQLite) under it and served by GET /v1/verify/{key}.
+ *
+ * Limits (kwgend flags): --max-verify-bytes (body, 413),
+ * --max-verify-instructions and --max-verify-work (kw_verify_opts bounds and
+ * the code-object decoder's instruction bound; 422 "limit").
+ *
+ * Threads: kw_verify_prepare is cheap (parse, key, cache lookup) and runs
+ * on the calling thread; kw_verify_run is the slow part (decode, verify,
+ * store) and is thread-agnostic, for a worker.
+ */
+#ifndef KW_SERVER_VERIFY_H
+#define KW_SERVER_VERIFY_H
+
+#include <stddef.h>
+
+#include "reply.h"
+#include "server.h"
+
+typedef struct kw_vreq kw_vreq;
+
+/*
+ * Check a POST /v1/verify body.  content_type and isa_q (the ?isa= value)
+ * may be NULL.  bypass != 0 skips the cache lookup (?cache=bypass).
+ * Returns 0 with out filled (an error, or a cache hit), or 1 with *req set:
+ * the work to do with kw_verify_run (then kw_vreq_free).
+ */
+int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body, size_t len,
+		      const char *content_type, const char *isa_q, int bypass);
+
+/* Decode (code object), verify, store and answer: out gets the 200 answer
+ * ("cached": false) or the 4xx/503 error. */
+void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *req);
+
+void kw_vreq_free(kw_vreq *req);
+
+/* Both steps on the calling thread. */
+void kw_verify_post(kw_reply *out, kw_srv *s, const char *body, size_t len,
+		    const char *content_type, const char *isa_q, int bypass);
+
+/* GET /v1/verify/{key}: the stored answer ("cached": true), 404 for a key
+ * that is not a stored verification. */
+void kw_verify_get(kw_reply *out, kw_srv *s, const char *key);
+
+/* 1 if the Content-Type is one POST /v1/verify takes (text/plain,
+ * application/json, application/octet-stream; parameters allowed). */
+int kw_verify_content_type_ok(const char *content_type);
+
+#endif

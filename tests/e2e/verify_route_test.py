@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""End-to-end test of POST /v1/verify and GET /v1/verify/{key}.
+
+Starts build/kwgend on 127.0.0.1:0 with a temporary cache and checks, against
+`kwgen verify --json` on the same input (the route and the CLI must agree
+finding for finding) and schema/verify-response.schema.json:
+  - text/plain (ISA from .amdgcn_target or ?isa=), JSON {"isa", "asm"} and
+    application/octet-stream (a code object assembled here with llvm-mc-22)
+    answer the CLI's findings; every answer validates against the schema;
+  - a repeat is served from the cache ("cached": true, same key), GET by key
+    returns the stored answer, ?cache=bypass verifies again, the key depends
+    on the ISA and the text, a kernel's key is not a verification;
+  - the answer survives a restart (SQLite);
+  - a case with a known race reports it at its line through the route;
+  - no sanitizer report in kwgend's stderr, and SIGTERM exits 0.
+
+  verify_route_test.py --kwgend build/kwgend --kwgen build/kwgen
+Last line: 'verify-route: N passed, N failed, N skipped'.
+"""
+import argparse, gzip, json, os, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import run as e2e  # noqa: E402  (the Daemon helper and the check() reporter)
+import jsonschema  # noqa: E402
+
+VDIR = os.path.join(ROOT, "tests", "verify")
+LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
+
+
+def read_gz(rel):
+    with gzip.open(os.path.join(VDIR, rel), "rt") as f:
+        return f.read()
+
+
+def strip(obj):
+    """An answer without what may differ between two runs (timing, key, cached)."""
+    o = dict(obj)
+    o.pop("key", None)
+    o.pop("cached", None)
+    # seconds vary; bytes of a decoded code object include the name the
+    # objdump header line gives it (the CLI's path, the route's "code object")
+    o["stats"] = {k: v for k, v in o["stats"].items() if k not in ("seconds", "bytes")}
+    return o
+
+
+class T:
+    def __init__(self, a, tmp):
+        self.a, self.tmp = a, tmp
+        with open(os.path.join(ROOT, "schema", "verify-response.schema.json")) as f:
+            self.schema = jsonschema.Draft202012Validator(json.load(f))
+        with open(os.path.join(ROOT, "schema", "response.schema.json")) as f:
+            resp = json.load(f)
+        self.error = jsonschema.Draft202012Validator({"$defs": resp["$defs"], "$ref": "#/$defs/error"})
+        self.d = e2e.Daemon(a.kwgend, os.path.join(tmp, "verify.db"), "--log-level", "error").start()
+
+    def cli(self, path, isa=None):
+        cmd = [self.a.kwgen, "verify", "--json"] + (["--isa", isa] if isa else []) + [path]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert p.returncode in (0, 1), (cmd, p.returncode, p.stderr[-300:])
+        assert not e2e.sanitizer_report(p.stderr), p.stderr[-500:]
+        return json.loads(p.stdout)
+
+    def post(self, body, ctype, query="", status=200):
+        st, h, data = self.d.request("POST", "/v1/verify" + query, body, {"Content-Type": ctype})
+        assert st == status, (st, data[:300])
+        obj = json.loads(data)
+        if status == 200:
+            self.schema.validate(obj)
+            assert h.get("etag") == '"%s"' % obj["key"], h
+        else:
+            self.error.validate(obj)
+        return obj
+
+    def file(self, name, text):
+        p = os.path.join(self.tmp, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    # ------------------------------------------------------------ checks
+    def text_forms(self):
+        for rel, isa in (("llvm/gfx942/gemm_prefetch_f16.s.gz", "gfx942"),
+                         ("llvm/gfx1201/scan_lds.s.gz", "gfx1201"), ("llvm/gfx90a/atomic_cas_max_f32.s.gz", "gfx90a")):
+            text = read_gz(rel)
+            want = strip(self.cli(self.file("k.s", text)))
+            got = self.post(text, "text/plain")
+            assert got["cached"] is False and got["isa"] == isa, (got["cached"], got["isa"])
+            assert strip(got) == want, (rel, strip(got)["findings"][:3], want["findings"][:3])
+            again = self.post(text, "text/plain; charset=utf-8")
+            assert again["cached"] is True and again["key"] == got["key"], again.get("cached")
+            assert strip(again) == strip(got)
+            js = self.post({"isa": isa, "asm": text}, "application/json")
+            assert strip(js) == want and js["key"] != got["key"], "JSON form (an explicit ISA is another key)"
+
+    def isa_query(self):
+        # no .amdgcn_target in the text: ?isa= names the processor; another ISA is another key
+        text = "k:\n\tglobal_load_dword v1, v[2:3], off\n\ts_waitcnt vmcnt(0)\n\tv_mov_b32 v4, v1\n\ts_endpgm\n"
+        a = self.post(text, "text/plain", "?isa=gfx942")
+        b = self.post(text, "text/plain", "?isa=gfx90a")
+        assert a["isa"] == "gfx942" and b["isa"] == "gfx90a" and a["key"] != b["key"]
+        assert strip(a) == strip(self.cli(self.file("q.s", text), "gfx942"))
+        e = self.post(text, "text/plain", status=422)
+        assert e["error"]["code"] == "invalid", e
+
+    def case_finding(self):
+        cases = [json.loads(l) for l in open(os.path.join(VDIR, "cases", "cases.jsonl"))]
+        c = next(c for c in cases if c["id"] == "pr3635_lgkmcnt4_three_in_flight")
+        text = read_gz("cases/" + c["file"] + ".gz")
+        got = self.post({"asm": text}, "application/json")
+        want = strip(self.cli(self.file("c.s", text)))
+        assert strip(got) == want
+        e = c["expected"][0]
+        assert any(f["line"] == e["line"] and f["code"].startswith("race_") for f in got["findings"]), \
+            "expected %s at line %d: %s" % (e["code"], e["line"], [(f["line"], f["code"]) for f in got["findings"]])
+
+    def code_object(self):
+        if not shutil.which(LLVM_MC):
+            raise e2e.Skip("%s not installed" % LLVM_MC)
+        text = read_gz("llvm/gfx1100/reduce_sum_f32.s.gz")
+        src, obj = self.file("co.s", text), os.path.join(self.tmp, "co.o")
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", src, "-o", obj],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-300:]
+        with open(obj, "rb") as f:
+            data = f.read()
+        got = self.post(data, "application/octet-stream")
+        assert got["isa"] == "gfx1100", got["isa"]
+        want = strip(self.cli(obj))
+        assert strip(got) == want, (strip(got)["findings"][:3], want["findings"][:3])
+        assert all(isinstance(f.get("offset"), int) for f in got["findings"]), "a code-object finding without offset"
+        again = self.post(data, "application/octet-stream")
+        assert again["cached"] is True and again["key"] == got["key"]
+
+    def get_bypass_kernelkey(self):
+        text = read_gz("llvm/gfx942/dot_f64.s.gz")
+        a = self.post(text, "text/plain")
+        st, h, data = self.d.request("GET", "/v1/verify/" + a["key"])
+        assert st == 200, (st, data[:200])
+        g = json.loads(data)
+        self.schema.validate(g)
+        assert g["cached"] is True and strip(g) == strip(a) and h.get("etag") == '"%s"' % a["key"]
+        b = self.post(text, "text/plain", "?cache=bypass")
+        assert b["cached"] is False and b["key"] == a["key"]
+        # a kernel's key names no verification
+        st, _, data = self.d.request("POST", "/v1/kernels", e2e.example())
+        assert st == 200, (st, data[:200])
+        kkey = json.loads(data)["key"]
+        st, _, data = self.d.request("GET", "/v1/verify/" + kkey)
+        assert st == 404 and json.loads(data)["error"]["code"] == "not_found", (st, data[:200])
+        self.kept = a
+
+    def restart(self):
+        rc = self.d.stop()
+        assert rc == 0, "exit status %d" % rc
+        self.d.start()
+        st, _, data = self.d.request("GET", "/v1/verify/" + self.kept["key"])
+        assert st == 200 and strip(json.loads(data)) == strip(self.kept), (st, data[:200])
+
+    def metrics(self):
+        self.post("s_endpgm\n", "text/plain", "?isa=gfx942")
+        st, _, data = self.d.request("GET", "/metrics")
+        assert st == 200 and b'route="/v1/verify"' in data, "no /v1/verify series in /metrics"
+
+    def stop(self):
+        rc = self.d.stop()
+        assert rc == 0, "exit status %d" % rc
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kwgend", default="build/kwgend")
+    ap.add_argument("--kwgen", default="build/kwgen")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="kwgen-verify-route-")
+    try:
+        t = None
+        if e2e.check("start kwgend", lambda: None):
+            try:
+                t = T(a, tmp)
+            except (RuntimeError, OSError) as ex:
+                e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
+        names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
+                 "code object (application/octet-stream)", "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
+                 "/metrics has the route", "SIGTERM exits 0"]
+        if t is None:
+            e2e.not_run(names, "kwgend start")
+        else:
+            e2e.check(names[0], t.text_forms)
+            e2e.check(names[1], t.isa_query)
+            e2e.check(names[2], t.case_finding)
+            e2e.check(names[3], t.code_object)
+            if e2e.check(names[4], t.get_bypass_kernelkey):
+                e2e.check(names[5], t.restart)
+            else:
+                e2e.not_run([names[5]], names[4])
+            e2e.check(names[6], t.metrics)
+            e2e.check(names[7], t.stop)
+        e2e.sanitizer_check("no sanitizer report from kwgend")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("verify-route: %d passed, %d failed, %d skipped" % (e2e.PASSED, e2e.FAILED, e2e.SKIPPED))
+    sys.exit(e2e.exit_status())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Self-tests of the test suites: each check is fed a deliberately broken
+kwgen or kwgend (a wrapper around the real binary that exits non-zero, prints
+a sanitizer report, never refuses, cannot keep a hit, dies early, ...) and
+must fail.  A check that still passes here cannot see the fault it is meant
+to catch.
+
+  python3 tests/selftest/selftest.py [--kwgen build/kwgen] [--kwgend build/kwgend]
+                                     [--only NAME,...] [--list]
+
+One line per case and a closing `selftest: N passed, N failed, N skipped`.
+Exit status 0 only when every check failed on its broken input.  Stdlib only.
+"""
+import argparse
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from checks import Results, sanitizer_report  # noqa: E402
+
+PY = sys.executable
+SAN_LEAK = "==4242==ERROR: LeakSanitizer: detected memory leaks"
+SAN_UB = "lib/fake.c:12:7: runtime error: signed integer overflow: 2147483647 + 1"
+
+
+def write_exe(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+# ---------------------------------------------------------------- wrappers
+
+KWGEN_WRAPPER = r'''#!%(py)s
+# A broken kwgen: runs the real one, then %(what)s.
+import json, subprocess, sys
+REAL = %(real)r
+MODE = %(mode)r
+args = sys.argv[1:]
+p = subprocess.run([REAL] + args, stdin=sys.stdin.buffer, stdout=subprocess.PIPE)
+out = p.stdout
+rc = p.returncode
+batch = "--batch" in args
+if MODE == "leak-exit-23":
+    sys.stderr.write(%(leak)r + "\n")
+    rc = 23
+elif MODE == "ubsan-exit-0":
+    sys.stderr.write(%(ub)r + "\n")
+elif MODE == "single-exit-3" and not batch:
+    rc = 3
+elif MODE in ("bogus-asm", "unchecked-claim") and batch:
+    lines = out.decode().split("\n")
+    for i, t in enumerate(lines):
+        if not t.strip():
+            continue
+        a = json.loads(t)
+        if isinstance(a.get("asm"), str) and a["asm"].strip() and not a.get("diagnostics"):
+            if MODE == "bogus-asm":
+                # an instruction llvm-mc rejects with a message check-asm cannot classify,
+                # with a diagnostic that would have been accepted as "one of three codes"
+                a["asm"] = "v_this_is_no_instruction v0, v1\n" + a["asm"]
+                a["diagnostics"] = [{"code": "instruction_not_on_isa", "message": "made up"}]
+            else:
+                # output that assembles, with a diagnostic that claims llvm-mc does not check it
+                a["diagnostics"] = [{"code": "register_out_of_range", "message":
+                                     "v12 is past the 512 VGPRs gfx942 can address; its bank does not "
+                                     "fit the 2-bit fields of s_set_vgpr_msb (llvm-mc does not check this)"}]
+            lines[i] = json.dumps(a)
+            break
+    out = "\n".join(lines).encode()
+sys.stdout.buffer.write(out)
+sys.exit(rc)
+'''
+
+KWGEND_WRAPPER = r'''#!%(py)s
+# A broken kwgend: the real one as a child (killed with us), %(what)s.
+import ctypes, signal, subprocess, sys, threading, time
+REAL = %(real)r
+MODE = %(mode)r
+args = sys.argv[1:]
+
+def rewrite(args):
+    out = list(args)
+    if MODE == "never-refuse":
+        for i, a in enumerate(out[:-1]):
+            if a == "--max-inflight":
+                out[i + 1] = "1000"
+    if MODE == "no-cache":
+        out += ["--max-cache-bytes", "1", "--hot-cache-bytes", "0"]
+    if MODE == "tiny-body":
+        out += ["--max-body-bytes", "10"]
+    return out
+
+libc = ctypes.CDLL(None)
+def die_with_parent():
+    libc.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+
+if MODE == "sanitizer-line":
+    sys.stderr.write(%(leak)r + "\n")
+    sys.stderr.flush()
+p = subprocess.Popen([REAL] + rewrite(args), preexec_fn=die_with_parent)
+def forward(sig, frame):
+    p.send_signal(sig)
+for s in (signal.SIGTERM, signal.SIGINT):
+    signal.signal(s, forward)
+if MODE == "dies-early":
+    def later():
+        time.sleep(0.15)
+        p.kill()
+    threading.Thread(target=later, daemon=True).start()
+rc = p.wait()
+if MODE == "exit-23":
+    rc = 23
+sys.exit(rc if rc >= 0 else 128 - rc)
+'''
+
+LOGIC_WRAPPER = r'''#!/bin/sh
+# A broken `kwgen logic`: the real one, then exit 2.
+%(real)s logic "$@"
+exit 2
+'''
+
+
+def kwgen_wrapper(tmp, real, mode, what):
+    return write_exe(os.path.join(tmp, "kwgen-" + mode), KWGEN_WRAPPER % dict(
+        py=PY, real=os.path.abspath(real), mode=mode, what=what, leak=SAN_LEAK, ub=SAN_UB))
+
+
+def kwgend_wrapper(tmp, real, mode, what):
+    return write_exe(os.path.join(tmp, "kwgend-" + mode), KWGEND_WRAPPER % dict(
+        py=PY, real=os.path.abspath(real), mode=mode, what=what, leak=SAN_LEAK))
+
+
+# ---------------------------------------------------------------- cases
+
+
+def run(cmd, env=None, timeout=600):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e,
+                       timeout=timeout, cwd=ROOT)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+def expect_fail(res, name, cmd, must_show=None, env=None):
+    """The check run by cmd must exit non-zero and print must_show (a regex)."""
+    rc, out = run(cmd, env)
+    why = []
+    if rc == 0:
+        why.append("exited 0")
+    if must_show and not re.search(must_show, out, re.M):
+        why.append("output lacks /%s/" % must_show)
+    if why:
+        tail = "\n".join("      | " + ln for ln in out.strip().splitlines()[-8:])
+        res.fail(name, "; ".join(why) + "\n" + tail)
+    else:
+        res.ok(name)
+
+
+def golden_cases(res, o, tmp):
+    compare = [PY, "tests/golden/compare.py", "--only", '"tdmWait"']
+    w = kwgen_wrapper(tmp, o.kwgen, "leak-exit-23", "prints a LeakSanitizer report and exits 23")
+    expect_fail(res, "compare.py: kwgen --batch prints a LeakSanitizer report, exits 23",
+                compare + ["--kwgen", w], r"exited 23")
+    w = kwgen_wrapper(tmp, o.kwgen, "ubsan-exit-0", "prints a UBSan runtime error and exits 0")
+    expect_fail(res, "compare.py: kwgen --batch prints 'runtime error:', exits 0",
+                compare + ["--kwgen", w], r"sanitizer report")
+    w = kwgen_wrapper(tmp, o.kwgen, "single-exit-3", "exits 3 in single mode")
+    expect_fail(res, "compare.py --single: single-mode kwgen exits 3",
+                compare + ["--kwgen", w, "--single", "5"], r"single mode.*exited 3")
+    asm = [PY, "tests/golden/check_asm.py", "--only", "gfx942"]
+    w = kwgen_wrapper(tmp, o.kwgen, "leak-exit-23", "prints a LeakSanitizer report and exits 23")
+    expect_fail(res, "check_asm.py: kwgen --batch prints a LeakSanitizer report, exits 23",
+                asm + ["--kwgen", w], r"exited 23")
+    w = kwgen_wrapper(tmp, o.kwgen, "bogus-asm", "adds an instruction llvm-mc cannot classify")
+    expect_fail(res, "check_asm.py: an llvm-mc error it cannot classify is not accepted",
+                asm + ["--kwgen", w], r"cannot classify")
+    w = kwgen_wrapper(tmp, o.kwgen, "unchecked-claim", "claims 'llvm-mc does not check' on gfx942")
+    expect_fail(res, "check_asm.py: a false 'llvm-mc does not check' claim fails",
+                asm + ["--kwgen", w], r"no s_set_vgpr_msb banks")
+
+
+def e2e_cases(res, o, tmp):
+    e2e = [PY, "tests/e2e/run.py", "--golden", "0"]
+    w = kwgend_wrapper(tmp, o.kwgend, "sanitizer-line", "prints a LeakSanitizer report")
+    expect_fail(res, "e2e: a kwgend that prints a LeakSanitizer report",
+                e2e + ["--kwgend", w], r"FAIL no sanitizer report from any kwgend")
+    w = kwgend_wrapper(tmp, o.kwgend, "exit-23", "exits 23 when stopped")
+    expect_fail(res, "e2e: a kwgend that exits 23 on SIGTERM",
+                e2e + ["--kwgend", w], r"FAIL .*exit status 23")
+    w = kwgend_wrapper(tmp, o.kwgend, "tiny-body", "refuses every body (--max-body-bytes 10)")
+    expect_fail(res, "e2e: the first check fails -> the 13 checks after it count as failed",
+                e2e + ["--kwgend", w], r"(?s)(FAIL .*not run \(generate, then served from the cache failed\).*){13}")
+
+
+def hardening_cases(res, o, tmp):
+    hard = [PY, "tests/e2e/hardening_test.py"]
+    w = kwgend_wrapper(tmp, o.kwgend, "never-refuse", "runs with --max-inflight 1000 (never 503)")
+    expect_fail(res, "hardening inflight: a daemon that never answers 503",
+                hard + ["--kwgend", w, "--only", "inflight"], r"refused none of")
+    w = kwgend_wrapper(tmp, o.kwgend, "no-cache", "keeps nothing cached (hits are misses)")
+    expect_fail(res, "hardening inflight: hits during the overload must be real hits",
+                hard + ["--kwgend", w, "--only", "inflight"], r"hits during the overload|cached")
+    w = kwgend_wrapper(tmp, o.kwgend, "sanitizer-line", "prints a LeakSanitizer report")
+    expect_fail(res, "hardening: a kwgend that prints a LeakSanitizer report",
+                hard + ["--kwgend", w, "--only", "corrupt-db"], r"LeakSanitizer")
+    w = kwgend_wrapper(tmp, o.kwgend, "dies-early", "dies 0.15 s after starting")
+    expect_fail(res, "hardening kill-loop: workers report a daemon that dies before the kill",
+                hard + ["--kwgend", w, "--only", "kill-loop", "--kill-cycles", "2"], r"before the kill|FAIL")
+    # storage-disk cannot mount: counted as skipped (never passed); CI=true fails it
+    fakebin = os.path.join(tmp, "nomount")
+    os.makedirs(fakebin, exist_ok=True)
+    write_exe(os.path.join(fakebin, "mount"), "#!/bin/sh\necho 'mount: permission denied' >&2\nexit 32\n")
+    env = {"PATH": fakebin + os.pathsep + os.environ.get("PATH", "")}
+    rc, out = run(hard + ["--kwgend", o.kwgend, "--only", "storage-disk"], dict(env, CI=""))
+    res.check(rc == 0 and re.search(r"^hardening: 1 passed, 0 failed, 1 skipped$", out, re.M),
+              "hardening storage-disk without mount: counted as skipped, not passed",
+              "exit %d, %s" % (rc, out.strip().splitlines()[-1:]))
+    expect_fail(res, "hardening storage-disk without mount under CI=true fails",
+                hard + ["--kwgend", o.kwgend, "--only", "storage-disk"], r"skipped under CI", dict(env, CI="true"))
+
+
+def package_cases(res, o, tmp):
+    expect_fail(res, "install_test.sh: man missing fails the man-page check",
+                ["sh", "tests/package/install_test.sh"], r"man is not installed",
+                {"MAN": os.path.join(tmp, "no-such-man")})
+
+
+def scaleout_cases(res, o, tmp):
+    if not shutil.which("nginx") and not os.path.exists("/usr/sbin/nginx"):
+        res.skip("scaleout: kwgen logic --server exiting 2", "nginx is not installed")
+        return
+    w = write_exe(os.path.join(tmp, "kwgen-logic-exit-2"),
+                  LOGIC_WRAPPER % dict(real=os.path.abspath(o.kwgen)))
+    expect_fail(res, "scaleout: kwgen logic --server that exits 2",
+                [PY, "tests/e2e/scaleout_test.py", "--kwgend", o.kwgend, "--logic", w],
+                r"kwgen logic --server pass 1 exits 0 with 0 errors: exit 2")
+
+
+def runner_cases(res, o, tmp):
+    mk = os.path.join(tmp, "suites.mk")
+    with open(mk, "w") as f:
+        f.write("ok:\n\t@echo 'x: 3 passed, 0 failed'\n"
+                "fails:\n\t@echo '2 passed, 0 failed'; exit 1\n"
+                "quiet-fail:\n\t@echo 'all good'; echo '5 passed, 1 failed'\n"
+                "sanitizer:\n\t@echo '%s'; echo '4 passed, 0 failed'\n"
+                "skips:\n\t@echo 'SKIPPED thing: no tool'; echo '1 passed, 0 failed, 1 skipped'\n" % SAN_LEAK)
+    runner = [PY, "scripts/run-suites", "--make", "make -f " + mk]
+    for suite, show in (("fails", r"make exited"), ("quiet-fail", r"reported 1 failed but exited 0"),
+                        ("sanitizer", r"sanitizer report")):
+        rc, out = run(runner + ["ok", suite], {"CI": ""})
+        last = out.strip().splitlines()[-1] if out.strip() else ""
+        res.check(rc != 0 and re.search(show, out) and re.fullmatch(r"\d+ passed, [1-9]\d* failed, \d+ skipped", last),
+                  "run-suites: a suite that %s fails make test (and the other suite still runs)" % suite,
+                  "exit %d, last line %r" % (rc, last))
+    rc, out = run(runner + ["skips", "ok"], {"CI": ""})
+    res.check(rc == 0 and out.strip().splitlines()[-1] == "4 passed, 0 failed, 1 skipped",
+              "run-suites: a skip is counted apart from passes", out.strip().splitlines()[-1])
+    rc, out = run(runner + ["skips", "ok"], {"CI": "true"})
+    res.check(rc != 0 and "skipped under CI=true" in out, "run-suites: a skip under CI=true fails",
+              "exit %d" % rc)
+    res.check(sanitizer_report("x\n" + SAN_UB + "\n") and not sanitizer_report("RuntimeError: x\n"),
+              "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
+
+
+def flags_cases(res, o, tmp):
+    w = write_exe(os.path.join(tmp, "kwgend-new-flag"),
+                  '#!/bin/sh\n# kwgend whose --help names a flag without a test\n'
+                  'if [ "$1" = --help ]; then %s --help; echo "  --brand-new-flag N    untested"; exit 0; fi\n'
+                  'exec %s "$@"\n' % (o.kwgend, o.kwgend))
+    expect_fail(res, "flags_check.py: a kwgend --help flag without a row is named",
+                [PY, "tests/cli/flags_check.py", "--kwgen", o.kwgen, "--kwgend", w],
+                r"FAILED  kwgend --brand-new-flag has a row")
+
+
+CASES = [("runner", runner_cases), ("flags", flags_cases), ("golden", golden_cases), ("e2e", e2e_cases),
+         ("hardening", hardening_cases), ("package", package_cases), ("scaleout", scaleout_cases)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwgen", default=os.path.join(ROOT, "build", "kwgen"))
+    ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
+    ap.add_argument("--only", default="", help="comma-separated: " + ",".join(n for n, _ in CASES))
+    o = ap.parse_args()
+    o.kwgen, o.kwgend = os.path.abspath(o.kwgen), os.path.abspath(o.kwgend)
+    only = set(filter(None, o.only.split(",")))
+    res = Results("selftest")
+    with tempfile.TemporaryDirectory(prefix="kwgen-selftest-") as tmp:
+        for name, fn in CASES:
+            if not only or name in only:
+                fn(res, o, tmp)
+    res.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,766 @@
+#!/usr/bin/env python3
+"""Browser test of kwgend's playground page (GET /).
+
+Starts kwgend on loopback (port 0, temporary cache) and Debian's chromium
+headless, and drives the page over the Chrome DevTools Protocol (a WebSocket:
+Debian's python3-websocket).  Every expected value is computed here from the
+daemon's own JSON answers (POST /v1/kernels), not from the page's code.
+
+  tests/ui/run.py --kwgend build/kwgend --out build/ui-test
+
+Screenshots go to --out.  Prints one line per check and a final
+"N passed, N failed" line; exits 1 if any check failed.
+"""
+import argparse
+import base64
+import collections
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+
+try:
+    import websocket  # Debian: python3-websocket
+except ImportError:
+    # A python3 earlier on PATH (pyenv, venv) may not see Debian's packages.
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") \
+            and not os.environ.get("KWGEN_UI_REEXEC"):
+        os.environ["KWGEN_UI_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    print("ui-test: the websocket module is missing (Debian: python3-websocket; run `make deps`)")
+    print("0 passed, 1 failed")
+    sys.exit(1)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+EXAMPLES = os.path.join(ROOT, "server", "ui", "examples.json")
+FIXTURE = os.path.join(ROOT, "tests", "logic", "fixtures", "gfx942.yaml")
+FIXTURE_EXPECTED = os.path.join(ROOT, "tests", "logic", "fixtures", "gfx942.expected.jsonl")
+TIMEOUT = 60.0
+
+passed = 0
+failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + what)
+    else:
+        failed += 1
+        print("FAIL " + what + (": " + detail if detail else ""))
+    return ok
+
+
+# ---------------------------------------------------------------- processes
+
+class Daemon:
+    def __init__(self, kwgend, tmp, name, extra=()):
+        self.log = open(os.path.join(tmp, name + ".log"), "w+")
+        self.proc = subprocess.Popen([kwgend, "--listen", "127.0.0.1:0", "--db", os.path.join(tmp, name + ".db"),
+                                      "--threads", "2", "--log-level", "warn"] + list(extra),
+                                     stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.time() + TIMEOUT
+        self.base = None
+        while time.time() < deadline and self.base is None:
+            self.log.seek(0)
+            m = re.search(r"listening on (127\.0\.0\.1:\d+)", self.log.read())
+            if m:
+                self.base = "http://" + m.group(1)
+            elif self.proc.poll() is not None:
+                break
+            else:
+                time.sleep(0.05)
+        if not self.base:
+            self.log.seek(0)
+            raise RuntimeError("kwgend did not start: " + self.log.read()[-500:])
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+def http(base, path, body=None, headers=None, method=None):
+    """(status, headers, bytes) of one request."""
+    h = dict(headers or {})
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        h["Content-Type"] = "application/json"
+    req = urllib.request.Request(base + path, data=data, headers=h, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def answer(base, request, headers=None):
+    st, _, b = http(base, "/v1/kernels", request, headers)
+    if st != 200:
+        raise RuntimeError("POST /v1/kernels %d: %s" % (st, b[:300]))
+    return json.loads(b)
+
+
+def find_chromium():
+    for c in ("/usr/lib/chromium/chromium", shutil.which("chromium") or "", shutil.which("chromium-browser") or ""):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+class Browser:
+    """chromium --headless=new with one page, driven over CDP."""
+
+    def __init__(self, exe, tmp, downloads):
+        os.makedirs(tmp, exist_ok=True)
+        self.profile = os.path.join(tmp, "profile")
+        args = [exe, "--headless=new", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                "--disable-extensions", "--disable-background-networking", "--disable-sync",
+                "--disable-dev-shm-usage", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
+                "--user-data-dir=" + self.profile, "--window-size=1500,1100", "about:blank"]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # chromium refuses to run as root with its sandbox
+        self.log = open(os.path.join(tmp, "chromium.log"), "w+")
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.log)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        deadline = time.time() + TIMEOUT
+        port = None
+        while time.time() < deadline:
+            if os.path.exists(port_file):
+                lines = open(port_file).read().split("\n")
+                if lines and lines[0].strip().isdigit():
+                    port = int(lines[0])
+                    break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        if not port:
+            self.log.seek(0)
+            raise RuntimeError("chromium did not open its DevTools port: " + self.log.read()[-800:])
+        targets = []
+        while time.time() < deadline and not targets:
+            with urllib.request.urlopen("http://127.0.0.1:%d/json/list" % port, timeout=10) as r:
+                targets = [t for t in json.load(r) if t.get("type") == "page"]
+            if not targets:
+                time.sleep(0.1)
+        self.ws = websocket.create_connection(targets[0]["webSocketDebuggerUrl"], timeout=TIMEOUT,
+                                              suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+        self.console_errors = []
+        self.call("Runtime.enable")
+        self.call("Log.enable")
+        self.call("Page.enable")
+        self.call("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+
+    def _event(self, msg):
+        m, p = msg.get("method"), msg.get("params", {})
+        if m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+            self.console_errors.append("console.%s: %s" % (p["type"], " ".join(
+                str(a.get("value", a.get("description", ""))) for a in p.get("args", []))))
+        elif m == "Runtime.exceptionThrown":
+            d = p.get("exceptionDetails", {})
+            self.console_errors.append("exception: %s %s" % (d.get("text", ""),
+                                                              d.get("exception", {}).get("description", "")))
+        elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+            e = p["entry"]
+            self.console_errors.append("log %s: %s %s" % (e.get("source"), e.get("text"), e.get("url", "")))
+        self.events.append(msg)
+
+    def call(self, method, params=None):
+        self.next_id += 1
+        mid = self.next_id
+        self.ws.send(json.dumps({"id": mid, "method": method, "params": params or {}}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == mid:
+                if "error" in msg:
+                    raise RuntimeError("%s: %s" % (method, msg["error"]))
+                return msg.get("result", {})
+            self._event(msg)
+
+    def js(self, expr):
+        r = self.call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
+        if "exceptionDetails" in r:
+            raise RuntimeError("JS %s: %s" % (expr[:80], r["exceptionDetails"].get("exception", {}).get(
+                "description", r["exceptionDetails"].get("text"))))
+        return r["result"].get("value")
+
+    def wait(self, expr, what, timeout=TIMEOUT):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.js(expr):
+                return True
+            time.sleep(0.1)
+        raise RuntimeError("timed out waiting for " + what)
+
+    def goto(self, url):
+        self.call("Page.navigate", {"url": url})
+        self.wait("document.readyState === 'complete'", "the page to load")
+
+    def screenshot(self, path, full=True, clip=None):
+        params = {"format": "png"}
+        if clip:
+            params["clip"] = clip
+            params["captureBeyondViewport"] = True
+        elif full:
+            m = self.call("Page.getLayoutMetrics")
+            size = m.get("cssContentSize") or m["contentSize"]
+            params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}
+            params["captureBeyondViewport"] = True
+        data = self.call("Page.captureScreenshot", params)["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def hover(self, selector):
+        box = self.js("(() => { const e = document.querySelector(%s); e.scrollIntoView({block: 'center'});"
+                      " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+                      % json.dumps(selector))
+        self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": box[0], "y": box[1]})
+
+    def stop(self):
+        try:
+            self.ws.close()
+        except Exception as e:  # the browser may be gone already
+            print("note: closing the DevTools socket: %s" % e)
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+# ------------------------------------------------------------ page helpers
+
+def set_solution(b, text):
+    b.js("(() => { const t = document.getElementById('solution'); t.value = %s;"
+         " t.dispatchEvent(new Event('input')); })()" % json.dumps(text))
+
+
+def tick_isas(b, isas):
+    b.js("document.querySelectorAll('#isas input').forEach(x => { x.checked = %s.includes(x.value); })"
+         % json.dumps(isas))
+
+
+def set_generators(b, gens):
+    """gens: [{"name", "args"}] -> tick those, fill their args."""
+    b.js("document.querySelectorAll('#generators input[data-gen]').forEach(x => { x.checked = false; })")
+    for g in gens:
+        b.js("document.querySelector('#generators input[data-gen=\"%s\"]').checked = true" % g["name"])
+        for k, v in g["args"].items():
+            sel = '#generators [data-gen-arg="%s.%s"]' % (g["name"], k)
+            if isinstance(v, bool):
+                b.js("document.querySelector(%s).checked = %s" % (json.dumps(sel), "true" if v else "false"))
+            else:
+                b.js("document.querySelector(%s).value = %s" % (json.dumps(sel), json.dumps(
+                    v if isinstance(v, str) else json.dumps(v))))
+
+
+def generate(b):
+    """Click Generate and wait for the answer to be drawn."""
+    b.js("document.getElementById('status').dataset.seen = ''; document.getElementById('status').className = ''")
+    b.js("document.getElementById('run').click()")
+    b.wait("['ok', 'error'].some(c => document.getElementById('status').classList.contains(c))",
+           "the answer")
+
+
+def cells(b):
+    """The page's assembly cells: {(isa, generator): {"lines", "diff", "diag", "titles", "banners"}}."""
+    return b.js("""(() => { const out = {};
+      for (const c of document.querySelectorAll('.asm-cell')) {
+        const ls = [...c.querySelectorAll('.ln')];
+        out[c.dataset.isa + '|' + c.dataset.gen] = {
+          lines: ls.map(l => l.querySelector('.tx').textContent),
+          diff: ls.map((l, i) => l.classList.contains('diff') ? i : -1).filter(i => i >= 0),
+          diag: ls.map((l, i) => l.classList.contains('diag') ? i : -1).filter(i => i >= 0),
+          titles: ls.filter(l => l.classList.contains('diag')).map(l => l.title),
+          banners: [...c.querySelectorAll('.diag-banner')].map(d => d.dataset.code),
+          pre: (c.querySelector('pre') || {}).textContent || '' };
+      } return out; })()""")
+
+
+def picture(b):
+    return b.js("""[...document.querySelectorAll('#pic-svg g.cell')].map(g => ({
+        arch: +g.dataset.arch, acc: +g.dataset.acc, label: g.querySelector('text').textContent,
+        fill: g.querySelector('rect').getAttribute('fill'),
+        x: +g.querySelector('rect').getAttribute('x'), y: +g.querySelector('rect').getAttribute('y') }))""")
+
+
+def hsl(fill):
+    m = re.match(r"hsl\(([\d.]+), ([\d.]+)%, ([\d.]+)%\)", fill)
+    if not m:
+        raise ValueError("fill %r is not hsl(h, s%%, l%%)" % fill)
+    return tuple(float(x) for x in m.groups())
+
+
+def lcs_unmatched(a, b):
+    """Indices of b not on a longest common subsequence with a."""
+    n, m = len(a), len(b)
+    dp = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            dp[i][j] = dp[i + 1][j + 1] + 1 if a[i] == b[j] else max(dp[i + 1][j], dp[i][j + 1])
+    i = j = 0
+    matched = set()
+    while i < n and j < m:
+        if a[i] == b[j]:
+            matched.add(j)
+            i += 1
+            j += 1
+        elif dp[i + 1][j] >= dp[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return [k for k in range(m) if k not in matched]
+
+
+def acc_info(k):
+    """The seed's _getAccToArchInfo (KernelWriterModules.py)."""
+    M, N = k["MatrixInstM"], k["MatrixInstN"]
+    BM = 1 if M == 4 else k["MatrixInstBM"]
+    BN = 1 if N == 4 else k["MatrixInstBN"]
+    mM = M * k["MatrixInstBM"] if M == 4 else M
+    mN = N * k["MatrixInstBN"] if N == 4 else N
+    opm = mM * mN // k["WavefrontSize"]
+    return dict(BM=BM, BN=BN, OPM=opm, VW0=k["VectorWidthA"], VW1=k["VectorWidthB"],
+                TT0=k["MIWaveTile"][0] // k["VectorWidthA"], TT1=k["MIWaveTile"][1] // k["VectorWidthB"])
+
+
+def lines_of(asm):
+    ls = asm.split("\n")
+    return ls[:-1] if ls and ls[-1] == "" else ls
+
+
+# ------------------------------------------------------------------ checks
+
+def check_headers(d):
+    st, h, body = http(d.base, "/")
+    check(st == 200 and h.get("Content-Type", "").startswith("text/html") and b"<title>kwgen playground" in body,
+          "GET / serves the page as text/html", "%d %s" % (st, h.get("Content-Type")))
+    csp = h.get("Content-Security-Policy", "")
+    check("script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp
+          and "connect-src 'self'" in csp, "strict Content-Security-Policy (no inline script)", csp)
+    check(b"<script>" not in body and b"onclick" not in body and b"style=" not in body,
+          "the page has no inline script or style")
+    etag = h.get("ETag", "")
+    check(re.fullmatch(r'"[0-9a-f]{64}"', etag) is not None and h.get("Cache-Control") == "no-cache",
+          "strong ETag and Cache-Control: no-cache", "%s %s" % (etag, h.get("Cache-Control")))
+    st2, h2, b2 = http(d.base, "/", headers={"If-None-Match": etag})
+    check(st2 == 304 and not b2 and h2.get("ETag") == etag, "If-None-Match answers 304", str(st2))
+    for path, ctype in (("/ui/app.js", "text/javascript"), ("/ui/style.css", "text/css"),
+                        ("/ui/examples.json", "application/json"), ("/ui/index.html", "text/html")):
+        st, h, body = http(d.base, path)
+        check(st == 200 and h.get("Content-Type", "").startswith(ctype) and len(body) > 100
+              and h.get("X-Content-Type-Options") == "nosniff", "GET %s is %s" % (path, ctype),
+              "%d %s" % (st, h.get("Content-Type")))
+    st, h, body = http(d.base, "/", method="HEAD")
+    check(st == 200 and not body, "HEAD / answers 200 without a body", str(st))
+    st, _, body = http(d.base, "/ui/nope.js")
+    check(st == 404 and json.loads(body)["error"]["code"] == "not_found", "an unknown /ui/ file is 404", str(st))
+    st, _, body = http(d.base, "/", body={})
+    check(st == 405, "POST / is 405", str(st))
+
+
+def check_main(b, d, out):
+    ex = json.load(open(EXAMPLES))["examples"][0]
+    req = ex["request"]
+    k = req["kernel"]
+    b.goto(d.base + "/")
+    b.wait("document.body.dataset.ready === '1'", "the page to start")
+    b.wait("document.getElementById('status').classList.contains('ok')", "the first example to render")
+    check(b.js("document.querySelectorAll('#pic-svg g.cell').length") == 64 and
+          b.js("document.querySelectorAll('.asm-cell').length") > 5,
+          "the first example is drawn on arrival, without a click")
+    isas_api = json.loads(http(d.base, "/v1/isas")[2])["isas"]
+    gens_api = json.loads(http(d.base, "/v1/generators")[2])["generators"]
+    n_isa = b.js("document.querySelectorAll('#isas input').length")
+    n_gen = b.js("document.querySelectorAll('#generators input[data-gen]').length")
+    check(n_isa == len(isas_api) and n_gen == len(gens_api),
+          "ISA and generator choices come from /v1/isas and /v1/generators (%d, %d)" % (n_isa, n_gen))
+    check(b.js("document.getElementById('example').options.length") == 1 + len(json.load(open(EXAMPLES))["examples"]),
+          "the bundled examples are offered")
+    check(json.loads(b.js("document.getElementById('solution').value")) == req and
+          b.js("JSON.stringify([...document.querySelectorAll('#isas input:checked')].map(x => x.value))") == '["gfx942"]',
+          "the first example is loaded with its ISA ticked")
+
+    isas = ["gfx90a", "gfx942", "gfx1100"]  # the page's order: /v1/isas order; the first is the reference
+    gens = [{"name": "syncThreads", "args": {"comment": "sync"}},
+            {"name": "mapAcctoArchRegs", "args": {"maxAgpr": 40}},
+            {"name": "wait", "args": {"skipGlobalRead": 0, "skipLocalWrite": 1, "skipLocalRead": 0}}]
+    tick_isas(b, isas)
+    set_generators(b, gens)
+    generate(b)
+    status = b.js("document.getElementById('status').textContent")
+    check(status.startswith("3 of 3 ISAs answered"), "three ISAs answered", status)
+    check(status.endswith("source " + req["source"]), "the answer's source (the example's hipBLASLt file) is shown", status)
+    got = cells(b)
+    want = {}
+    for isa in isas:
+        r = dict(req, isa=isa, generators=gens)
+        want[isa] = {x["name"]: x for x in answer(d.base, r)["results"]}
+    same = all(got.get(isa + "|" + g["name"], {}).get("lines") == lines_of(want[isa][g["name"]]["asm"])
+               for isa in isas for g in gens)
+    check(same, "every rendered assembly cell is the daemon's text, line for line (3 ISAs x 3 generators)")
+    # diagnostics: agpr_spill everywhere, instruction_not_on_isa on gfx1100
+    for isa in isas:
+        w = want[isa]["mapAcctoArchRegs"]
+        g = got[isa + "|mapAcctoArchRegs"]
+        codes = [x["code"] for x in w["diagnostics"]]
+        check(g["banners"] == codes and "agpr_spill" in codes,
+              "%s mapAcctoArchRegs shows the daemon's diagnostics %s" % (isa, codes), str(g["banners"]))
+        lines = lines_of(w["asm"])
+        expect = set(i for i, l in enumerate(lines) if not l.split()[0].startswith("v_accvgpr"))
+        if "instruction_not_on_isa" in codes:
+            msg = [x["message"] for x in w["diagnostics"] if x["code"] == "instruction_not_on_isa"][0]
+            mnemonic = msg.split()[0]
+            expect |= set(i for i, l in enumerate(lines) if l.split()[0] == mnemonic)
+        spill = [x["message"] for x in w["diagnostics"] if x["code"] == "agpr_spill"][0]
+        check(set(g["diag"]) == expect and len(expect) > 0 and all(spill in t or "instruction_not_on_isa" in t
+                                                                  for t in g["titles"]),
+              "%s: %d lines marked with their diagnostic, message on hover" % (isa, len(expect)),
+              "marked %s want %s" % (sorted(g["diag"])[:8], sorted(expect)[:8]))
+    # the ISA diff, against the first ISA
+    check([i["name"] for i in isas_api if i["name"] in isas] == isas, "ISAs listed in /v1/isas order")
+    ref = {gn: lines_of(want[isas[0]][gn]["asm"]) for gn in want[isas[0]]}
+    for isa in isas[1:]:
+        for gn in ("syncThreads", "mapAcctoArchRegs", "wait"):
+            exp = lcs_unmatched(ref[gn], lines_of(want[isa][gn]["asm"]))
+            check(got[isa + "|" + gn]["diff"] == exp,
+                  "%s %s: the %d lines that differ from %s are highlighted" % (isa, gn, len(exp), isas[0]),
+                  "page %s want %s" % (got[isa + "|" + gn]["diff"][:8], exp[:8]))
+    n_diff = sum(len(got[isa + "|" + gn]["diff"]) for isa in isas[1:] for gn in ("syncThreads", "mapAcctoArchRegs", "wait"))
+    check(n_diff > 0, "the ISAs do differ somewhere (%d highlighted lines)" % n_diff)
+
+    # the picture: SourceSwap 1 as given
+    f = acc_info(k)
+    per_mfma = f["OPM"] * f["BM"] * f["BN"]
+    for flip in (False, True):
+        swap = (1 - int(bool(k["SourceSwap"]))) if flip else int(bool(k["SourceSwap"]))
+        if flip:
+            b.js("document.getElementById('flip').click()")
+        kk = dict(k, SourceSwap=swap)
+        a2a = answer(d.base, dict(req, kernel=kk, generators=[{"name": "accToArchMapper", "args": {}}]))["results"][0]["acc2arch"]
+        inverse = {dst: src for src, dst in enumerate(a2a)}
+        pic = picture(b)
+        check(len(pic) == len(a2a) == len(inverse), "SourceSwap %d: %d cells, one per arch VGPR" % (swap, len(pic)),
+              "%d cells, acc2arch %d" % (len(pic), len(a2a)))
+        check(all(c["label"] == str(inverse[c["arch"]]) for c in pic),
+              "SourceSwap %d: every cell is labelled with the accumulator acc2arch sends to it" % swap)
+        hue = collections.defaultdict(set)
+        for c in pic:
+            hue[hsl(c["fill"])[0]].add(inverse[c["arch"]] // per_mfma)
+        groups = {c["arch"]: inverse[c["arch"]] // per_mfma for c in pic}
+        n_mfma = len(set(groups.values()))
+        check(len(hue) == n_mfma and all(len(v) == 1 for v in hue.values()),
+              "SourceSwap %d: one hue per MFMA instruction (%d hues)" % (swap, n_mfma),
+              "%d hues for %d MFMAs" % (len(hue), n_mfma))
+        light_ok = all(hsl(c1["fill"])[2] > hsl(c2["fill"])[2]
+                       for c1 in pic for c2 in pic
+                       if groups[c1["arch"]] == groups[c2["arch"]] and inverse[c1["arch"]] % f["OPM"] < inverse[c2["arch"]] % f["OPM"])
+        check(light_ok, "SourceSwap %d: within an MFMA, earlier outputs are lighter" % swap)
+        d0 = f["VW0"] * f["BM"] * f["TT0"] * (1 if swap else f["OPM"])
+        ys = sorted(set(c["y"] for c in pic))
+        xs = sorted(set(c["x"] for c in pic))
+        check(len(ys) == d0 and len(xs) == len(pic) // d0 and
+              all(ys.index(c["y"]) == c["arch"] % d0 and xs.index(c["x"]) == c["arch"] // d0 for c in pic),
+              "SourceSwap %d: column-major %dx%d grid (dimension 0 down)" % (swap, d0, len(pic) // d0))
+        if not flip:
+            b.screenshot(os.path.join(out, "playground.png"))
+            # the top of the page at 3/4 scale (README's picture: docs/playground.png)
+            b.js("window.scrollTo(0, 0)")
+            b.screenshot(os.path.join(out, "overview.png"),
+                         clip={"x": 0, "y": 0, "width": 1500, "height": 1180, "scale": 0.75})
+            first_labels = [c["label"] for c in sorted(pic, key=lambda c: c["arch"])]
+        else:
+            labels = [c["label"] for c in sorted(pic, key=lambda c: c["arch"])]
+            check(labels != first_labels, "flipping SourceSwap changes the picture")
+            b.js("document.getElementById('picture').scrollIntoView()")
+            b.screenshot(os.path.join(out, "picture-flipped.png"))
+    # hover: arch -> acc
+    b.hover('#pic-svg g.cell[data-arch="5"]')
+    info = b.js("document.getElementById('pic-info').textContent")
+    hl = b.js("[...document.querySelectorAll('#pic-svg g.hl')].map(g => g.getAttribute('class') + ':' + g.dataset.acc)")
+    check(info.startswith("v[vgprValuC+5] ← acc%d:" % inverse[5]) and sorted(hl) == sorted(["cell hl:%d" % inverse[5], "acc hl:%d" % inverse[5]]),
+          "hovering arch VGPR 5 names acc%d and highlights it in the accumulator strip" % inverse[5], "%s %s" % (info, hl))
+    # colour by lane
+    b.js("{ const s = document.getElementById('colour-by'); s.value = 'lane'; s.dispatchEvent(new Event('change')); }")
+    pic = picture(b)
+    lane_hue = collections.defaultdict(set)
+    for c in pic:
+        acc = inverse[c["arch"]]
+        rest = acc // per_mfma
+        lane = (rest % f["VW0"], (rest // (f["VW0"] * f["TT0"])) % f["VW1"])
+        lane_hue[hsl(c["fill"])[0]].add(lane)
+    check(len(lane_hue) == f["VW0"] * f["VW1"] and all(len(v) == 1 for v in lane_hue.values()),
+          "colour by vector-width lane: %d hues" % (f["VW0"] * f["VW1"]), str(len(lane_hue)))
+    # SVG download
+    dl = os.path.join(out, "downloads")
+    for old in os.listdir(dl):
+        os.unlink(os.path.join(dl, old))
+    b.js("document.getElementById('svg-download').click()")
+    deadline = time.time() + 30
+    files = []
+    while time.time() < deadline:
+        files = [x for x in os.listdir(dl) if x.endswith(".svg")]
+        if files:
+            break
+        time.sleep(0.1)
+    ok = False
+    if files:
+        time.sleep(0.3)
+        tree = ET.parse(os.path.join(dl, files[0]))
+        rects = tree.getroot().findall(".//{http://www.w3.org/2000/svg}rect")
+        ok = len(rects) == 2 * len(a2a)
+    check(ok, "Download SVG writes a standalone SVG with every cell (%s)" % (files[0] if files else "no file"))
+
+    # the shared URL reproduces the page
+    href = b.js("location.href")
+    frag = href.split("#r=", 1)[1] if "#r=" in href else ""
+    share = json.loads(base64.urlsafe_b64decode(frag + "=" * (-len(frag) % 4))) if frag else {}
+    check(share.get("isas") == isas and sorted(share.get("generators", []), key=lambda g: g["name"]) == sorted(gens, key=lambda g: g["name"])
+          and share.get("flip") is True and share.get("colourBy") == "lane",
+          "the URL fragment holds the request (base64url JSON)",
+          json.dumps({k: v for k, v in share.items() if k != "solution"})[:400])
+    before = cells(b)
+    b.goto("about:blank")
+    b.goto(href)
+    b.wait("document.body.dataset.ready === '1' && document.getElementById('status').classList.contains('ok')",
+           "the shared link to render")
+    after = cells(b)
+    check(after == before and b.js("document.getElementById('flip').checked"),
+          "opening the shared link renders the same assembly, diff and marks")
+    # copy as curl, run it
+    b.js("document.getElementById('curl').click()")
+    b.wait("document.getElementById('curl-text').textContent.startsWith('curl ')", "the curl command")
+    cmd = b.js("document.getElementById('curl-text').textContent")
+    r = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=TIMEOUT)
+    ok = False
+    try:
+        res = json.loads(r.stdout)["results"]
+        ok = [x["status"] for x in res] == [200] * 3 and all(
+            {y["name"]: lines_of(y["asm"]) for y in res[i]["response"]["results"]} ==
+            {g["name"]: after[isa + "|" + g["name"]]["lines"] for g in gens} for i, isa in enumerate(isas))
+    except (ValueError, KeyError) as e:
+        print("curl output: %s %s (%s)" % (r.stdout[:300], r.stderr[:300], e))
+    check(ok, "the 'copy as curl' command, run by sh, answers what the page shows")
+    return req
+
+
+def check_examples(b, d):
+    """Every bundled example: its picture matches the daemon's acc2arch."""
+    examples = json.load(open(EXAMPLES))["examples"]
+    for i, ex in enumerate(examples):
+        req = ex["request"]
+        b.js("document.getElementById('flip').checked = false; document.getElementById('colour-by').value = 'mfma'")
+        b.js("document.getElementById('status').className = ''")
+        b.js("{ const s = document.getElementById('example'); s.value = '%d'; s.dispatchEvent(new Event('change')); }" % i)
+        b.wait("['ok', 'error'].some(c => document.getElementById('status').classList.contains(c))", "example %d" % i)
+        a2a = answer(d.base, dict(req, generators=[{"name": "accToArchMapper", "args": {}}]))["results"][0]["acc2arch"]
+        inverse = {dst: src for src, dst in enumerate(a2a)}
+        pic = picture(b)
+        per = acc_info(req["kernel"])
+        per_mfma = per["OPM"] * per["BM"] * per["BN"]
+        hues = collections.defaultdict(set)
+        for c in pic:
+            hues[hsl(c["fill"])[0]].add(inverse[c["arch"]] // per_mfma)
+        status = b.js("document.getElementById('status').textContent")
+        check(status.startswith("1 of 1 ISAs answered") and len(pic) == len(a2a) and
+              all(c["label"] == str(inverse[c["arch"]]) for c in pic) and all(len(v) == 1 for v in hues.values()),
+              "example %d (%s): %d cells labelled from acc2arch, one hue per MFMA" % (i, req["isa"], len(pic)),
+              "%s; %d cells for %d" % (status, len(pic), len(a2a)))
+
+
+YAML_CASES = [
+    # (text, expected value), the YAML subset of logic-file solutions
+    ("a: 1\nb: -2\nc: 1.5\nd: true\ne: False\nf: null\ng: ~\nh: text here\n",
+     {"a": 1, "b": -2, "c": 1.5, "d": True, "e": False, "f": None, "g": None, "h": "text here"}),
+    ("MIWaveTile: [4, 1]\nWorkGroup: [16,16, 1]\nEmpty: []\nFlow: {x: 1, y: [2, 3]}\n",
+     {"MIWaveTile": [4, 1], "WorkGroup": [16, 16, 1], "Empty": [], "Flow": {"x": 1, "y": [2, 3]}}),
+    ("CustomKernelName: \"\"\nQ: 'it''s: quoted'\nR: \"a: b # not a comment\"  # a comment\n",
+     {"CustomKernelName": "", "Q": "it's: quoted", "R": "a: b # not a comment"}),
+    ("ProblemType:\n  DataType: 4\n  Nested:\n    Deep: 1\nAfter: 2\n",
+     {"ProblemType": {"DataType": 4, "Nested": {"Deep": 1}}, "After": 2}),
+    ("List:\n- 1\n- two\nList2:\n  - a: 1\n    b: 2\n  - a: 3\n",
+     {"List": [1, "two"], "List2": [{"a": 1, "b": 2}, {"a": 3}]}),
+    ("  - BufferLoad: true\n    MIWaveTile: [2, 2]\n    ProblemType:\n      DataType: 7\n",
+     [{"BufferLoad": True, "MIWaveTile": [2, 2], "ProblemType": {"DataType": 7}}]),
+    ("- - x: 1\n  - x: 2\n- 3\n", [[{"x": 1}, {"x": 2}], 3]),
+    ("# only a comment\n---\nKey: value # trailing\n", {"Key": "value"}),
+]
+YAML_BAD = [
+    ("a: 1\na: 2\n", "duplicate key"),
+    ("a: [1, 2\n", "YAML line 1"),
+    ("a: |\n  text\n", "not supported"),
+    ("a: *ref\n", "not supported"),
+    ("a:\n\tb: 1\n", "tabs"),
+    ("a: 1\n    b: 2\n", "YAML line 2"),
+    ("- a\nb: 1\n", "YAML line 2"),
+    ("a: 'open\n", "unterminated"),
+]
+
+
+def check_yaml_parser(b):
+    """The page's YAML reader on the subset logic files use, and its errors."""
+    for text, want in YAML_CASES:
+        got = b.js("(() => { try { return {v: parseYaml(%s)}; } catch (e) { return {e: e.message}; } })()" % json.dumps(text))
+        check(got.get("v") == want and "e" not in got, "YAML %r" % text[:40], str(got)[:200])
+    for text, word in YAML_BAD:
+        got = b.js("(() => { try { return {v: parseYaml(%s)}; } catch (e) { return {e: e.message}; } })()" % json.dumps(text))
+        check(word in got.get("e", ""), "bad YAML %r: %s" % (text[:20], got.get("e", "no error")[:70]), str(got)[:200])
+
+
+def check_yaml(b, d, out):
+    text = open(FIXTURE).read().split("\n")
+    # the second solution of the fixture, as a person would copy it
+    starts = [i for i, l in enumerate(text) if l.startswith("  - ") or l.startswith("- - ")]
+    sol = "\n".join(text[starts[1]:starts[2]])
+    expected = [json.loads(l) for l in open(FIXTURE_EXPECTED)][1]
+    check("MIWaveTile: [3, 1]" in sol and expected["kernel"]["MIWaveTile"] == [3, 1], "fixture: solution 1 of gfx942.yaml")
+    b.js("document.getElementById('example').value = ''")
+    tick_isas(b, [])
+    set_generators(b, [{"name": "mapAcctoArchRegs", "args": {}}, {"name": "accToArchMapper", "args": {}}])
+    b.js("document.getElementById('flip').checked = false")
+    set_solution(b, sol)
+    st = b.js("document.getElementById('parse-status').textContent")
+    check(st.startswith("Read as YAML Tensile solution") and
+          b.js("JSON.stringify([...document.querySelectorAll('#isas input:checked')].map(x => x.value))") == '["gfx942"]',
+          "pasted logic-file YAML is read as a solution and its ISA ticked", st)
+    generate(b)
+    status = b.js("document.getElementById('status').textContent")
+    check(status.endswith("source solution 1 · KernelNameMin Cijk_fixture_1"),
+          "the pasted solution's SolutionIndex and name come back as the answer's source", status)
+    got = cells(b)
+    want = {x["name"]: x for x in answer(d.base, dict(expected, generators=[
+        {"name": "mapAcctoArchRegs", "args": {}}, {"name": "accToArchMapper", "args": {}}]))["results"]}
+    check(got.get("gfx942|mapAcctoArchRegs", {}).get("lines") == lines_of(want["mapAcctoArchRegs"]["asm"]),
+          "the YAML solution gives the same assembly as `kwgen logic`'s request for it")
+    check(len(picture(b)) == len(want["accToArchMapper"]["acc2arch"]),
+          "the YAML solution's picture has %d cells" % len(want["accToArchMapper"]["acc2arch"]))
+    b.screenshot(os.path.join(out, "yaml.png"))
+    set_solution(b, open(FIXTURE).read())
+    st = b.js("document.getElementById('parse-status').textContent")
+    check(st.startswith("Read as YAML Tensile solution (the first of") and "MIWaveTile: [1, 1]" in open(FIXTURE).read(),
+          "a whole logic file is read: its first solution is used and the page says so", st)
+    for bad, word in (("MIWaveTile: [1, 2\nSourceSwap: 1", "YAML line 1"),
+                      ("a: 1\n  b: 2", "YAML line 2"),
+                      ("- &anchor\n", "anchors"),
+                      ("{\"kernel\": ", "JSON")):
+        set_solution(b, bad)
+        generate(b)
+        msg = b.js("document.getElementById('parse-status').textContent")
+        check(word in msg and b.js("document.getElementById('status').classList.contains('error')"),
+              "bad input %r: a clear error (%s)" % (bad[:20], msg[:80]))
+
+
+def check_auth(exe, kwgend, tmp, out):
+    tokfile = os.path.join(tmp, "tokens")
+    with open(tokfile, "w") as f:
+        f.write("# test\nsecret-ui-token\n")
+    d = Daemon(kwgend, tmp, "auth", ["--auth-tokens", tokfile])
+    b = None
+    try:
+        st, _, _ = http(d.base, "/")
+        st2, _, _ = http(d.base, "/v1/isas")
+        check(st == 200 and st2 == 401, "with --auth-tokens the page is served, the API wants a token (%d, %d)" % (st, st2))
+        dl = os.path.join(out, "downloads")
+        b = Browser(exe, os.path.join(tmp, "b2"), dl)
+        b.goto(d.base + "/")
+        b.wait("!document.getElementById('auth').hidden", "the token box")
+        check(True, "the page asks for the token")
+        b.js("document.getElementById('token').value = 'wrong'; document.getElementById('auth-form').requestSubmit()")
+        b.wait("document.getElementById('auth-msg').textContent.includes('refused')", "the refusal")
+        check(True, "a wrong token is refused with a message")
+        b.screenshot(os.path.join(out, "auth.png"), full=False)
+        b.js("document.getElementById('token').value = 'secret-ui-token'; document.getElementById('auth-form').requestSubmit()")
+        b.wait("document.body.dataset.ready === '1'", "the page to start with the token")
+        generate(b)
+        status = b.js("document.getElementById('status').textContent")
+        check(status.startswith("1 of 1 ISAs answered") and b.js("document.getElementById('auth').hidden"),
+              "with the token the page generates", status)
+        href = b.js("location.href")
+        check("secret-ui-token" not in href and "secret-ui-token" not in b.js("document.getElementById('curl-text').textContent"),
+              "the token is neither in the shared URL nor in the curl command")
+        errs = [e for e in b.console_errors if "401" not in e]
+        check(not errs, "no console errors besides the expected 401s", "; ".join(errs)[:500])
+    finally:
+        if b:
+            b.stop()
+        rc = d.stop()
+        check(rc == 0, "the --auth-tokens kwgend exits 0 on SIGTERM", str(rc))
+    d = Daemon(kwgend, tmp, "noui", ["--no-ui"])
+    try:
+        st, _, body = http(d.base, "/")
+        st2, _, _ = http(d.base, "/ui/app.js")
+        st3, _, _ = http(d.base, "/healthz")
+        check(st == 404 and st2 == 404 and st3 == 200 and b"--no-ui" in body, "--no-ui: / and /ui/* are 404, the API works")
+    finally:
+        rc = d.stop()
+        check(rc == 0, "the --no-ui kwgend exits 0 on SIGTERM", str(rc))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kwgend", required=True)
+    ap.add_argument("--out", required=True, help="screenshots and logs")
+    args = ap.parse_args()
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.join(out, "downloads"), exist_ok=True)
+    exe = find_chromium()
+    if not exe:
+        print("ui-test: chromium not found (Debian package chromium; run `make deps`)")
+        print("0 passed, 1 failed")
+        return 1
+    tmp = tempfile.mkdtemp(prefix="kwgen-ui-")
+    d = Daemon(os.path.abspath(args.kwgend), tmp, "main")
+    b = None
+    try:
+        check_headers(d)
+        b = Browser(exe, tmp, os.path.join(out, "downloads"))
+        check_main(b, d, out)
+        check_examples(b, d)
+        check_yaml_parser(b)
+        check_yaml(b, d, out)
+        check(not b.console_errors, "no console errors or exceptions on the page", "; ".join(b.console_errors)[:800])
+        b.stop()
+        b = None
+        check_auth(exe, os.path.abspath(args.kwgend), tmp, out)
+    except Exception as e:  # report and count it, then clean up
+        check(False, "the browser run completed", "%s: %s" % (type(e).__name__, e))
+        if b:
+            try:
+                b.screenshot(os.path.join(out, "failure.png"))
+            except Exception as e2:
+                print("note: no failure screenshot: %s" % e2)
+    finally:
+        if b:
+            b.stop()
+        rc = d.stop()
+        check(rc == 0, "kwgend exits 0 on SIGTERM", str(rc))
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("screenshots in %s" % out)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Mutation test for `kwgen verify`.
+
+Every mutant is one clang-produced file from tests/verify/llvm with one wait
+relaxed (relax_<cnt>: a field raised by 1), one field dropped (drop_<cnt>) or
+the wait deleted (delete: the line is removed, later lines shift by -1).  Each
+mutant is labelled by refsim.py, an independent straight-line simulator that
+looks at the wait's block alone; a candidate the block cannot decide is
+dropped (the counts are printed).
+
+  harmful  some instruction after the wait in its block reads or overwrites a
+           register whose in-block load is complete there in the original but
+           not in the mutant: expected a race-class finding on that line (or
+           lds_barrier on an s_barrier crossed first with an LDS op newly in
+           flight); an LDS store newly in flight at a barrier, without a
+           register race: lds_barrier on the barrier line.
+  benign   nothing newly in flight at a barrier, cache op or (stores) atomic /
+           message; the in-block in-flight set at the block end unchanged (or
+           the block ends in s_endpgm); and, unless the block is the kernel
+           entry, before a later wait completes the relaxed counters again no
+           instruction touches a register the block has not written itself.
+
+Then `kwgen verify --json` runs on every kept mutant and on every base file:
+detected = a race-class finding on an expected line; false alarm on a benign
+mutant = a race-class (line, code) the verifier did not report on the base
+file (lines shifted for deletions).
+
+  mutants.py --kwgen build/kwgen [--short] [--jobs N] [--report FILE]
+Exit 1 when the detection rate is below --min-detect (default 0.98) or there
+is any false alarm or verifier error; the last line is
+'N passed, N failed, N skipped' (mutants as items).
+"""
+import argparse, gzip, hashlib, json, os, re, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import refsim  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RACE = ("race_raw", "race_waw", "lds_barrier", "lds_dma")
+
+
+def is_race(code):
+    return isinstance(code, str) and (code.startswith("race_") or code in ("lds_barrier", "lds_dma"))
+
+
+def family_ok(exp, got):
+    if exp.startswith("race_"):
+        return isinstance(got, str) and got.startswith("race_")
+    return exp == got
+
+
+def base_files(root):
+    out = []
+    for isa in sorted(os.listdir(os.path.join(root, "llvm"))):
+        d = os.path.join(root, "llvm", isa)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".s.gz"):
+                out.append((isa, f"llvm/{isa}/{f}", os.path.join(d, f)))
+    return out
+
+
+# ---------------------------------------------------------------- mutations
+def wait_fields(gen, I):
+    """Memory-counter fields of a wait that can be relaxed: {cnt: value}."""
+    g = 9 if gen == 9 else (11 if gen in (10, 11) else 12)
+    return {c: v for c, v in I.wait.items() if c in refsim.MEM_COUNTERS[g] and v < refsim.cnt_max(g, c)}
+
+
+def mutated_text(gen, I, kind, cnt, raw):
+    """The patched source line for relax/drop (None for delete)."""
+    mn, ops = I.mn, I.ops
+    lead = raw[:len(raw) - len(raw.lstrip())]
+    if kind == "delete":
+        return None
+    if mn == "s_waitcnt":
+        if re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", ops.strip()):
+            return None  # raw immediates are not mutated (LLVM prints named fields)
+        fields = [(m.group(1), int(m.group(2))) for m in re.finditer(r"(vmcnt|lgkmcnt|expcnt|vscnt)\((\d+)\)", ops)]
+        if kind == "relax":
+            fields = [(c, v + 1 if c == cnt else v) for c, v in fields]
+        else:
+            fields = [(c, v) for c, v in fields if c != cnt]
+        return lead + "s_waitcnt " + " ".join(f"{c}({v})" for c, v in fields)
+    if mn.startswith("s_waitcnt_"):
+        parts = refsim.split_operands(ops)
+        return lead + f"{mn} {parts[0]}, 0x{int(parts[-1], 0) + 1:x}"
+    if mn in ("s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt"):
+        v = int(ops.strip(), 0)
+        hi, lo = (v >> 8) & 0x3F, v & 0x3F
+        other = "loadcnt" if "loadcnt" in mn else "storecnt"
+        if kind == "relax":
+            if cnt == "dscnt":
+                lo += 1
+            else:
+                hi += 1
+            return lead + f"{mn} 0x{(hi << 8) | lo:x}"
+        # drop: the single-counter instruction for the field that stays
+        if cnt == "dscnt":
+            return lead + f"s_wait_{other} 0x{hi:x}"
+        return lead + f"s_wait_dscnt 0x{lo:x}"
+    m = re.fullmatch(r"s_wait_(\w+)", mn)
+    if m:
+        return lead + f"{mn} 0x{int(ops.strip(), 0) + 1:x}"
+    return None
+
+
+def new_wait(I, kind, cnt):
+    if kind == "delete":
+        return None
+    w = dict(I.wait)
+    if kind == "relax":
+        w[cnt] = w[cnt] + 1
+    else:
+        del w[cnt]
+    return w
+
+
+def is_atomic(I):
+    return I.kind == "mem" and ("_atomic" in I.mn or (I.mn.startswith("ds_") and not I.mn.startswith(
+        ("ds_read", "ds_write", "ds_load", "ds_store", "ds_swizzle", "ds_permute", "ds_bpermute"))))
+
+
+def label(gen, blk, k, w_new, affected):
+    """-> ('harmful', expected, why) | ('benign', [], why) | ('dropped', None, reason)."""
+    insts = blk["insts"]
+    if any(I.unmodelled for I in insts):
+        return "dropped", None, "unmodelled instruction in block"
+    so, oo = refsim.simulate(gen, insts)
+    if refsim.in_block_races(gen, insts, so, oo) is not None:
+        return "dropped", None, "simulator race in the unmutated block"
+    sm, _ = refsim.simulate(gen, insts, override=(k, w_new))
+    barrier_line, lds_store_barrier, blocked = None, None, None
+    for j in range(k + 1, len(insts)):
+        I = insts[j]
+        pend_o, prod = so[j]
+        pend_m = sm[j][0]
+        newly = pend_m - pend_o
+        if not newly:
+            continue
+        if I.kind == "barrier":
+            lds = [p for p in newly if oo[p].inst.lds]
+            if lds and barrier_line is None:
+                barrier_line = I.line
+            if lds_store_barrier is None and any(oo[p].inst.is_store for p in lds):
+                lds_store_barrier = I.line
+        if I.kind == "wait":
+            continue
+        hit = None
+        for r in sorted(I.uses):
+            p = prod.get(r)
+            if p is not None and p in newly:
+                hit = ("race_raw", r, oo[p])
+                break
+        if hit is None:
+            for r in sorted(I.defs):
+                p = prod.get(r)
+                if p is not None and p in newly:
+                    po = oo[p]
+                    if I.cls is not None and I.cls == po.cls and not po.ooo and len(po.cnts) == 1:
+                        continue
+                    hit = ("race_waw", r, po)
+                    break
+        if hit is not None:
+            code, r, po = hit
+            exp = [dict(code=code, line=I.line, register=refsim.reg_name(r), producer_line=po.inst.line,
+                        counter="/".join(po.cnts))]
+            if barrier_line is not None and barrier_line < I.line:
+                exp.append(dict(code="lds_barrier", line=barrier_line))
+            return "harmful", exp, "race"
+        if blocked is None:
+            if I.kind in ("barrier", "cache"):
+                blocked = f"op newly in flight at {I.kind}"
+            elif (is_atomic(I) or I.kind == "sendmsg") and any(oo[p].inst.is_store for p in newly):
+                blocked = "store newly in flight at atomic/message"
+    if lds_store_barrier is not None:
+        return "harmful", [dict(code="lds_barrier", line=lds_store_barrier)], "lds_barrier"
+    if blocked:
+        return "dropped", None, blocked
+    ends_endpgm = insts[-1].mn.startswith("s_endpgm")
+    if sm[-1][0] != so[-1][0] and not ends_endpgm:
+        return "dropped", None, "in-flight set at block end differs"
+    if not (blk["entry"] and blk["kernel"]):
+        left = set(affected)
+        written = set()
+        for j in range(0, k):
+            written |= insts[j].defs
+        for j in range(k + 1, len(insts)):
+            I = insts[j]
+            if I.kind == "wait":
+                left -= {c for c, v in I.wait.items() if v == 0}
+                if not left:
+                    break
+                continue
+            if I.kind in ("barrier", "cache") or is_atomic(I) or I.kind == "sendmsg":
+                return "dropped", None, "entry state unknown (barrier/cache/atomic before re-wait)"
+            if not (I.uses | I.defs) <= written:
+                return "dropped", None, "entry state unknown"
+            written |= I.defs
+        else:
+            if not ends_endpgm:
+                return "dropped", None, "entry state unknown (no re-wait in block)"
+    return "benign", [], "benign"
+
+
+def candidates(isa, rel, text):
+    gen = refsim.GEN[isa]
+    lines = text.split("\n")
+    out = []
+    for f in refsim.parse_file(text, isa):
+        for bi, blk in enumerate(f["blocks"]):
+            blk["kernel"] = f["kernel"]
+            for k, I in enumerate(blk["insts"]):
+                if I.kind != "wait":
+                    continue
+                fields = wait_fields(gen, I)
+                if not fields:
+                    continue
+                kinds = [("relax", c) for c in sorted(fields)]
+                if len(I.wait) > 1 or I.mn in ("s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt"):
+                    kinds += [("drop", c) for c in sorted(fields)]
+                kinds.append(("delete", None))
+                for kind, cnt in kinds:
+                    raw = lines[I.line - 1]
+                    patch = mutated_text(gen, I, kind, cnt, raw)
+                    if kind != "delete" and patch is None:
+                        continue
+                    affected = [cnt] if cnt else sorted(fields)
+                    lab, exp, why = label(gen, blk, k, new_wait(I, kind, cnt), affected)
+                    name = f"{kind}_{cnt}" if cnt else "delete"
+                    mid = f"{rel[5:-5]}@{I.line}:{name}"
+                    if exp and kind == "delete":
+                        for e in exp:
+                            if e["line"] > I.line:
+                                e["line"] -= 1
+                            if e.get("producer_line", 0) > I.line:
+                                e["producer_line"] -= 1
+                    out.append(dict(id=mid, isa=isa, base=rel, label=lab, why=why, expected=exp,
+                                    mutation=dict(kind=name, line=I.line, before=raw.strip(),
+                                                  after=None if patch is None else patch.strip(), patch_line=patch)))
+    return out
+
+
+def mutant_text(base_text, m):
+    lines = base_text.split("\n")
+    mu = m["mutation"]
+    if mu["patch_line"] is None:
+        del lines[mu["line"] - 1]
+    else:
+        lines[mu["line"] - 1] = mu["patch_line"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- verifier
+class Verifier:
+    def __init__(self, template, timeout):
+        self.template, self.timeout = template, timeout
+        self.tmp = tempfile.mkdtemp(prefix="kwgen-mutants-")
+
+    def run(self, name, isa, text):
+        path = os.path.join(self.tmp, hashlib.sha1(name.encode()).hexdigest()[:16] + ".s")
+        with open(path, "w") as f:
+            f.write(text)
+        cmd = self.template.format(isa=isa, file=path)
+        try:
+            p = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            return None, "timeout"
+        finally:
+            os.unlink(path)
+        if p.returncode not in (0, 1):
+            return None, f"exit {p.returncode}: {p.stderr.strip()[-300:]}"
+        try:
+            out = json.loads(p.stdout)
+            fs = out["findings"]
+            if not isinstance(fs, list):
+                raise ValueError("findings is not a list")
+        except (ValueError, KeyError, TypeError) as e:
+            return None, f"bad JSON: {e}: {p.stdout[:200]!r}"
+        # exit 1 = an error finding; warnings (redundant_wait, unsupported) alone exit 0
+        if (p.returncode == 1 and not fs) or (p.returncode == 0 and any(is_race(f.get("code")) for f in fs)):
+            return None, f"exit {p.returncode} with findings {[f.get('code') for f in fs][:5]}"
+        return fs, None
+
+    def close(self):
+        os.rmdir(self.tmp)
+
+
+def pick_short(ms, per_file):
+    """Deterministic sample: at most per_file harmful + per_file benign per base file (by sha1)."""
+    by = {}
+    for m in ms:
+        by.setdefault((m["base"], m["label"]), []).append(m)
+    out = []
+    for (_, lab), lst in sorted(by.items()):
+        lst.sort(key=lambda m: hashlib.sha1(m["id"].encode()).hexdigest())
+        out += lst[:per_file]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kwgen", default="build/kwgen")
+    ap.add_argument("--verify", help="command template ({isa}, {file}); default: KWGEN verify --isa {isa} --json {file}")
+    ap.add_argument("--root", default=HERE)
+    ap.add_argument("--short", type=int, default=0, help="keep at most N harmful + N benign mutants per base file")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--min-detect", type=float, default=0.98)
+    ap.add_argument("--labels-only", action="store_true", help="label the mutants, run no verifier")
+    ap.add_argument("--report", help="write every mutant, its label and the verdict as JSON lines here")
+    ap.add_argument("--write-labels", help="write the labelled mutants (JSON lines) here")
+    a = ap.parse_args()
+
+    bases = base_files(a.root)
+    texts, allm = {}, []
+    for isa, rel, path in bases:
+        with gzip.open(path, "rt") as f:
+            texts[rel] = f.read()
+        allm += candidates(isa, rel, texts[rel])
+    kept = [m for m in allm if m["label"] in ("harmful", "benign")]
+    drops = {}
+    for m in allm:
+        if m["label"] == "dropped":
+            drops[m["why"]] = drops.get(m["why"], 0) + 1
+    print(f"mutation candidates: {len(allm)} from {len(bases)} files; harmful "
+          f"{sum(m['label'] == 'harmful' for m in allm)}, benign {sum(m['label'] == 'benign' for m in allm)}, "
+          f"dropped {sum(m['label'] == 'dropped' for m in allm)}")
+    for why, n in sorted(drops.items(), key=lambda x: -x[1]):
+        print(f"   dropped {n:5d}: {why}")
+    if a.short:
+        kept = pick_short(kept, a.short)
+        print(f"short run: {len(kept)} mutants ({a.short} harmful + {a.short} benign at most per file)")
+    if a.write_labels:
+        with open(a.write_labels, "w") as f:
+            for m in kept:
+                f.write(json.dumps(m) + "\n")
+    if a.labels_only:
+        print(f"0 passed, 0 failed, {len(kept)} skipped")
+        return 0
+
+    tmpl = a.verify or (a.kwgen + " verify --isa {isa} --json {file}")
+    if not a.verify and not os.path.exists(a.kwgen):
+        print(f"SKIPPED: {a.kwgen} not built")
+        print(f"0 passed, 0 failed, {len(kept)} skipped")
+        return 0
+    V = Verifier(tmpl, a.timeout)
+    used = sorted(set(m["base"] for m in kept))
+    isa_of = {rel: isa for isa, rel, _ in bases}
+    with ThreadPoolExecutor(a.jobs) as ex:
+        base_res = dict(zip(used, ex.map(lambda rel: V.run(rel, isa_of[rel], texts[rel]), used)))
+        mres = list(ex.map(lambda m: V.run(m["id"], m["isa"], mutant_text(texts[m["base"]], m)), kept))
+    V.close()
+
+    per, passed, failed, rows = {}, 0, 0, []
+    missed, alarms, errors = [], [], []
+    for m, (fs, err) in zip(kept, mres):
+        pi = per.setdefault(m["isa"], dict(harmful=0, detected=0, exact=0, any_new=0, benign=0, false_alarms=0, errors=0))
+        bfs, berr = base_res[m["base"]]
+        mu = m["mutation"]
+        shift = (lambda L: L - 1 if L > mu["line"] else L) if mu["patch_line"] is None else (lambda L: L)
+        base_races = set((shift(f.get("line")), f.get("code")) for f in (bfs or []) if is_race(f.get("code")))
+        ok = True
+        if err or berr:
+            pi["errors"] += 1
+            errors.append((m["id"], err or f"base: {berr}"))
+            ok = False
+            fs = fs or []
+        races = [f for f in fs if is_race(f.get("code"))]
+        new = [f for f in races if (f.get("line"), f.get("code")) not in base_races]
+        verdict = {}
+        if m["label"] == "harmful":
+            pi["harmful"] += 1
+            hit = any(f.get("line") == e["line"] and family_ok(e["code"], f.get("code")) for e in m["expected"] for f in races)
+            exact = any(f.get("line") == e["line"] and f.get("code") == e["code"] for e in m["expected"] for f in races)
+            pi["detected"] += hit
+            pi["exact"] += exact
+            pi["any_new"] += bool(new)
+            verdict = dict(detected=hit, exact=exact)
+            if not hit:
+                ok = False
+                missed.append((m, [(f.get("line"), f.get("code")) for f in races][:6]))
+        else:
+            pi["benign"] += 1
+            if new:
+                pi["false_alarms"] += 1
+                ok = False
+                alarms.append((m, [(f.get("line"), f.get("code"), f.get("message", "")) for f in new][:4]))
+            verdict = dict(false_alarm=bool(new))
+        passed += ok
+        failed += not ok
+        rows.append(dict(m, verdict=verdict, error=err))
+    if a.report:
+        with open(a.report, "w") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+
+    print(f"\n{'isa':8s} {'harmful':>8s} {'detected':>9s} {'rate':>7s} {'exact':>6s} {'benign':>7s} {'false-al':>9s} {'errors':>7s}")
+    T = dict(harmful=0, detected=0, exact=0, benign=0, false_alarms=0, errors=0)
+    for isa in sorted(per, key=lambda i: (refsim.GEN[i], i)):
+        p = per[isa]
+        for k in T:
+            T[k] += p[k]
+        rate = f"{p['detected'] / p['harmful']:.3f}" if p["harmful"] else "n/a"
+        print(f"{isa:8s} {p['harmful']:8d} {p['detected']:9d} {rate:>7s} {p['exact']:6d} {p['benign']:7d} {p['false_alarms']:9d} {p['errors']:7d}")
+    rate = T["detected"] / T["harmful"] if T["harmful"] else 1.0
+    print(f"{'all':8s} {T['harmful']:8d} {T['detected']:9d} {rate:7.3f} {T['exact']:6d} {T['benign']:7d} {T['false_alarms']:9d} {T['errors']:7d}")
+    for m, got in missed[:15]:
+        print(f"   MISSED {m['id']}: {m['mutation']['before']} -> {m['mutation']['after']} "
+              f"expected {[(e['line'], e['code'], e.get('register')) for e in m['expected']]} got {got}")
+    for m, got in alarms[:15]:
+        print(f"   FALSE ALARM {m['id']}: {m['mutation']['before']} -> {m['mutation']['after']}: {got}")
+    for mid, e in errors[:10]:
+        print(f"   ERROR {mid}: {e}")
+    good = rate >= a.min_detect and T["false_alarms"] == 0 and T["errors"] == 0
+    print(f"detection {T['detected']}/{T['harmful']} = {rate:.3f} (goal >= {a.min_detect}); "
+          f"false alarms {T['false_alarms']}/{T['benign']} (goal 0); {'OK' if good else 'FAIL'}")
+    # the summary line counts mutants; a run below the goal is a failure even
+    # when every single failure is tolerated by the rate
+    if not good and failed == 0:
+        failed = 1
+    print(f"{passed} passed, {failed} failed, 0 skipped")
+    return 0 if good else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The same findings at the same instructions in all three input forms.
+
+For every clang -S file in tests/verify/llvm, every case written in clang
+syntax (tests/verify/cases) and a sample of mutants (mutants.py):
+
+  1. assemble it:    llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=ISA -filetype=obj
+  2. disassemble it: llvm-objdump-22 -d   (objdump form: no labels, branch
+                     targets only in <sym+0xOFF> comments)
+  3. map every instruction line of the .s to its objdump line (per function,
+     in order; the mnemonics must agree) and so to its byte offset;
+  4. run `kwgen verify --json` on the .s, on the objdump text and on the
+     object file itself (decoded by libkwgen-codeobj with LLVM's
+     disassembler), and compare the findings as sets of (code, offset,
+     mnemonic).  The code-object decoding must also equal llvm-objdump's
+     text (line for line, `codeobj_dump`).
+
+  objdump_test.py --kwgen build/kwgen [--codeobj-dump build/tests/codeobj_dump]
+                  [--mutants N] [--jobs 2]
+Last line: 'verify-forms: N passed, N failed, N skipped'.
+"""
+import argparse, gzip, json, os, re, shutil, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, HERE)
+from checks import Results, sanitizer_report  # noqa: E402
+
+LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
+LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
+MCPU = {"gfx940": "gfx942", "gfx941": "gfx942"}
+
+LABEL = re.compile(r"^([.\w$]+):")
+INST = re.compile(r"^\s+([a-z][a-z0-9_]*)\b")
+DIS_SYM = re.compile(r"^([0-9a-f]{16}) <(.+)>:\s*$")
+DIS_INST = re.compile(r"^\t(\S+).*?// ([0-9A-F]{12}):")
+
+
+def strip_comment(s):
+    for c in (";", "//"):
+        i = s.find(c)
+        if i >= 0:
+            s = s[:i]
+    return s
+
+
+def s_instructions(text):
+    """clang -S text -> {function: [(line, mnemonic)]} in order (code labels = functions)."""
+    funcs, cur = {}, None
+    for n, raw in enumerate(text.split("\n"), 1):
+        s = strip_comment(raw)
+        if not s.strip():
+            continue
+        m = LABEL.match(s)
+        if m and not s[0].isspace():
+            name = m.group(1)
+            if name.startswith(".Lfunc_end"):
+                cur = None
+            elif not name.startswith("."):
+                cur = None if name.startswith(("amdhsa", "amdgpu")) else funcs.setdefault(name, [])
+            continue
+        if cur is None or s.lstrip().startswith("."):
+            continue
+        m = INST.match(s)
+        if m:
+            cur.append((n, m.group(1)))
+    return funcs
+
+
+def dis_instructions(text):
+    """objdump text -> ({function: [(line, mnemonic, offset)]}, {line: (offset, mnemonic)})."""
+    funcs, cur, by_line = {}, None, {}
+    for n, raw in enumerate(text.split("\n"), 1):
+        m = DIS_SYM.match(raw)
+        if m:
+            cur = funcs.setdefault(m.group(2), [])
+            continue
+        m = DIS_INST.match(raw)
+        if m and cur is not None:
+            off = int(m.group(2), 16)
+            cur.append((n, m.group(1), off))
+            by_line[n] = (off, m.group(1))
+    return funcs, by_line
+
+
+def line_map(s_text, d_text):
+    """.s line -> (offset, mnemonic), or an error string."""
+    sf = s_instructions(s_text)
+    df, _ = dis_instructions(d_text)
+    out = {}
+    for f, insts in sf.items():
+        if not insts:
+            continue
+        if f not in df:
+            return None, f"function {f} not in the disassembly"
+        d = df[f]
+        j = 0
+        for ln, mn in insts:
+            # .p2align padding: s_nop instructions the .s does not spell out
+            while j < len(d) and d[j][1] != mn and d[j][1] == "s_nop" and mn != "s_nop":
+                j += 1
+            if j >= len(d):
+                return None, f"{f}: line {ln} {mn} has no disassembled instruction"
+            dl, dmn, off = d[j]
+            if mn != dmn:
+                return None, f"{f}: line {ln} {mn} disassembles as {dmn} (offset 0x{off:x})"
+            out[ln] = (off, dmn)
+            j += 1
+        for dl, dmn, off in d[j:]:
+            if dmn not in ("s_nop", "s_code_end"):
+                return None, f"{f}: extra instruction {dmn} at 0x{off:x} after the last .s instruction"
+    return out, None
+
+
+def run(cmd, timeout=120, **kw):
+    return subprocess.run(cmd, capture_output=True, timeout=timeout, **kw)
+
+
+def verify(kwgen, isa, path, timeout):
+    """-> (findings, error)"""
+    cmd = [kwgen, "verify", "--json", path] if isa is None else [kwgen, "verify", "--isa", isa, "--json", path]
+    try:
+        p = run(cmd, timeout=timeout, text=True)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    san = sanitizer_report(p.stderr)
+    if san:
+        return None, "sanitizer: " + san
+    if p.returncode not in (0, 1):
+        return None, f"exit {p.returncode}: {p.stderr.strip()[-300:]}"
+    try:
+        fs = json.loads(p.stdout)["findings"]
+    except (ValueError, KeyError, TypeError) as e:
+        return None, f"bad JSON ({e})"
+    return fs, None
+
+
+def keyset(fs, where):
+    """findings -> set of (code, offset, mnemonic) with where(finding) -> (offset, mnemonic) or None."""
+    out, unmapped = set(), []
+    for f in fs:
+        k = where(f)
+        if k is None:
+            unmapped.append(f)
+        else:
+            out.add((f.get("code"), k[0], k[1]))
+    return out, unmapped
+
+
+def one(a, item, tmp):
+    """-> list of (ok, what, why)"""
+    name, isa, text = item["id"], item["isa"], item["text"]
+    res = []
+    base = os.path.join(tmp, re.sub(r"[^\w.-]", "_", name))
+    s_path, o_path, d_path = base + ".s", base + ".o", base + ".dis.s"
+    with open(s_path, "w") as f:
+        f.write(text)
+    try:
+        p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={MCPU.get(isa, isa)}", "-filetype=obj",
+                 s_path, "-o", o_path])
+        if p.returncode != 0:
+            return [(False, f"{name}: assemble", p.stderr.decode()[-300:])]
+        p = run([LLVM_OBJDUMP, "-d", o_path])
+        if p.returncode != 0:
+            return [(False, f"{name}: disassemble", p.stderr.decode()[-300:])]
+        d_text = p.stdout.decode()
+        with open(d_path, "w") as f:
+            f.write(d_text)
+        lm, err = line_map(text, d_text)
+        if err:
+            return [(False, f"{name}: .s to objdump instruction map", err)]
+        _, d_by_line = dis_instructions(d_text)
+        if a.codeobj_dump:
+            p = run([a.codeobj_dump, o_path])
+            mine = p.stdout.decode()
+            same = p.returncode == 0 and mine.split("\n")[2:] == d_text.split("\n")[2:]
+            why = p.stderr.decode()[-200:] if p.returncode else ""
+            if not same and not why:
+                diff = [(x, y) for x, y in zip(mine.split("\n"), d_text.split("\n")) if x != y][:1]
+                why = f"first difference: {diff}"
+            res.append((same, f"{name}: code-object decoding equals llvm-objdump -d", why))
+        fs_s, e1 = verify(a.kwgen, isa, s_path, a.timeout)
+        fs_d, e2 = verify(a.kwgen, isa, d_path, a.timeout)
+        fs_o, e3 = verify(a.kwgen, None, o_path, a.timeout)
+        for e, form in ((e1, ".s"), (e2, "objdump"), (e3, "code object")):
+            if e:
+                res.append((False, f"{name}: verify {form}", e))
+        if e1 or e2:
+            return res
+        ks, us = keyset(fs_s, lambda f: lm.get(f.get("line")))
+        kd, ud = keyset(fs_d, lambda f: d_by_line.get(f.get("line")))
+        why = []
+        if us or ud:
+            why.append(f"findings on lines with no instruction: .s {[(f.get('line'), f.get('code')) for f in us][:3]} "
+                       f"objdump {[(f.get('line'), f.get('code')) for f in ud][:3]}")
+        if ks != kd:
+            why.append(f"only .s: {sorted(ks - kd)[:4]} only objdump: {sorted(kd - ks)[:4]}")
+        res.append((not why, f"{name}: .s and objdump form agree ({len(ks)} findings)", "; ".join(why)))
+        if fs_o is not None:
+            # the code object's findings name the byte offset; the mnemonic
+            # is the instruction at that offset in the objdump text
+            by_off = {off: mn for off, mn in d_by_line.values()}
+            ko, uo = keyset(fs_o, lambda f: (f["offset"], by_off.get(f["offset"]))
+                            if isinstance(f.get("offset"), int) and f["offset"] >= 0 else None)
+            why = []
+            if uo:
+                why.append(f"findings without a byte offset: {[(f.get('line'), f.get('code')) for f in uo][:3]}")
+            if ko != kd:
+                why.append(f"only objdump: {sorted(kd - ko)[:4]} only code object: {sorted(ko - kd)[:4]}")
+            res.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
+        return res
+    finally:
+        for p_ in (s_path, o_path, d_path):
+            if os.path.exists(p_):
+                os.unlink(p_)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kwgen", default="build/kwgen")
+    ap.add_argument("--codeobj-dump", help="tool printing a code object through libkwgen-codeobj")
+    ap.add_argument("--root", default=HERE)
+    ap.add_argument("--mutants", type=int, default=40, help="also check this many mutants (0 = none)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60)
+    a = ap.parse_args()
+    R = Results("verify-forms")
+    for tool in (LLVM_MC, LLVM_OBJDUMP):
+        if not shutil.which(tool):
+            R.skip("assembled forms", f"{tool} not installed (scripts/deps/core.txt: llvm-22)")
+            R.finish()
+    if not os.access(a.kwgen, os.X_OK):
+        R.fail("kwgen", f"{a.kwgen} is not built")
+        R.finish()
+    items = []
+    llvm = os.path.join(a.root, "llvm")
+    texts = {}
+    for isa in sorted(os.listdir(llvm)):
+        d = os.path.join(llvm, isa)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".s.gz"):
+                with gzip.open(os.path.join(d, f), "rt") as fh:
+                    t = fh.read()
+                texts[f"llvm/{isa}/{f}"] = t
+                items.append(dict(id=f"llvm/{isa}/{f[:-5]}", isa=isa, text=t))
+    with open(os.path.join(a.root, "cases", "cases.jsonl")) as fh:
+        for line in fh:
+            c = json.loads(line)
+            if c["file"].endswith(".dis.s") or not c.get("assembles", True):
+                continue
+            with gzip.open(os.path.join(a.root, "cases", c["file"] + ".gz"), "rt") as g:
+                items.append(dict(id="cases/" + c["file"], isa=c["isa"], text=g.read()))
+    if a.mutants:
+        import mutants as M
+        ms = []
+        for rel, t in sorted(texts.items()):
+            ms += [m for m in M.candidates(rel.split("/")[1], rel, t) if m["label"] in ("harmful", "benign")]
+        ms = M.pick_short(ms, 1)
+        ms.sort(key=lambda m: __import__("hashlib").sha1(m["id"].encode()).hexdigest())
+        for m in ms[:a.mutants]:
+            items.append(dict(id="mutant/" + m["id"], isa=m["isa"], text=M.mutant_text(texts[m["base"]], m)))
+    tmp = tempfile.mkdtemp(prefix="kwgen-verify-forms-")
+    try:
+        with ThreadPoolExecutor(a.jobs) as ex:
+            for res in ex.map(lambda it: one(a, it, tmp), items):
+                for ok, what, why in res:
+                    R.check(ok, what, why)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    R.finish()
+
+
+if __name__ == "__main__":
+    main()
