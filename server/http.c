@@ -264,6 +264,12 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		memcpy(ctx->key, r->key, sizeof(ctx->key));
 		ctx->cached = r->cached;
 		memcpy(ctx->code, r->code, sizeof(ctx->code));
+		/* counted when queued, before the client can read it and ask
+		 * /status; batch items are counted by kw_kernels_batch; a
+		 * DELETE looks nothing up */
+		if (ctx->route == KW_ROUTE_KERNELS ||
+		    (ctx->route == KW_ROUTE_KERNEL_GET && strcmp(ctx->method, "DELETE") != 0))
+			kw_metrics_kernel(r->status, r->cached);
 	}
 	kw_reply_reset(r);
 	return ret;
@@ -273,23 +279,29 @@ static void status_reply(kw_reply *out, kw_srv *s)
 {
 	kw_error e = KW_ERROR_INIT;
 	kw_cache_stats st;
+	kw_kernel_counts kc;
+	json_t *o;
 
 	if (kw_cache_stats_get(&st, s->cache, &e) < 0) {
 		kw_reply_kw_error(out, &e);
 		return;
 	}
-	kw_reply_json(out, 200,
-		      json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:I,s:I,s:b,s:I}",
-				"entries", (json_int_t)st.entries, "bytes", (json_int_t)st.bytes,
-				"hits", (json_int_t)st.hits, "misses", (json_int_t)st.misses,
-				"inserts", (json_int_t)st.inserts, "evictions",
-				(json_int_t)st.evictions, "generations",
-				(json_int_t)kw_metrics_generations(), "version",
-				kw_generator_version(), "uptime",
-				(json_int_t)((wall_ms() - s->started_ms) / 1000), "in_flight",
-				(json_int_t)kw_metrics_in_flight_now(), "draining",
-				atomic_load(&s->draining), "max_cache_bytes",
-				(json_int_t)s->cfg.max_cache_bytes));
+	kw_metrics_kernel_counts(&kc);
+	o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:I,s:I,s:b,s:I}",
+		      "entries", (json_int_t)st.entries, "bytes", (json_int_t)st.bytes,
+		      "hits", (json_int_t)kc.hits, "misses", (json_int_t)kc.misses,
+		      "errors", (json_int_t)kc.errors, "inserts", (json_int_t)st.inserts,
+		      "evictions", (json_int_t)st.evictions, "generations",
+		      (json_int_t)kw_metrics_generations(), "version", kw_generator_version(),
+		      "uptime", (json_int_t)((wall_ms() - s->started_ms) / 1000), "in_flight",
+		      (json_int_t)kw_metrics_in_flight_now(), "draining", atomic_load(&s->draining),
+		      "max_cache_bytes", (json_int_t)s->cfg.max_cache_bytes);
+	if (o && json_object_set_new(o, "file_bytes",
+				     json_pack("{s:I,s:I,s:I}", "db", (json_int_t)st.db_file_bytes,
+					       "wal", (json_int_t)st.wal_bytes, "shm",
+					       (json_int_t)st.shm_bytes)) == 0)
+		json_object_set_new(o, "read_only", json_boolean(st.read_only));
+	kw_reply_json(out, 200, o);
 }
 
 static void metrics_reply(kw_reply *out, kw_srv *s)

@@ -450,8 +450,8 @@ static void one_start(kw_kjob *j)
 }
 
 /* The fast path: a body seen before.  A fresh response held in memory is
- * served as is; otherwise the known key is read from the cache file (which
- * refreshes last_access) and the response is held again.  Returns 1 with
+ * served as is (its hit noted with kw_cache_touch); otherwise the known key
+ * is read from the cache file and the response is held again.  Returns 1 with
  * out filled, 0 to take the full path. */
 static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], const char *body,
 		    size_t body_len)
@@ -470,6 +470,8 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], co
 		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
 			return 0;
 		kw_memo_put(s->memo, digest, key, text, len);
+	} else {
+		kw_cache_touch(s->cache, key); /* recency only: no SQLite */
 	}
 	kw_reply_text(out, 200, text, len, NULL);
 	memcpy(out->key, key, sizeof(out->key));

@@ -57,20 +57,29 @@ static void usage(FILE *f)
 		"                         for IPv6, :PORT for every address; port 0 picks a\n"
 		"                         free port; the start line says \"kwgend: listening\n"
 		"                         on ADDR:PORT\"\n"
-		"  --db PATH              SQLite cache file (default ./kwgen-cache.db)\n"
+		"  --db PATH              SQLite cache file (default ./kwgen-cache.db; a\n"
+		"                         file path: not \"\" or :memory:); a file that\n"
+		"                         cannot be written is served read-only (writes\n"
+		"                         get 503 \"storage\")\n"
 		"  --threads N            HTTP polling threads (default: one per online CPU);\n"
 		"                         they answer hits, GETs and health checks and never\n"
 		"                         generate\n"
 		"  --workers N            generation threads (default: one per online CPU)\n"
-		"  --max-cache-bytes N    evict least-recently-used entries beyond N bytes\n"
+		"  --max-cache-bytes N    bound on the cache files: the database, its -wal\n"
+		"                         and -shm together stay within N bytes plus a\n"
+		"                         slack of N/8 (at least 256 KiB, at most 64 MiB);\n"
+		"                         the WAL's share is N/8 (64 KiB..64 MiB);\n"
+		"                         least-recently-used entries are evicted\n"
 		"                         (default 1073741824; 0 = unbounded)\n"
 		"  --max-body-bytes N     largest request body accepted, else 413\n"
 		"                         (default 1048576)\n"
 		"  --max-batch N          most requests in one batch, else 422 (default 256)\n"
 		"  --drain-seconds N      on SIGTERM/SIGINT, wait up to N s for in-flight\n"
 		"                         requests (default 30)\n"
-		"  --busy-timeout-ms N    how long a cache write waits for the SQLite lock\n"
-		"                         before the request gets 503 (default 5000)\n"
+		"  --busy-timeout-ms N    how long a cache write waits for the write lock\n"
+		"                         (other writes of this daemon, then SQLite's)\n"
+		"                         before the request gets 503 \"storage\" (default\n"
+		"                         200); hits never wait for a lock\n"
 		"  --hot-cache-bytes N    responses of repeated bodies kept in memory, at\n"
 		"                         most N bytes (default 16777216; 0 = none); each\n"
 		"                         is re-checked against the file once a second\n"
@@ -271,7 +280,15 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		case O_NO_UI: cfg->no_ui = 1; break;
 		case O_LOG_FILE: cfg->log_file = optarg; break;
 		case O_LISTEN: cfg->listen = optarg; break;
-		case O_DB: cfg->db_path = optarg; break;
+		case O_DB:
+			if (!*optarg || strcmp(optarg, ":memory:") == 0) {
+				fprintf(stderr, "kwgend: --db wants a file path, not \"%s\": an in-memory"
+					" or temporary database would be a different empty one for each"
+					" connection\n", optarg);
+				return -1;
+			}
+			cfg->db_path = optarg;
+			break;
 		case O_THREADS:
 			if (num("--threads", optarg, 1024, &v) < 0 || v == 0) {
 				fprintf(stderr, "kwgend: --threads wants 1..1024\n");
@@ -417,7 +434,7 @@ int main(int argc, char **argv)
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
 		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,
 		.max_body_bytes = 1u << 20, .max_batch = 256, .drain_seconds = 30,
-		.busy_timeout_ms = 5000, .hot_bytes = 16u << 20, .max_connections = 1024,
+		.busy_timeout_ms = 200, .hot_bytes = 16u << 20, .max_connections = 1024,
 		.max_connections_per_ip = 0, .connection_timeout = 60, .request_timeout = 30,
 		.max_inflight = 0, .max_response_bytes = 64u << 20,
 		.workers = cpus > 0 ? (unsigned)cpus : 1, .work_timeout = 120,
@@ -456,6 +473,7 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	copt.max_bytes = s.cfg.max_cache_bytes;
+	copt.max_disk_bytes = s.cfg.max_cache_bytes;
 	copt.busy_timeout_ms = s.cfg.busy_timeout_ms;
 	copt.reset_corrupt = s.cfg.reset_corrupt_db;
 	copt.max_pages = s.cfg.db_max_pages;
@@ -467,6 +485,8 @@ int main(int argc, char **argv)
 		teardown(&s);
 		return 1;
 	}
+	if (kw_cache_read_only(s.cache))
+		kw_log_event(KW_LOG_ALWAYS, "read_only", NULL, "kwgend: %s", kw_cache_read_only(s.cache));
 	if (kw_cache_moved_aside(s.cache))
 		kw_log_event(KW_LOG_ALWAYS, "reset_corrupt_db", NULL, "kwgend: %s was damaged; moved it to %s and started an empty cache",
 		       s.cfg.db_path, kw_cache_moved_aside(s.cache));

@@ -85,6 +85,7 @@ class Daemon:
             raise RuntimeError("kwgend did not start: " + self.log.read()[-500:])
 
     def stop(self):
+        """SIGTERM; -> the exit status, or -1000 if the log holds a sanitizer report."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -92,7 +93,12 @@ class Daemon:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self.log.seek(0)
+        text = self.log.read()
         self.log.close()
+        if re.search(r"Sanitizer|runtime error:", text):
+            print(text[-2000:])
+            return -1000
         return self.proc.returncode
 
 
@@ -755,7 +761,7 @@ def main():
         if b:
             b.stop()
         rc = d.stop()
-        check(rc == 0, "kwgend exits 0 on SIGTERM", str(rc))
+        check(rc == 0, "kwgend exits 0 on SIGTERM, no sanitizer report", str(rc))
         shutil.rmtree(tmp, ignore_errors=True)
     print("screenshots in %s" % out)
     print("%d passed, %d failed" % (passed, failed))
