@@ -38,4 +38,5 @@ serve-soak: $(BUILD)/kwgend
 		--seconds $(SERVE_SOAK_SECONDS) --p99-ms 50 --figures $(BUILD)/serve-soak-figures.json
 
 SUITES += unit e2e serve-test
+ASAN_SUITES += serve-test
 soak: serve-soak

@@ -576,12 +576,13 @@ def main():
         for name, title, fn, extra in table:
             if name in only:
                 e2e.check(title, fn, binary, tmp, *extra)
+        e2e.sanitizer_check("no sanitizer report from any kwgend")
     print("figures: " + json.dumps(FIG, indent=1))
     if a.figures:
         with open(a.figures, "w") as f:
             json.dump(FIG, f, indent=1)
-    print("serve: %d passed, %d failed" % (e2e.PASSED, e2e.FAILED))
-    return 1 if e2e.FAILED else 0
+    print("serve: %d passed, %d failed, %d skipped" % (e2e.PASSED, e2e.FAILED, e2e.SKIPPED))
+    return e2e.exit_status()
 
 
 if __name__ == "__main__":
