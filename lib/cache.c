@@ -131,6 +131,7 @@ struct kw_cache {
 	char *read_only;      /* why puts cannot store (names the file), or NULL */
 	int damaged;          /* set by conn_open: the file is not a sound database */
 	char why[128];        /* SQLite's message of the last failed opening step */
+	int why_code;         /* and its primary result code */
 	int mode;             /* OPEN_READ, or OPEN_READ_ONLY / OPEN_IMMUTABLE */
 	kw_cache_options opt;
 	int64_t page_size;
@@ -183,6 +184,7 @@ static int open_error(kw_error *err, kw_cache *c, sqlite3 *db, const char *what)
 
 	if (db)
 		snprintf(c->why, sizeof(c->why), "%s", sqlite3_errmsg(db));
+	c->why_code = code;
 	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
 		c->damaged = 1;
 		return kw_error_set(err, KW_EIO, NULL, "cache: %s is damaged (%s: %s)", c->path,
@@ -466,6 +468,10 @@ static int conn_open(kw_cache_conn **out, kw_cache *c, int how, int apply_schema
 		}
 	}
 	if (apply_schema) {
+		/* at start-up another connection's write may be in progress:
+		 * wait for it (at least 5 s) rather than take the file for
+		 * read-only */
+		sqlite3_busy_timeout(k->db, c->opt.busy_timeout_ms > 5000 ? c->opt.busy_timeout_ms : 5000);
 		if (!c->opt.skip_check && quick_check(c, k, err) < 0)
 			goto fail;
 		if (how == OPEN_WRITE &&
@@ -478,6 +484,7 @@ static int conn_open(kw_cache_conn **out, kw_cache *c, int how, int apply_schema
 			goto fail;
 		}
 	}
+	sqlite3_busy_timeout(k->db, 0);
 	for (int i = 0; i < ST_COUNT; i++) {
 		if (!writes && !(KW_READ_STATEMENTS & (1u << i)))
 			continue;
@@ -754,7 +761,9 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 		if ((rc = move_aside(c, &why)) == 0)
 			rc = conn_open(&k, c, OPEN_WRITE, 1, &why);
 	}
-	if (rc == KW_EIO && !c->damaged) {
+	if (rc == KW_EIO && !c->damaged &&
+	    (c->why_code == SQLITE_READONLY || c->why_code == SQLITE_CANTOPEN ||
+	     c->why_code == SQLITE_PERM)) {
 		/* cannot be opened for writing: read-only (or the first error) */
 		rc = open_read_only(&k, c, &why, err);
 	} else if (rc < 0) {

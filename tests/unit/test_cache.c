@@ -649,6 +649,40 @@ static void test_recency_in_memory(void **state)
 	kw_cache_close(c);
 }
 
+static void *release_later(void *arg)
+{
+	usleep(300 * 1000);
+	sqlite3_exec(arg, "ROLLBACK", NULL, NULL, NULL);
+	return NULL;
+}
+
+/* Opening while another connection writes waits for it: the cache opens
+ * writable (a busy file is not taken for a read-only one). */
+static void test_open_waits_for_writer(void **state)
+{
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	sqlite3 *db;
+	pthread_t t;
+	char k[65];
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	kw_cache_close(c);
+	c = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE totals SET entries = entries"
+				      " WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	pthread_create(&t, NULL, release_later, db);
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	pthread_join(t, NULL);
+	sqlite3_close(db);
+	assert_null(kw_cache_read_only(c));
+	key_of(k, 3);
+	assert_int_equal(put(c, k, "{}"), 0);
+	kw_cache_close(c);
+}
+
 /* "" and ":memory:" are not files. */
 static void test_not_a_file(void **state)
 {
@@ -681,6 +715,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_write_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recency_in_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_waits_for_writer, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
