@@ -266,6 +266,24 @@ def t_lingering(binary, tmp):
     finally:
         rc = d.stop()
     assert rc == 0, rc
+    # without lingering (or past --linger-bytes) the same client meets a
+    # reset: the flags are what makes the difference
+    for flags in (["--linger-seconds", "0"], ["--linger-bytes", "65536"]):
+        d = e2e.Daemon(binary, os.path.join(tmp, "linger0.db"), "--log-level", "error",
+                       "--max-body-bytes", "65536", *flags).start()
+        base = "http://127.0.0.1:%d" % d.port
+        try:
+            errors = 0
+            for _ in range(5):
+                try:
+                    post("/v1/kernels", big)
+                except (urllib.error.URLError, OSError, http.client.HTTPException):
+                    errors += 1
+            assert errors >= 1, "%s: the 413 was read every time" % flags
+            got[" ".join(flags)] = "%d/5 uploads cut by a reset" % errors
+        finally:
+            rc = d.stop()
+        assert rc == 0, rc
     FIG["lingering"] = got
 
 
