@@ -1,7 +1,7 @@
 # mk/selftest.mk - the test suites tested: every check is fed a deliberately
 # broken kwgen or kwgend (tests/selftest/selftest.py) and must fail.
 #
-#   make selftest [SELFTEST_ONLY=runner,golden,e2e,hardening,package,scaleout]
+#   make selftest [SELFTEST_ONLY=runner,flags,golden,e2e,hardening,package,scaleout]
 
 SELFTEST_ONLY ?=
 

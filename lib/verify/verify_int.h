@@ -73,6 +73,27 @@ typedef struct vf_isa {
 
 const vf_isa *vf_isa_by_name(const char *name, size_t len);
 
+/* What a mnemonic does, before its modifiers are looked at (model.c). */
+typedef struct vf_mclass {
+	uint8_t kind;        /* VF_I_* */
+	uint8_t flags;       /* VF_F_* */
+	uint8_t mem;         /* VF_M_* memory family */
+	uint8_t wait;        /* VF_W_* wait form */
+	uint8_t wcnt;        /* counter of a single-counter wait */
+	uint8_t nodef;       /* ALU without a written first operand */
+	uint8_t access;      /* VF_MA_* for memory */
+} vf_mclass;
+
+enum { VF_M_NONE = 0, VF_M_VMEM, VF_M_FLAT, VF_M_LDS, VF_M_GDS, VF_M_SMEM, VF_M_MSG,
+       VF_M_EXP, VF_M_TENSOR, VF_M_ASYNC };
+enum { VF_MA_LOAD = 1, VF_MA_STORE = 2, VF_MA_ATOMIC = 3, VF_MA_DMA = 4, VF_MA_SAMPLE = 5,
+       VF_MA_BVH = 6, VF_MA_OTHER = 7 };
+enum { VF_W_NONE = 0, VF_W_WAITCNT, VF_W_REG, VF_W_SINGLE, VF_W_LOAD_DS, VF_W_STORE_DS,
+       VF_W_IDLE };
+
+/* Classify mnemonic m (len n, lower case) for isa. */
+vf_mclass vf_classify(const vf_isa *isa, const char *m, size_t n);
+
 /* ---- instruction kinds ---- */
 enum {
 	VF_I_ALU = 0,   /* no counter */
@@ -123,7 +144,9 @@ typedef struct vf_inst {
 } vf_inst;
 
 typedef struct vf_wait {
-	int16_t n[VF_NCNT];  /* -1 = field not waited */
+	int16_t n[VF_NCNT];  /* -1 = field not waited (absent or the all-ones "no wait") */
+	uint8_t opaque;      /* count from a register: no effect assumed, never redundant */
+	uint8_t fields;      /* fields written (0: a wait that names no counter) */
 } vf_wait;
 
 typedef struct vf_func {
@@ -140,6 +163,42 @@ typedef struct vf_label {
 	uint32_t inst;       /* next instruction index */
 } vf_label;
 
+/* name -> value table (open addressing; names point into the input) */
+typedef struct vf_sym {
+	const char *name;
+	uint32_t len;
+	uint32_t flags;      /* VF_SYM_* */
+	int64_t value;
+} vf_sym;
+
+enum {
+	VF_SYM_VALUE = 1,    /* .set / = */
+	VF_SYM_FUNC = 2,     /* .type NAME,@function or .globl */
+	VF_SYM_KERNEL = 4,   /* .amdhsa_kernel NAME */
+	VF_SYM_LABEL = 8,    /* defined as a label: value = instruction index */
+	VF_SYM_ADDR = 16,    /* objdump symbol: value = address, aux = function */
+	VF_SYM_MACRO = 32    /* .macro NAME */
+};
+
+typedef struct vf_symtab {
+	vf_sym *t;
+	size_t cap, n;
+} vf_symtab;
+
+/* NULL if absent; with create, insert (value 0, flags 0); NULL on ENOMEM. */
+vf_sym *vf_sym_get(vf_symtab *st, const char *name, size_t len, int create);
+void vf_symtab_free(vf_symtab *st);
+
+/* Evaluate an integer expression (decimal, 0x hex, symbols set with .set,
+ * + - * / % << >> & | ^ ~ and parentheses) in [s, e).  0 or -1. */
+int vf_expr(const vf_symtab *st, const char *s, const char *e, int64_t *out);
+
+/* Parse a register operand at [s, e) (modifiers -, |, abs(), neg() skipped):
+ * 1 and *slot, *n for v/s/a/acc/ttmp/vcc registers, 0 for anything else
+ * (immediates, labels, exec, m0, null...), -1 for a register that is out of
+ * range or whose index does not evaluate. */
+int vf_parse_reg(const vf_symtab *st, const char *s, const char *e, uint16_t *slot, uint8_t *n);
+
 typedef struct vf_prog {
 	const char *text;
 	size_t len;
@@ -152,10 +211,13 @@ typedef struct vf_prog {
 	vf_wait *waits;
 	size_t nwaits, cap_waits;
 	int64_t *addr;       /* objdump: address of each instruction; else NULL */
+	size_t cap_addr;
 	vf_func *funcs;
 	size_t nfuncs, cap_funcs;
 	uint64_t nlines;
 	size_t max_instructions;
+	vf_symtab syms;
+	size_t nbranch_unresolved;
 } vf_prog;
 
 
@@ -202,6 +264,48 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 void vf_prog_free(vf_prog *p);
 
 /* ---- analysis (cfg.c, flow.c) ---- */
+
+/* A pending write: register (or pseudo) slot, event class, number of
+ * younger events of the class issued since (age), producing instruction. */
+typedef struct vf_ent {
+	uint16_t slot;
+	uint8_t cls;
+	uint8_t pad;
+	uint32_t age;
+	uint32_t prod;
+} vf_ent;
+
+/* Counter state at a block boundary (sparse; join = worst case). */
+typedef struct vf_sstate {
+	uint8_t valid;
+	uint16_t unk;              /* counters with unknown pending events (callable entry) */
+	uint16_t fixed;            /* counters on which a reported race assumed its fix */
+	uint32_t pend[VF_NCLS];    /* events of the class that may be pending (youngest first) */
+	int16_t wn[VF_NCNT];       /* last wait on the counter (message only; -1 none) */
+	uint32_t wage[VF_NCLS];    /* class events since that wait (message only) */
+	vf_ent *e;                 /* sorted by slot, cls */
+	uint32_t n, cap;
+} vf_sstate;
+
+typedef struct vf_block {
+	uint32_t first, end;       /* instructions [first, end) */
+	uint32_t succ[2];
+	uint8_t nsucc;
+	uint8_t dirty;
+	uint8_t entry;             /* 1 kernel entry, 2 callable entry */
+	vf_sstate in;
+} vf_block;
+
+typedef struct vf_cfg {
+	vf_block *b;
+	size_t n;
+	uint32_t *block_of;        /* instruction -> block */
+} vf_cfg;
+
+/* Basic blocks of p (cfg.c).  Unresolvable branches are reported as
+ * `unsupported` into r when r is non-NULL. */
+int vf_cfg_build(vf_cfg *g, const vf_prog *p, kw_error *err);
+void vf_cfg_free(vf_cfg *g);
 int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_error *err);
 
 #endif

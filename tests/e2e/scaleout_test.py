@@ -319,8 +319,8 @@ def main():
                 summ = err.strip().splitlines()[-1] if err.strip() else ""
                 outs.append(summ)
                 print("scaleout: kwgen logic pass %d: exit %d: %s" % (rnd + 1, p.returncode, summ), flush=True)
-                me = re.search(r"(\d+) errors\s*$", summ)
-                check(p.returncode == 0 and me is not None and me.group(1) == "0",
+                me = re.search(r"(?:\b0 errors|no errors)", summ)
+                check(p.returncode == 0 and me is not None,
                       "(d) kwgen logic --server pass %d exits 0 with 0 errors: exit %d, %r"
                       % (rnd + 1, p.returncode, summ))
                 rep_ = sanitizer_report(err)

@@ -97,6 +97,12 @@ def rewrite(args):
         out += ["--max-cache-bytes", "1", "--hot-cache-bytes", "0"]
     if MODE == "tiny-body":
         out += ["--max-body-bytes", "10"]
+    if MODE == "unbounded-files":
+        for i, a in enumerate(out[:-1]):
+            if a == "--max-cache-bytes":
+                out[i + 1] = "0"
+    if MODE == "slow-lock":
+        out += ["--busy-timeout-ms", "3000"]
     return out
 
 libc = ctypes.CDLL(None)
@@ -228,6 +234,18 @@ def hardening_cases(res, o, tmp):
                 hard + ["--kwgend", o.kwgend, "--only", "storage-disk"], r"skipped under CI", dict(env, CI="true"))
 
 
+def storage_cases(res, o, tmp):
+    st = [PY, "tests/e2e/storage_test.py"]
+    w = kwgend_wrapper(tmp, o.kwgend, "unbounded-files", "ignores --max-cache-bytes")
+    expect_fail(res, "storage bounded: cache files past --max-cache-bytes + slack",
+                st + ["--kwgend", w, "--only", "bounded", "--misses", "1500", "--hits", "200"],
+                r"FAIL .*db \+ wal \+ shm peaked at")
+    w = kwgend_wrapper(tmp, o.kwgend, "slow-lock", "waits 3 s for a held write lock")
+    expect_fail(res, "storage lock: writes under a held lock answered after seconds",
+                st + ["--kwgend", w, "--only", "lock", "--lock-seconds", "3"],
+                r"FAIL .*a write under the held lock took")
+
+
 def package_cases(res, o, tmp):
     expect_fail(res, "install_test.sh: man missing fails the man-page check",
                 ["sh", "tests/package/install_test.sh"], r"man is not installed",
@@ -271,8 +289,19 @@ def runner_cases(res, o, tmp):
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
 
-CASES = [("runner", runner_cases), ("golden", golden_cases), ("e2e", e2e_cases),
-         ("hardening", hardening_cases), ("package", package_cases), ("scaleout", scaleout_cases)]
+def flags_cases(res, o, tmp):
+    w = write_exe(os.path.join(tmp, "kwgend-new-flag"),
+                  '#!/bin/sh\n# kwgend whose --help names a flag without a test\n'
+                  'if [ "$1" = --help ]; then %s --help; echo "  --brand-new-flag N    untested"; exit 0; fi\n'
+                  'exec %s "$@"\n' % (o.kwgend, o.kwgend))
+    expect_fail(res, "flags_check.py: a kwgend --help flag without a row is named",
+                [PY, "tests/cli/flags_check.py", "--kwgen", o.kwgen, "--kwgend", w],
+                r"FAILED  kwgend --brand-new-flag has a row")
+
+
+CASES = [("runner", runner_cases), ("flags", flags_cases), ("golden", golden_cases), ("e2e", e2e_cases),
+         ("hardening", hardening_cases), ("storage", storage_cases), ("package", package_cases),
+         ("scaleout", scaleout_cases)]
 
 
 def main():

@@ -1,0 +1,544 @@
+#!/usr/bin/env python3
+"""Every mode and flag of kwgen (single, FILE, --batch, --jobs,
+--line-buffered, --asm, --canonical, --help, --version, `kwgen logic`'s and
+`kwgen cache`'s flags) and the kwgend flags no other suite exercises
+(--hot-cache-bytes with a real budget, --drain-seconds running out,
+--log-level, --threads, --help), each as a user runs it.  tests/README.md
+maps every flag --help names to its test (tests/cli/flags_check.py checks
+that map).
+
+  python3 tests/cli/cli_test.py [--kwgen build/kwgen] [--kwgend build/kwgend]
+
+One line per check; the last line is `cli: N passed, N failed, N skipped`.
+Every program's exit status and stderr (sanitizer reports) are checked.
+"""
+import argparse
+import gzip
+import json
+import os
+import re
+import select
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+from checks import exit_problems, sanitizer_report  # noqa: E402
+import run as e2e  # noqa: E402  (Daemon, check(), the counters)
+
+EXAMPLE = os.path.join(ROOT, "examples", "gfx942-request.json")
+FIXTURE = os.path.join(ROOT, "tests", "logic", "fixtures", "gfx940.yaml")     # no broken solution
+FIXTURE_DUP = os.path.join(ROOT, "tests", "logic", "fixtures", "gfx908.yaml")
+ORACLE_REQ = {"isa": "gfx942", "generator": "syncThreads", "args": {"comment": "sync"},
+              "kernel": {"NumThreads": 256, "WavefrontSize": 64, "_ScheduleIterAlg": 3,
+                         "PrefetchGlobalRead": 1}}
+O = None   # the parsed options
+NO_ERRORS = re.compile(r"(?:\b0 errors|no errors)")
+
+
+def run(args, stdin=b"", allowed=(0,), timeout=120, env=None):
+    """Run a program; assert its exit status is allowed and its stderr holds
+    no sanitizer report.  -> (returncode, stdout str, stderr str)."""
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout, env=e)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    problems = exit_problems(" ".join(os.path.basename(a) if i == 0 else a
+                                      for i, a in enumerate(args[:4])), p.returncode, err, allowed)
+    assert not problems, "; ".join(problems) + "\n" + err[-800:]
+    return p.returncode, out, err
+
+
+def kwgen(*args, **kw):
+    return run([O.kwgen] + list(args), **kw)
+
+
+def golden_lines(n):
+    with gzip.open(os.path.join(ROOT, "tests", "golden", "requests.jsonl.gz"), "rt") as f:
+        lines = [x for x in f.read().split("\n") if x.strip()]
+    return lines[::max(1, len(lines) // n)][:n]
+
+
+# ---------------------------------------------------------------- kwgen
+
+
+def t_single_stdin():
+    rc, out, _ = kwgen(stdin=json.dumps(ORACLE_REQ).encode())
+    a = json.loads(out)
+    assert a["asm"].startswith("s_waitcnt") and "// sync" in a["asm"], a
+    assert out.startswith("{\n"), "single mode prints pretty JSON"
+    bad = dict(ORACLE_REQ, isa="gfx000")
+    rc, out, _ = kwgen(stdin=json.dumps(bad).encode(), allowed=(1,))
+    assert "error" in json.loads(out), out
+
+
+def t_file_argument():
+    _, from_stdin, _ = kwgen(stdin=open(EXAMPLE, "rb").read())
+    _, from_file, _ = kwgen(EXAMPLE)
+    assert from_file == from_stdin, "FILE and stdin answers differ"
+    assert json.loads(from_file)["isa"] == "gfx942"
+    missing = os.path.join(O.tmp, "no-such-request.json")
+    rc, out, err = kwgen(missing, allowed=(1, 2))
+    assert "no-such-request.json" in err + out, (out, err)
+
+
+def t_batch():
+    lines = [json.dumps(ORACLE_REQ), "{not json", "", json.dumps(dict(ORACLE_REQ, isa="gfx000"))]
+    _, out, _ = kwgen("--batch", stdin=("\n".join(lines) + "\n").encode())
+    ans = out.split("\n")[:-1]
+    assert len(ans) == 4, "%d answers for 4 lines" % len(ans)
+    assert "asm" in json.loads(ans[0]) and all("error" in json.loads(a) for a in ans[1:]), ans
+    assert all("\n" not in a and not a.startswith("{\n") for a in ans), "batch answers are one line each"
+
+
+def t_max_line_bytes():
+    short = json.dumps(ORACLE_REQ)
+    long_ = json.dumps(dict(ORACLE_REQ, args={"comment": "x" * 400}))
+    limit = str(len(short) + 10)
+    _, out, _ = kwgen("--batch", "--max-line-bytes", limit, stdin=(short + "\n" + long_ + "\n" + short + "\n").encode())
+    ans = [json.loads(x) for x in out.splitlines()]
+    assert len(ans) == 3 and "asm" in ans[0] and "asm" in ans[2], out[:300]
+    err = ans[1].get("error")
+    assert isinstance(err, dict) and err.get("code") == "limit" and "--max-line-bytes" in err.get("message", ""), ans[1]
+    _, out, _ = kwgen("--batch", stdin=(long_ + "\n").encode())
+    assert "asm" in json.loads(out), "the default limit refuses a 500-byte line"
+    rc, out, err = kwgen("--batch", "--max-line-bytes", "0", stdin=b"", allowed=(1, 2))
+    assert "--max-line-bytes" in err, err
+
+
+def t_jobs():
+    lines = golden_lines(400)
+    text = ("\n".join(lines) + "\n").encode()
+    _, one, _ = kwgen("--batch", "--jobs", "1", stdin=text)
+    _, four, _ = kwgen("--batch", "--jobs", "4", stdin=text)
+    _, default, _ = kwgen("--batch", stdin=text)
+    assert one.count("\n") == len(lines), (one.count("\n"), len(lines))
+    assert one == four == default, "--jobs 1, --jobs 4 and the default answer differently"
+    for bad in ("0", "-1", "many"):
+        rc, out, err = kwgen("--batch", "--jobs", bad, stdin=text, allowed=(1, 2))
+        assert "--jobs" in err, (bad, err)
+
+
+def t_line_buffered():
+    """An interactive pipe: each answer arrives before stdin is closed."""
+    p = subprocess.Popen([O.kwgen, "--batch", "--line-buffered"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for i in range(3):
+            req = dict(ORACLE_REQ, args={"comment": "n%d" % i})
+            p.stdin.write((json.dumps(req) + "\n").encode())
+            p.stdin.flush()
+            r, _, _ = select.select([p.stdout], [], [], 20)
+            assert r, "no answer to line %d within 20 s while stdin stays open" % (i + 1)
+            line = p.stdout.readline().decode()
+            assert "// n%d" % i in json.loads(line)["asm"], line
+        p.stdin.close()
+        rest = p.stdout.read()
+        assert rest == b"", rest[:100]
+        err = p.stderr.read()
+        rc = p.wait(timeout=20)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    problems = exit_problems("kwgen --batch --line-buffered", rc, err)
+    assert not problems, problems
+
+
+def t_asm():
+    _, out, _ = kwgen("--asm", stdin=json.dumps(ORACLE_REQ).encode())
+    assert out.startswith("// syncThreads("), out[:200]
+    assert "s_barrier" in out and not out.lstrip().startswith("{"), out[:200]
+    rc, out, err = kwgen("--asm", stdin=json.dumps(dict(ORACLE_REQ, isa="gfx000")).encode(), allowed=(1,))
+    assert out == "" and err.strip(), (out, err)
+    _, out, _ = kwgen("--asm", "--batch", stdin=(json.dumps(dict(ORACLE_REQ, isa="gfx000")) + "\n").encode())
+    assert out.startswith("// error: "), out[:200]
+
+
+def t_canonical():
+    _, out, _ = kwgen("--canonical", EXAMPLE)
+    c = json.loads(out)
+    assert set(c) == {"canonical", "config_id", "key"}, sorted(c)
+    assert re.fullmatch(r"[0-9a-f]{64}", c["key"]) and re.fullmatch(r"[0-9a-f]{64}", c["config_id"])
+    _, ans, _ = kwgen(EXAMPLE)
+    assert json.loads(ans)["key"] == c["key"], "--canonical's key is not the answer's key"
+    # key order and whitespace do not change the canonical form
+    req = json.load(open(EXAMPLE))
+    shuffled = json.dumps(dict(reversed(list(req.items()))), indent=3)
+    _, out2, _ = kwgen("--canonical", stdin=shuffled.encode())
+    assert json.loads(out2) == c, "reordered keys give another canonical form"
+    # ... and the daemon files the answer under the same key
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "canon.db"), "--log-level", "error").start()
+    try:
+        s, _, r = d.post(req)
+        assert s == 200 and r["key"] == c["key"], (s, r.get("key"), c["key"])
+    finally:
+        assert d.stop() == 0
+
+
+def t_help_version():
+    _, out, _ = kwgen("--help")
+    assert out.startswith("usage: kwgen") and "--batch" in out, out[:100]
+    _, out, _ = kwgen("--version")
+    assert re.match(r"kwgen \d+\.\d+\.\d+ \(generators kwgen-generators-\d+\)", out), out
+    rc, out, err = kwgen("--no-such-flag", allowed=(1, 2))
+    assert "--no-such-flag" in err, err
+
+
+# ---------------------------------------------------------------- kwgen logic
+
+
+def logic(*args, **kw):
+    return kwgen("logic", *args, **kw)
+
+
+def t_logic_output_flags():
+    _, out, err = logic("--no-progress", FIXTURE)
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert lines and NO_ERRORS.search(err), err
+    dest = os.path.join(O.tmp, "logic-out.jsonl")
+    _, out2, _ = logic("--no-progress", "-o", dest, FIXTURE)
+    assert out2 == "" and open(dest).read() == out, "-o FILE differs from stdout"
+    _, out3, err3 = logic("-q", FIXTURE)
+    _, out4, err4 = logic("--quiet", FIXTURE)
+    assert out3 == out4 == out and err3 == "" and err4 == "", (err3, err4)
+    _, _, errp = logic("--progress", FIXTURE)
+    _, _, errn = logic("--no-progress", FIXTURE)
+    assert "\r" in errp and len(errp) > len(errn), "--progress draws no bar when stderr is a pipe"
+    assert "\r" not in errn, "--no-progress still draws a bar"
+
+
+def t_logic_unique():
+    _, out, _ = logic("--no-progress", FIXTURE_DUP)
+    _, uniq, _ = logic("--no-progress", "--unique", FIXTURE_DUP)
+    a, u = out.splitlines(), uniq.splitlines()
+    strip = [json.dumps({k: v for k, v in json.loads(x).items() if k != "source"}, sort_keys=True) for x in a]
+    assert len(u) == len(set(strip)) < len(a), (len(u), len(set(strip)), len(a))
+
+
+def t_logic_isa_generators():
+    _, out, _ = logic("--no-progress", "--isa", "gfx950", FIXTURE)
+    assert all(json.loads(x)["isa"] in ("gfx950", [9, 5, 0]) for x in out.splitlines()), out[:300]
+    rc, out, err = logic("--no-progress", "--isa", "gfx1030", FIXTURE, allowed=(1, 2))
+    assert "gfx1030" in err, err
+    _, out, _ = logic("--no-progress", "--generators", "accToArchMapper,syncThreads", FIXTURE)
+    for x in out.splitlines():
+        names = [g["name"] for g in json.loads(x)["generators"]]
+        assert names == ["accToArchMapper", "syncThreads"], names
+    _, out, _ = logic("--no-progress", "--generators", '[{"name": "tdmWait", "args": {"tensorcnt": 1}}]', FIXTURE)
+    assert all(json.loads(x)["generators"] == [{"name": "tdmWait", "args": {"tensorcnt": 1}}]
+               for x in out.splitlines()), out[:300]
+    rc, out, err = logic("--no-progress", "--generators", "wiat", FIXTURE, allowed=(1, 2))
+    assert "--generators" in err and "allowed: tdmWait" in err, err
+
+
+def t_logic_server_batch():
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "logic.db"), "--log-level", "info").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        _, out, err = logic("--no-progress", "--server", base, "--batch", "4", FIXTURE)
+        assert out == "", "with --server nothing goes to stdout"
+        m = re.search(r"(\d+) posted, (\d+) unique keys, (\d+) cache hits .*, (?:0|no) errors", err)
+        assert m and int(m.group(1)) > 0, err
+        posted = int(m.group(1))
+        time.sleep(0.3)
+        batches = [x for x in d.log if '"/v1/kernels:batch"' in x]
+        assert len(batches) == -(-posted // 4), "%d batch posts for %d requests with --batch 4" % (
+            len(batches), posted)
+        _, _, err2 = logic("--no-progress", "--server", base, FIXTURE)
+        assert re.search(r"(\d+) posted, \d+ unique keys, \1 cache hits", err2), err2
+    finally:
+        assert d.stop() == 0
+
+
+def t_logic_token():
+    tokens = os.path.join(O.tmp, "tokens")
+    with open(tokens, "w") as f:
+        f.write("logic-token-1\n")
+    tfile = os.path.join(O.tmp, "token-file")
+    with open(tfile, "w") as f:
+        f.write("logic-token-1\n")
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "tok.db"), "--log-level", "error",
+                   "--auth-tokens", tokens).start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(1, 2), env={"KWGEN_TOKEN": ""})
+        assert "401" in err or "unauthorized" in err.lower(), err
+        _, _, err = logic("--no-progress", "--server", base, "--token", "logic-token-1", FIXTURE)
+        assert NO_ERRORS.search(err), err
+        _, _, err = logic("--no-progress", "--server", base, "--token-file", tfile, FIXTURE)
+        assert NO_ERRORS.search(err), err
+        rc, _, err = logic("--no-progress", "--server", base, "--token", "wrong", FIXTURE, allowed=(1, 2))
+        assert "401" in err or "unauthorized" in err.lower(), err
+    finally:
+        assert d.stop() == 0
+
+
+def t_logic_cacert():
+    cert, key = os.path.join(O.tmp, "cert.pem"), os.path.join(O.tmp, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                    "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "tls.db"), "--log-level", "error",
+                   "--tls-cert", cert, "--tls-key", key).start()
+    try:
+        base = "https://127.0.0.1:%d" % d.port
+        clean = {"CURL_CA_BUNDLE": "", "SSL_CERT_FILE": ""}
+        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(1, 2), env=clean)
+        assert not NO_ERRORS.search(err), "an untrusted certificate was accepted: " + err
+        _, _, err = logic("--no-progress", "--server", base, "--cacert", cert, FIXTURE, env=clean)
+        assert NO_ERRORS.search(err), err
+    finally:
+        assert d.stop() == 0
+
+
+def t_logic_timeout():
+    """A server that accepts and never answers: --timeout 1 gives up in time."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    held = []
+    stop = threading.Event()
+
+    def accept():
+        srv.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(srv.accept()[0])
+            except socket.timeout:
+                pass
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    try:
+        t0 = time.time()
+        rc, _, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.getsockname()[1],
+                           "--timeout", "1", FIXTURE, allowed=(1, 2), timeout=60)
+        took = time.time() - t0
+        assert took < 20, "took %.1f s with --timeout 1" % took
+        assert "time" in err.lower(), err
+    finally:
+        stop.set()
+        t.join()
+        for c in held:
+            c.close()
+        srv.close()
+
+
+# ---------------------------------------------------------------- kwgen cache
+
+
+def t_cache_flags():
+    db = os.path.join(O.tmp, "cli-cache.db")
+    d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
+    keys = []
+    try:
+        for i in range(4):
+            s, _, r = d.post(e2e.variant(700 + i))
+            assert s == 200, s
+            keys.append(r["key"])
+    finally:
+        assert d.stop() == 0
+    _, out, _ = kwgen("cache", "--db", db, "stats")
+    assert "4" in out, out
+    _, out, _ = kwgen("cache", "--db", db, "ls")
+    assert sum(k in out for k in keys) == 4, out
+    _, out, _ = kwgen("cache", "--db", db, "ls", "--limit", "2")
+    assert len([x for x in out.splitlines() if re.match(r"^[0-9a-f]{64}\b", x)]) == 2, out
+    _, out, _ = kwgen("cache", "--db", db, "show", keys[0], "--json")
+    assert json.loads(out)["key"] == keys[0], out[:200]
+    _, out, _ = kwgen("cache", "--db", db, "show", keys[0])
+    assert "s_waitcnt" in out or "//" in out, out[:200]
+    # purge --older-than: make one entry old, purge entries unused for 1 day
+    con = sqlite3.connect(db)
+    cols = [r[1] for r in con.execute("PRAGMA table_info(entries)")]
+    assert "last_access" in cols, cols
+    old = con.execute("SELECT last_access FROM entries WHERE key = ?", (keys[1],)).fetchone()[0]
+    scale = 1000 if old > 10 ** 11 else 1   # milliseconds or seconds
+    con.execute("UPDATE entries SET last_access = last_access - ? WHERE key = ?", (3 * 86400 * scale, keys[1]))
+    con.commit()
+    con.close()
+    kwgen("cache", "--db", db, "purge", "--older-than", "1")
+    _, out, _ = kwgen("cache", "--db", db, "ls")
+    assert keys[1] not in out and keys[0] in out, out
+    kwgen("cache", "--db", db, "rm", keys[0])
+    kwgen("cache", "--db", db, "rm", keys[0], allowed=(1,))
+    kwgen("cache", "--db", db, "purge")
+    _, out, _ = kwgen("cache", "--db", db, "ls")
+    assert not any(k in out for k in keys), out
+
+
+# ---------------------------------------------------------------- kwgend
+
+
+def t_kwgend_hot_cache():
+    """--hot-cache-bytes: an answer held in memory is served without SQLite.
+    Seen from outside: after its row is deleted from the file behind the
+    daemon's back, a body whose answer memory holds is still answered from
+    the cache ("cached": true, within the memo's one-second freshness), one
+    whose answer is not held is generated again ("cached": false).  With a
+    budget for both answers both are held; with a budget for one only the
+    first; with 0 none."""
+    a, b = e2e.variant(811), e2e.variant(812)
+
+    def held(extra, label):
+        """-> (a held, b held) after posting a, a, b, b."""
+        for attempt in range(3):
+            db = os.path.join(O.tmp, "hot-%s-%d.db" % (label, attempt))
+            d = e2e.Daemon(O.kwgend, db, "--log-level", "error", *extra).start()
+            try:
+                keys = []
+                for body in (a, a, b, b):
+                    s, _, r = d.post(body)
+                    assert s == 200, s
+                    keys.append(r["key"])
+                t0 = time.time()
+                con = sqlite3.connect(db, timeout=10)
+                con.execute("DELETE FROM entries WHERE key IN (?, ?)", (keys[0], keys[2]))
+                con.commit()
+                con.close()
+                got = []
+                for body in (a, b):
+                    s, _, r = d.post(body)
+                    assert s == 200, s
+                    got.append(r["cached"] is True)
+                if time.time() - t0 < 0.8:   # inside the freshness window
+                    return tuple(got)
+            finally:
+                assert d.stop() == 0
+        raise AssertionError("%s: never inside the one-second window (machine too slow)" % label)
+
+    # the stored answer's size, as memory holds it
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "hot-size.db"), "--log-level", "error").start()
+    try:
+        d.request("POST", "/v1/kernels", a)
+        s, _, raw = d.request("POST", "/v1/kernels", a)
+        assert s == 200, s
+        one = len(raw)
+    finally:
+        assert d.stop() == 0
+    both = held(["--hot-cache-bytes", "1000000"], "big")
+    assert both == (True, True), "budget 1000000: held %s, want both" % (both,)
+    first = held(["--hot-cache-bytes", str(one + one // 3)], "one")
+    assert first == (True, False), "budget %d for answers of %d bytes: held %s, want only the first" % (
+        one + one // 3, one, first)
+    none = held(["--hot-cache-bytes", "0"], "zero")
+    assert none == (False, False), "budget 0: held %s, want none" % (none,)
+
+
+def t_kwgend_drain_timeout():
+    """--drain-seconds 1 with a request that never completes: exit 0 within
+    a few seconds of SIGTERM, not after the default 30."""
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "drain.db"), "--log-level", "error",
+                   "--drain-seconds", "1").start()
+    c = d.conn()
+    c.putrequest("POST", "/v1/kernels")
+    c.putheader("Content-Type", "application/json")
+    c.putheader("Transfer-Encoding", "chunked")
+    c.endheaders()
+    c.send(b"5\r\n{\"isa\r\n")      # in flight, never finished
+    time.sleep(0.3)
+    t0 = time.time()
+    d.proc.send_signal(signal.SIGTERM)
+    try:
+        rc = d.proc.wait(timeout=15)
+    finally:
+        c.close()
+    took = time.time() - t0
+    assert 0.8 <= took <= 8, "exited %.1f s after SIGTERM with --drain-seconds 1" % took
+    assert rc == 0, "exit status %d" % rc
+    d.wait_log()
+    rep = sanitizer_report("".join(d.log))
+    assert not rep, rep
+
+
+def t_kwgend_log_level():
+    def lines_for(level):
+        d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "log-%s.db" % level), "--log-level", level).start()
+        try:
+            d.post(e2e.example())
+            d.request("GET", "/v1/kernels/" + "0" * 64)
+        finally:
+            assert d.stop() == 0
+        d.wait_log()
+        out = [json.loads(x) for x in d.log if x.startswith("{")]
+        return [x for x in out if "method" in x], [x for x in out if "method" not in x]
+    acc_err, other_err = lines_for("error")
+    acc_info, other_info = lines_for("info")
+    acc_dbg, other_dbg = lines_for("debug")
+    assert not acc_err, "access lines at --log-level error"
+    assert len(acc_info) >= 2 and len(acc_dbg) >= 2, (len(acc_info), len(acc_dbg))
+    assert len(other_dbg) >= len(other_info) > len(other_err), (len(other_dbg), len(other_info), len(other_err))
+    assert any("listening" in x.get("msg", json.dumps(x)) for x in other_info), other_info
+    p = subprocess.run([O.kwgend, "--listen", "127.0.0.1:0", "--db", os.path.join(O.tmp, "ll.db"),
+                        "--log-level", "loud"], capture_output=True, timeout=20)
+    assert p.returncode != 0 and b"--log-level" in p.stderr, (p.returncode, p.stderr)
+
+
+def t_kwgend_threads_help():
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "threads.db"), "--log-level", "info", "--threads", "3").start()
+    try:
+        time.sleep(0.2)
+        assert any("3 threads" in x for x in d.log), d.log[:3]
+    finally:
+        assert d.stop() == 0
+    _, out, err = run([O.kwgend, "--help"])
+    assert "usage: kwgend" in out + err, (out + err)[:100]
+    p = subprocess.run([O.kwgend, "--threads", "0", "--listen", "127.0.0.1:0", "--db",
+                        os.path.join(O.tmp, "t0.db")], capture_output=True, timeout=20)
+    assert p.returncode != 0 and b"--threads" in p.stderr, (p.returncode, p.stderr)
+
+
+CHECKS = [
+    ("kwgen single mode (stdin): pretty answer, exit 1 on an error", t_single_stdin),
+    ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
+    ("kwgen --batch: one compact answer per line, bad lines answered", t_batch),
+    ("kwgen --batch --max-line-bytes: a longer line answers limit, the next is answered", t_max_line_bytes),
+    ("kwgen --jobs 1 / 4 / default: same bytes; bad --jobs refused", t_jobs),
+    ("kwgen --line-buffered: each answer before stdin closes", t_line_buffered),
+    ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),
+    ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
+    ("kwgen --help, --version, unknown flag", t_help_version),
+    ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
+    ("kwgen logic --unique", t_logic_unique),
+    ("kwgen logic --isa, --generators (names and JSON), checked locally", t_logic_isa_generators),
+    ("kwgen logic --server --batch N: batches of N, second pass all hits", t_logic_server_batch),
+    ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
+    ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
+    ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
+    ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
+    ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
+    ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
+    ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
+    ("kwgend --threads, --help", t_kwgend_threads_help),
+]
+
+
+def main():
+    global O
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwgen", default=os.path.join(ROOT, "build", "kwgen"))
+    ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
+    ap.add_argument("--only", default="", help="checks whose title contains this text")
+    O = ap.parse_args()
+    O.kwgen, O.kwgend = os.path.abspath(O.kwgen), os.path.abspath(O.kwgend)
+    with tempfile.TemporaryDirectory(prefix="kwgen-cli-") as tmp:
+        O.tmp = tmp
+        for title, fn in CHECKS:
+            if O.only in title:
+                e2e.check(title, fn)
+        e2e.sanitizer_check("no sanitizer report from any kwgend")
+    print("cli: %d passed, %d failed, %d skipped" % (e2e.PASSED, e2e.FAILED, e2e.SKIPPED))
+    return e2e.exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
