@@ -440,7 +440,8 @@ static int run_dir(run *r, const char *dir, int *status)
 		r->st->file_errors++;
 		*status = 2;
 	}
-	qsort(walk.paths, walk.n, sizeof *walk.paths, cmp_str);
+	if (walk.n)
+		qsort(walk.paths, walk.n, sizeof *walk.paths, cmp_str);
 	for (size_t i = 0; i < walk.n && rc != KW_ENOMEM; i++) {
 		kw_error_clear(&err);
 		r->st->files++;

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *root, *results = NULL, *answer;
 	int rc, ok = 0;
 
-	root = json_loadb((const char *)data, size, 0, NULL);
+	root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL); /* as kwgen and kwgend parse */
 	if (!root)
 		return 0;
 
