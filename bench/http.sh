@@ -69,7 +69,7 @@ start_kwgend() { # db log [flags...]: sets kpid and port
 	kpid=$!
 	port=""
 	for _ in $(seq 100); do
-		port=$(sed -n 's/^kwgend: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log" 2>/dev/null || true)
+		port=$(sed -n 's/.*kwgend: listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" 2>/dev/null || true)
 		[ -n "$port" ] && break
 		sleep 0.1
 	done
