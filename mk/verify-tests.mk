@@ -68,3 +68,8 @@ bench-verify: $(BUILD)/kwgen
 
 verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
 	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen
+
+# make test: the corpus, the three input forms, the short mutation run and
+# the route; under ASan (build-asan/) the corpus and the route again.
+SUITES += verify-test verify-forms verify-mutants-short verify-route
+ASAN_SUITES += verify-test verify-route
