@@ -376,6 +376,41 @@ def t_cache_flags():
     assert not any(k in out for k in keys), out
 
 
+# ---------------------------------------------------------------- kwgen verify
+
+
+def verify_case(name):
+    """A committed case of tests/verify/cases/, unpacked into the temp dir."""
+    path = os.path.join(O.tmp, name + ".s")
+    with gzip.open(os.path.join(ROOT, "tests", "verify", "cases", name + ".s.gz"), "rb") as f:
+        open(path, "wb").write(f.read())
+    return path
+
+
+def t_verify_flags():
+    red = verify_case("issue11584_redundant_lgkmcnt")       # two waits for nothing
+    race = verify_case("pr3635_lgkmcnt4_three_in_flight")   # one race_raw
+    _, out, err = kwgen("verify", red)
+    assert (out + err).count("[redundant_wait]") == 2, out + err
+    _, out, err = kwgen("verify", "--no-redundant", red)
+    assert "redundant_wait" not in out + err, out + err
+    kwgen("verify", "--Werror", red, allowed=(1,))
+    rc, out, err = kwgen("verify", race, allowed=(1,))
+    assert "[race_raw]" in out + err, out + err
+    rules = os.path.join(O.tmp, "suppress.txt")
+    with open(rules, "w") as f:
+        f.write("race_raw\n")
+    _, out, err = kwgen("verify", "--suppress", rules, race)
+    assert "[race_raw]" not in out + err, out + err
+    _, out, _ = kwgen("verify", "--max-findings", "1", "--json", red)
+    j = json.loads(out)
+    assert len(j["findings"]) == 1 and j["truncated"] is True and j["totals"]["redundant_wait"] == 2, j
+    rc, out, err = kwgen("verify", "--max-instructions", "3", race, allowed=(2,))
+    assert "max_instructions" in err, err
+    rc, out, err = kwgen("verify", "--max-work", "3", race, allowed=(2,))
+    assert "max_work" in err, err
+
+
 # ---------------------------------------------------------------- kwgend
 
 
@@ -521,6 +556,8 @@ CHECKS = [
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
+    ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
+     t_verify_flags),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
