@@ -61,7 +61,7 @@ rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 kpid=$!
 port=""
 for _ in $(seq 100); do
-	port=$(sed -n 's/^kwgend: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/kwgend.log")
+	port=$(sed -n 's/.*kwgend: listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/kwgend.log")
 	[ -n "$port" ] && break
 	sleep 0.1
 done

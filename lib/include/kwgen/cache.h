@@ -23,8 +23,9 @@
  * candidates by the stored last_access, oldest first; a candidate touched
  * in memory since then has its last_access rewritten to that time and is
  * passed over, so rows are evicted in least-recently-used order while only
- * the rows an eviction passes over are written.  Touches not yet written
- * are lost on close (those rows keep their stored last_access).
+ * the rows an eviction passes over are written (at most 64 per put; past
+ * that, candidates go in stored order).  Touches not yet written are lost
+ * on close (those rows keep their stored last_access).
  *
  * Size bound: with max_bytes > 0, a put evicts least-recently-used rows
  * until the stored bytes (below) fit; with max_disk_bytes > 0 also until
