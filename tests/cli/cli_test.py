@@ -14,6 +14,7 @@ Every program's exit status and stderr (sanitizer reports) are checked.
 """
 import argparse
 import gzip
+import http.server
 import json
 import os
 import re
@@ -194,6 +195,61 @@ def t_help_version():
     assert "--no-such-flag" in err, err
 
 
+def run_out(args, stdout, stdin=b""):
+    """Run args with stdout "full" (/dev/full) or "closed" (fd 1 closed);
+    -> (returncode, stderr str); a sanitizer report fails the check."""
+    if stdout == "full":
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run(args, input=stdin, stdout=full, stderr=subprocess.PIPE, timeout=120)
+    else:
+        p = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh"] + args, input=stdin,
+                           stderr=subprocess.PIPE, timeout=120)
+    err = p.stderr.decode("utf-8", "replace")
+    rep = sanitizer_report(err)
+    assert not rep, "%s: %s" % (" ".join(args[:3]), rep)
+    return p.returncode, err
+
+
+def t_output_errors():
+    """A full disk (/dev/full) or a closed stdout: every mode says "write
+    error" with the reason and exits 2, never 0 with the answer lost."""
+    many = (open(EXAMPLE).read().replace("\n", " ") + "\n") * 64   # past stdio's buffer
+    modes = [
+        ([EXAMPLE], b""), (["--canonical", EXAMPLE], b""), (["--asm", EXAMPLE], b""),
+        (["--batch"], many.encode()), (["--asm", "--batch"], many.encode()),
+        (["--batch", "--line-buffered"], many.encode()), (["--help"], b""), (["--version"], b""),
+        (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
+    ]
+    for args, stdin in modes:
+        for how in ("full", "closed"):
+            rc, err = run_out([O.kwgen] + args, how, stdin)
+            what = "kwgen %s, stdout %s" % (" ".join(os.path.basename(a) for a in args), how)
+            assert rc == 2, "%s: exit %d (want 2); stderr %r" % (what, rc, err[-300:])
+            assert "write error" in err, "%s: stderr %r" % (what, err[-300:])
+            if args[0] == "logic":
+                assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
+
+
+def t_odd_argv():
+    """`--` ends the options, an option without its value and a directory as
+    FILE are usage errors (exit 2) that say what was wrong."""
+    dash = os.path.join(O.tmp, "-x.json")
+    with open(dash, "w") as f:
+        f.write(json.dumps(ORACLE_REQ))
+    p = subprocess.run([O.kwgen, "--", "-x.json"], cwd=O.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=60)
+    assert p.returncode == 0 and "asm" in json.loads(p.stdout), (p.returncode, p.stderr[-300:])
+    rc, _, err = kwgen("-x.json", allowed=(2,))
+    assert "unknown option -x.json" in err and "usage: kwgen" in err, err
+    for flag in ("--jobs", "--max-line-bytes"):
+        rc, _, err = kwgen("--batch", flag, allowed=(2,))
+        assert "%s needs a value" % flag in err, err
+    rc, out, err = kwgen(O.tmp, allowed=(2,))
+    assert "is a directory" in err and not out, (out, err)
+    rc, out, err = kwgen("--batch", O.tmp, allowed=(2,))
+    assert "is a directory" in err and not out, (out, err)
+
+
 # ---------------------------------------------------------------- kwgen logic
 
 
@@ -331,6 +387,39 @@ def t_logic_timeout():
         for c in held:
             c.close()
         srv.close()
+
+
+def t_logic_hostile_server():
+    """--server takes http:// and https:// only (libcurl would read file://),
+    and an answer past the size bound fails the exchange instead of filling
+    memory."""
+    rc, _, err = logic("--no-progress", "--server", "file:///etc/passwd", FIXTURE, allowed=(2,))
+    assert "must start with http:// or https://" in err, err
+
+    class Huge(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(4 << 30))
+            self.end_headers()
+            try:
+                self.wfile.write(b"[" * 65536)
+            except OSError:
+                pass
+
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Huge)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        rc, _, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.server_address[1], FIXTURE,
+                           allowed=(2,), timeout=60)
+        assert "the answer is over 1073741824 bytes" in err, err
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 # ---------------------------------------------------------------- kwgen cache
@@ -548,6 +637,8 @@ CHECKS = [
     ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
+    ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
+    ("kwgen --, an option without its value, a directory as FILE", t_odd_argv),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
     ("kwgen logic --isa, --generators (names and JSON), checked locally", t_logic_isa_generators),
@@ -555,6 +646,7 @@ CHECKS = [
     ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
+    ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
