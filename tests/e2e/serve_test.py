@@ -464,6 +464,40 @@ def t_signals(binary, tmp):
     codes = [x["status"] for x in json.loads(data)["results"]]
     assert set(codes) <= {200}, codes
     FIG["sigterm_during_batch"] = "answered (%d items 200), exit 0" % len(codes)
+    # SIGTERM with more work queued than --drain-seconds allows: what is
+    # not done by then is answered 503 draining, nothing is left hanging
+    d = e2e.Daemon(binary, os.path.join(tmp, "sig4.db"), "--log-level", "error", "--workers", "1",
+                   "--drain-seconds", "1", "--max-body-bytes", str(64 << 20)).start()
+    res = {}
+
+    def batch(i):
+        try:
+            res[i] = d.request("POST", "/v1/kernels:batch", big_batch(120), J)
+        except Exception as ex:  # noqa: BLE001 - reported below
+            res[i] = ex
+
+    ts = [threading.Thread(target=batch, args=(i,)) for i in range(3)]
+    for t in ts:
+        t.start()
+    time.sleep(0.5)
+    t0 = time.time()
+    d.proc.send_signal(signal.SIGTERM)
+    rc = d.proc.wait(timeout=60)
+    took = time.time() - t0
+    for t in ts:
+        t.join(timeout=60)
+    assert rc == 0, rc
+    codes = []
+    for i in range(3):
+        assert not isinstance(res.get(i), Exception), res.get(i)
+        st, _, data = res[i]
+        assert st == 200, st
+        codes += [(x["status"], (x.get("error") or {}).get("code")) for x in json.loads(data)["results"]]
+    assert set(codes) <= {(200, None), (503, "draining")}, set(codes)
+    assert (503, "draining") in codes, "all 360 items done within --drain-seconds 1?"
+    assert took < 15, took
+    FIG["sigterm_drain_over"] = "--drain-seconds 1, 3 x 120-item batches: %d items 200, %d 503 draining; " \
+        "exit 0 after %.1f s" % (codes.count((200, None)), codes.count((503, "draining")), took)
 
 
 def t_listen(binary, tmp):
