@@ -77,9 +77,9 @@ deps:
 help:
 	@echo "build:   all lib deps install uninstall clean"
 	@echo "test:    test (everything below but the long runs) unit golden check-asm asan salt-check clang-build"
-	@echo "         e2e hardening soak-short storage-test scaleout logic-test package-test fuzz"
-	@echo "long:    soak (with storage-soak) kill-loop fuzz-long"
-	@echo "bench:   bench-gen bench-http"
+	@echo "         e2e serve-test hardening soak-short storage-test scaleout logic-test package-test fuzz"
+	@echo "long:    soak (with storage-soak, serve-soak) kill-loop fuzz-long"
+	@echo "bench:   bench-gen bench-http bench-miss"
 	@echo "data:    golden-data salt-update (need ../shared)"
 
 clean:

@@ -76,6 +76,7 @@ enum {
 #define KW_READ_STATEMENTS ((1u << ST_GET) | (1u << ST_TOTALS) | (1u << ST_SOURCE))
 
 #define KW_LRU_BATCH 32
+#define KW_MAX_PASS_OVER 64
 
 /* A put waits up to this many busy_timeout_ms for the writes of this
  * process ahead of it (and the checkpointer's final step). */
@@ -157,6 +158,8 @@ struct kw_cache {
 	int ckpt_running;
 	int ckpt_stop;            /* guarded by ckpt_mu */
 	int ckpt_kick;            /* guarded by ckpt_mu */
+	int ckpt_passive;         /* its PASSIVE round runs; guarded by ckpt_mu */
+	pthread_cond_t ckpt_done; /* broadcast when that round ends */
 	pthread_mutex_t ckpt_mu;
 	pthread_cond_t ckpt_cv;
 };
@@ -397,9 +400,16 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 
 	atomic_store(&c->wal_frames, frames);
 	if (bytes >= c->wal_share || (bytes >= c->wal_share / 2 && !c->ckpt_running)) {
+		/* wait out the background thread's PASSIVE round (a second
+		 * checkpoint would get SQLITE_BUSY and the WAL would grow
+		 * meanwhile), then keep it from starting another */
+		pthread_mutex_lock(&c->ckpt_mu);
+		while (c->ckpt_passive)
+			pthread_cond_wait(&c->ckpt_done, &c->ckpt_mu);
 		if (sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL) ==
 		    SQLITE_OK)
 			atomic_fetch_add(&c->checkpoints, 1);
+		pthread_mutex_unlock(&c->ckpt_mu);
 	} else if (bytes >= c->wal_share / 2) {
 		pthread_mutex_lock(&c->ckpt_mu);
 		c->ckpt_kick = 1;
@@ -600,8 +610,23 @@ static void checkpoint_once(kw_cache *c)
 	int64_t e, b;
 	int rc;
 
-	if (atomic_load(&c->wal_frames) == 0 && file_size(c->path, "-wal") == 0)
+	/* a WAL under half its share stays: checkpoints cost fsyncs that
+	 * hold up the writers */
+	if ((int64_t)atomic_load(&c->wal_frames) * c->page_size < c->wal_share / 2 &&
+	    file_size(c->path, "-wal") <= c->wal_share)
 		return;
+	if (totals(k, &e, &b) < 0)
+		return;
+	/* the bulk of the copying and its fsyncs beside the writers ... */
+	pthread_mutex_lock(&c->ckpt_mu);
+	c->ckpt_passive = 1;
+	pthread_mutex_unlock(&c->ckpt_mu);
+	sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	pthread_mutex_lock(&c->ckpt_mu);
+	c->ckpt_passive = 0;
+	pthread_cond_broadcast(&c->ckpt_done);
+	pthread_mutex_unlock(&c->ckpt_mu);
+	/* ... then what they committed meanwhile, without them */
 	pthread_mutex_lock(&c->write_mu);
 	if (totals(k, &e, &b) == 0) {
 		sqlite3_busy_timeout(k->db, 20);
@@ -615,8 +640,9 @@ static void checkpoint_once(kw_cache *c)
 	pthread_mutex_unlock(&c->write_mu);
 }
 
-/* Checkpoint when the writer asks (the WAL at half its share) and every
- * checkpoint_ms, until kw_cache_close. */
+/* Checkpoint when the writer asks (the WAL at half its share), and look
+ * every checkpoint_ms (a -wal file over its share after another process
+ * wrote, or a log that could not restart), until kw_cache_close. */
 static void *checkpointer(void *arg)
 {
 	kw_cache *c = arg;
@@ -747,6 +773,7 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 	pthread_mutex_init(&c->write_mu, NULL);
 	pthread_mutex_init(&c->ckpt_mu, NULL);
 	pthread_cond_init(&c->ckpt_cv, NULL);
+	pthread_cond_init(&c->ckpt_done, NULL);
 	for (int i = 0; i < KW_RECENT_LOCKS; i++)
 		pthread_mutex_init(&c->recent_mu[i], NULL);
 	slots = c->opt.recent_slots > 0 ? (size_t)c->opt.recent_slots : 65536;
@@ -821,6 +848,7 @@ void kw_cache_close(kw_cache *c)
 	pthread_mutex_destroy(&c->write_mu);
 	pthread_mutex_destroy(&c->ckpt_mu);
 	pthread_cond_destroy(&c->ckpt_cv);
+	pthread_cond_destroy(&c->ckpt_done);
 	for (int i = 0; i < KW_RECENT_LOCKS; i++)
 		pthread_mutex_destroy(&c->recent_mu[i]);
 	free(c->recent);
@@ -907,15 +935,17 @@ static int over(kw_cache *c, kw_cache_conn *k)
  * Candidates come by stored last_access, KW_LRU_BATCH at a time; one hit
  * in memory since (recent_get) has its last_access rewritten to the hit's
  * time instead, and a candidate stored as newer than such a rewritten time
- * waits for the next batch (which then orders both).  Returns the number
- * of rows deleted or -1 on error.
+ * waits for the next batch (which then orders both).  At most
+ * KW_MAX_PASS_OVER rows are rewritten per put, so that one put's WAL stays
+ * small when every row is hot; past that, candidates go in stored order.
+ * Returns the number of rows deleted or -1 on error.
  */
 static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
 {
 	char keys[KW_LRU_BATCH][65];
 	int64_t last[KW_LRU_BATCH];
 	long n = 0;
-	int o;
+	int o, moves = 0;
 
 	while ((o = over(c, k)) == 1) {
 		sqlite3_stmt *lru = k->st[ST_LRU];
@@ -932,10 +962,11 @@ static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
 		sqlite3_reset(lru);
 		sqlite3_clear_bindings(lru);
 		for (int i = 0; i < got; i++) {
-			int64_t hit = recent_get(c, keys[i]);
+			int64_t hit = moves < KW_MAX_PASS_OVER ? recent_get(c, keys[i]) : 0;
 			sqlite3_stmt *st;
 
 			if (hit > last[i]) {
+				moves++;
 				st = k->st[ST_TOUCH];
 				sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
 				sqlite3_bind_int64(st, 2, hit);

@@ -122,7 +122,7 @@ class Daemon:
                 raise RuntimeError("kwgend exited: rc=%s: %s" % (self.proc.wait(), "".join(self.log)[-2000:]))
             self.log.append(line)
             self.history.append(line)
-            m = re.match(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
+            m = re.search(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
             if m:
                 self.port = int(m.group(1))
                 break

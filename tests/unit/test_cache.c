@@ -683,6 +683,54 @@ static void test_open_waits_for_writer(void **state)
 	kw_cache_close(c);
 }
 
+/* Every row hot: a put that evicts rewrites at most 64 of them (its WAL
+ * stays small), evicts one row and succeeds. */
+static void test_all_rows_hot(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	char k[65], *out = NULL;
+	int64_t row = (int64_t)(strlen("{\"isa\":[9,4,2]}") + strlen("s_nop 0\n") +
+				strlen("[{\"name\":\"wait\"}]") + strlen("{\"hot\":1}"));
+
+	(void)state;
+	opt.max_bytes = 300 * row;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	for (int i = 0; i < 300; i++) {
+		key_of(k, i);
+		assert_int_equal(put(c, k, "{\"hot\":1}"), 0);
+	}
+	usleep(5000);
+	for (int i = 0; i < 300; i++) {
+		key_of(k, i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+	}
+	usleep(5000);
+	key_of(k, 1000);
+	assert_int_equal(put(c, k, "{\"hot\":1}"), 0);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.evictions, 1);
+	assert_int_equal(st.entries, 300);
+	/* rows whose last_access was rewritten: newer than every insert */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM entries WHERE last_access >"
+					    " (SELECT created FROM entries WHERE key = ?1)", -1, &q, NULL),
+			 SQLITE_OK);
+	key_of(k, 299);
+	sqlite3_bind_text(q, 1, k, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int(q, 0) <= 64 + 1); /* + the new row */
+	assert_true(sqlite3_column_int(q, 0) >= 1);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	kw_cache_close(c);
+}
+
 /* "" and ":memory:" are not files. */
 static void test_not_a_file(void **state)
 {
@@ -715,6 +763,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_write_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recency_in_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_all_rows_hot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_waits_for_writer, setup, teardown),
 	};
 
