@@ -26,19 +26,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+static const char synopsis[] =
+	"usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
+	"       kwgen --canonical [FILE]\n"
+	"       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	"       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
+	"                    (kwgen verify --help)\n"
+	"       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
+	"                                                  (kwgen cache --help)\n"
+	"       kwgen --help | --version\n";
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
-	      "       kwgen --canonical [FILE]\n"
-	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
-	      "       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
-	      "                    (kwgen verify --help)\n"
-	      "       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
-	      "                                                  (kwgen cache --help)\n"
-	      "       kwgen --help | --version\n"
-	      "\n"
+	fputs(synopsis, f);
+	fputs("\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
 	      "\n"
 	      "Single mode (default): reads ONE JSON request from FILE or stdin and prints\n"
@@ -97,7 +101,8 @@ static void usage(FILE *f)
 	      "  outputNoComment, fillDefaults, strict   booleans\n"
 	      "  replaceHolder      int (whole result) or list (one per top-level item): the\n"
 	      "               offset that fills Tensile's placeholder registers (v[vgprValuC]\n"
-	      "               is the holder; with \"replaceHolder\": 8 it prints v[8])\n"
+	      "               is the holder; with \"replaceHolder\": 8 it prints\n"
+	      "               v[vgprValuC+8])\n"
 	      "  source       where the request came from: {\"file\", \"SolutionIndex\",\n"
 	      "               \"SolutionNameMin\"} (strings and integers) or a string; echoed\n"
 	      "               with the answer, not part of the key (kwgen logic sets it)\n"
@@ -109,6 +114,21 @@ static void usage(FILE *f)
 	      "\"field\"}} as kwgend gives them, naming the key and what is allowed; the\n"
 	      "oracle form alone answers as the reference oracle does ({\"error\": \"...\"},\n"
 	      "\"isa\": [9,4,2]).  Duplicate JSON keys are an error.\n", f);
+}
+
+/* stdout could not be written (a full disk, a closed descriptor): say so
+ * with the reason and exit 2, whatever was answered. */
+static int write_error(void)
+{
+	fprintf(stderr, "kwgen: write error on standard output: %s\n", strerror(errno ? errno : EIO));
+	return 2;
+}
+
+/* Nonzero when what was written to stdout may not have arrived (an earlier
+ * buffered write failed, or the last flush does). */
+static int stdout_failed(void)
+{
+	return fflush(stdout) != 0 || ferror(stdout);
 }
 
 /* The error answer every non-oracle path gives, the daemon's shape:
@@ -190,13 +210,16 @@ static int run_single_text(json_t *req, const json_error_t *jerr)
 				    jerr->column);
 
 	json_decref(req);
+	errno = 0;
 	if (rc == 0 && b.len && fwrite(b.p, 1, b.len, stdout) != b.len)
 		rc = KW_EIO;
 	kw_buf_free(&b);
-	if (rc == KW_ENOMEM || rc == KW_EIO || (rc == 0 && fflush(stdout))) {
-		fputs(rc == KW_ENOMEM ? "kwgen: out of memory\n" : "kwgen: write error\n", stderr);
+	if (rc == KW_ENOMEM) {
+		fputs("kwgen: out of memory\n", stderr);
 		return 2;
 	}
+	if (rc == KW_EIO || (rc == 0 && stdout_failed()))
+		return write_error();
 	if (rc) {
 		fprintf(stderr, "kwgen: %s: %s%s%s%s\n", kw_error_code_name(rc), err.message,
 			err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
@@ -236,8 +259,12 @@ static int run_single(FILE *in, int canonical, int as_text)
 		fputs("kwgen: out of memory\n", stderr);
 		return 2;
 	}
-	json_dumpf(out, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
-	fputc('\n', stdout);
+	errno = 0;
+	if (json_dumpf(out, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII) || fputc('\n', stdout) == EOF ||
+	    stdout_failed()) {
+		json_decref(out);
+		return write_error();
+	}
 	json_decref(out);
 	return ok ? 0 : 1;
 }
@@ -465,13 +492,13 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 			if (c->oom) {
 				fputs("kwgen: out of memory\n", stderr);
 				rc = 2;
-			} else if (c->out.len && fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
-				rc = 2;
+			} else if ((errno = 0, c->out.len) && fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
+				rc = write_error();
 			}
 			kw_buf_reset(&c->out);
 		}
-		if (line_buffered && fflush(stdout))
-			rc = 2;
+		if (!rc && line_buffered && stdout_failed())
+			rc = write_error();
 	}
 	for (int j = 0; j < jobs; j++) {
 		for (size_t i = 0; i < per_chunk && cs[j].lines; i++)
@@ -486,7 +513,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(errno));
 		return 2;
 	}
-	return rc ? rc : fflush(stdout) ? 2 : 0;
+	return rc ? rc : stdout_failed() ? write_error() : 0;
 }
 
 int main(int argc, char **argv)
@@ -503,13 +530,26 @@ int main(int argc, char **argv)
 		return kw_cli_verify(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "cache"))
 		return kw_cli_cache(argc - 1, argv + 1);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	for (int i = 1, opts = 1; i < argc; i++) {
+		if (opts && (!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--max-line-bytes")) && i + 1 == argc) {
+			fprintf(stderr, "kwgen: %s needs a value\n", argv[i]);
+			return 2;
+		} else if (!opts || (argv[i][0] != '-' || !argv[i][1])) {
+			if (path) {
+				fputs("kwgen: give at most one FILE\n", stderr);
+				return 2;
+			}
+			path = argv[i];
+		} else if (!strcmp(argv[i], "--")) {
+			opts = 0; /* the rest are file names, even "-x" */
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			errno = 0;
 			usage(stdout);
-			return 0;
+			return stdout_failed() ? write_error() : 0;
 		} else if (!strcmp(argv[i], "--version")) {
+			errno = 0;
 			printf("kwgen %s (generators %s)\n", KW_VERSION, kw_generator_version());
-			return 0;
+			return stdout_failed() ? write_error() : 0;
 		} else if (!strcmp(argv[i], "--batch")) {
 			batch = 1;
 		} else if (!strcmp(argv[i], "--canonical")) {
@@ -533,14 +573,10 @@ int main(int argc, char **argv)
 			max_line = (size_t)v;
 		} else if (!strcmp(argv[i], "--line-buffered")) {
 			line_buffered = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "kwgen: unknown option %s\n", argv[i]);
-			usage(stderr);
-			return 2;
-		} else if (!path) {
-			path = argv[i];
 		} else {
-			fputs("kwgen: give at most one FILE\n", stderr);
+			fprintf(stderr, "kwgen: unknown option %s (kwgen --help lists them; -- ends the options)\n",
+				argv[i]);
+			fputs(synopsis, stderr);
 			return 2;
 		}
 	}
@@ -549,9 +585,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (path && strcmp(path, "-")) {
+		struct stat sb;
+
 		in = fopen(path, "r");
 		if (!in) {
 			fprintf(stderr, "kwgen: cannot open %s: %s\n", path, strerror(errno));
+			return 2;
+		}
+		if (fstat(fileno(in), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			fprintf(stderr, "kwgen: %s is a directory: give a file of JSON (a request, or JSON lines with --batch)\n",
+				path);
+			fclose(in);
 			return 2;
 		}
 	}

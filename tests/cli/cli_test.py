@@ -14,6 +14,7 @@ Every program's exit status and stderr (sanitizer reports) are checked.
 """
 import argparse
 import gzip
+import http.server
 import json
 import os
 import re
@@ -194,6 +195,61 @@ def t_help_version():
     assert "--no-such-flag" in err, err
 
 
+def run_out(args, stdout, stdin=b""):
+    """Run args with stdout "full" (/dev/full) or "closed" (fd 1 closed);
+    -> (returncode, stderr str); a sanitizer report fails the check."""
+    if stdout == "full":
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run(args, input=stdin, stdout=full, stderr=subprocess.PIPE, timeout=120)
+    else:
+        p = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh"] + args, input=stdin,
+                           stderr=subprocess.PIPE, timeout=120)
+    err = p.stderr.decode("utf-8", "replace")
+    rep = sanitizer_report(err)
+    assert not rep, "%s: %s" % (" ".join(args[:3]), rep)
+    return p.returncode, err
+
+
+def t_output_errors():
+    """A full disk (/dev/full) or a closed stdout: every mode says "write
+    error" with the reason and exits 2, never 0 with the answer lost."""
+    many = (open(EXAMPLE).read().replace("\n", " ") + "\n") * 64   # past stdio's buffer
+    modes = [
+        ([EXAMPLE], b""), (["--canonical", EXAMPLE], b""), (["--asm", EXAMPLE], b""),
+        (["--batch"], many.encode()), (["--asm", "--batch"], many.encode()),
+        (["--batch", "--line-buffered"], many.encode()), (["--help"], b""), (["--version"], b""),
+        (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
+    ]
+    for args, stdin in modes:
+        for how in ("full", "closed"):
+            rc, err = run_out([O.kwgen] + args, how, stdin)
+            what = "kwgen %s, stdout %s" % (" ".join(os.path.basename(a) for a in args), how)
+            assert rc == 2, "%s: exit %d (want 2); stderr %r" % (what, rc, err[-300:])
+            assert "write error" in err, "%s: stderr %r" % (what, err[-300:])
+            if args[0] == "logic":
+                assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
+
+
+def t_odd_argv():
+    """`--` ends the options, an option without its value and a directory as
+    FILE are usage errors (exit 2) that say what was wrong."""
+    dash = os.path.join(O.tmp, "-x.json")
+    with open(dash, "w") as f:
+        f.write(json.dumps(ORACLE_REQ))
+    p = subprocess.run([O.kwgen, "--", "-x.json"], cwd=O.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=60)
+    assert p.returncode == 0 and "asm" in json.loads(p.stdout), (p.returncode, p.stderr[-300:])
+    rc, _, err = kwgen("-x.json", allowed=(2,))
+    assert "unknown option -x.json" in err and "usage: kwgen" in err, err
+    for flag in ("--jobs", "--max-line-bytes"):
+        rc, _, err = kwgen("--batch", flag, allowed=(2,))
+        assert "%s needs a value" % flag in err, err
+    rc, out, err = kwgen(O.tmp, allowed=(2,))
+    assert "is a directory" in err and not out, (out, err)
+    rc, out, err = kwgen("--batch", O.tmp, allowed=(2,))
+    assert "is a directory" in err and not out, (out, err)
+
+
 # ---------------------------------------------------------------- kwgen logic
 
 
@@ -333,6 +389,39 @@ def t_logic_timeout():
         srv.close()
 
 
+def t_logic_hostile_server():
+    """--server takes http:// and https:// only (libcurl would read file://),
+    and an answer past the size bound fails the exchange instead of filling
+    memory."""
+    rc, _, err = logic("--no-progress", "--server", "file:///etc/passwd", FIXTURE, allowed=(2,))
+    assert "must start with http:// or https://" in err, err
+
+    class Huge(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(4 << 30))
+            self.end_headers()
+            try:
+                self.wfile.write(b"[" * 65536)
+            except OSError:
+                pass
+
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Huge)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        rc, _, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.server_address[1], FIXTURE,
+                           allowed=(2,), timeout=60)
+        assert "the answer is over 1073741824 bytes" in err, err
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
 # ---------------------------------------------------------------- kwgen cache
 
 
@@ -374,6 +463,41 @@ def t_cache_flags():
     kwgen("cache", "--db", db, "purge")
     _, out, _ = kwgen("cache", "--db", db, "ls")
     assert not any(k in out for k in keys), out
+
+
+# ---------------------------------------------------------------- kwgen verify
+
+
+def verify_case(name):
+    """A committed case of tests/verify/cases/, unpacked into the temp dir."""
+    path = os.path.join(O.tmp, name + ".s")
+    with gzip.open(os.path.join(ROOT, "tests", "verify", "cases", name + ".s.gz"), "rb") as f:
+        open(path, "wb").write(f.read())
+    return path
+
+
+def t_verify_flags():
+    red = verify_case("issue11584_redundant_lgkmcnt")       # two waits for nothing
+    race = verify_case("pr3635_lgkmcnt4_three_in_flight")   # one race_raw
+    _, out, err = kwgen("verify", red)
+    assert (out + err).count("[redundant_wait]") == 2, out + err
+    _, out, err = kwgen("verify", "--no-redundant", red)
+    assert "redundant_wait" not in out + err, out + err
+    kwgen("verify", "--Werror", red, allowed=(1,))
+    rc, out, err = kwgen("verify", race, allowed=(1,))
+    assert "[race_raw]" in out + err, out + err
+    rules = os.path.join(O.tmp, "suppress.txt")
+    with open(rules, "w") as f:
+        f.write("race_raw\n")
+    _, out, err = kwgen("verify", "--suppress", rules, race)
+    assert "[race_raw]" not in out + err, out + err
+    _, out, _ = kwgen("verify", "--max-findings", "1", "--json", red)
+    j = json.loads(out)
+    assert len(j["findings"]) == 1 and j["truncated"] is True and j["totals"]["redundant_wait"] == 2, j
+    rc, out, err = kwgen("verify", "--max-instructions", "3", race, allowed=(2,))
+    assert "max_instructions" in err, err
+    rc, out, err = kwgen("verify", "--max-work", "3", race, allowed=(2,))
+    assert "max_work" in err, err
 
 
 # ---------------------------------------------------------------- kwgend
@@ -487,7 +611,13 @@ def t_kwgend_threads_help():
     d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "threads.db"), "--log-level", "info", "--threads", "3").start()
     try:
         time.sleep(0.2)
-        assert any("3 threads" in x for x in d.log), d.log[:3]
+        def threads_of(line):
+            try:
+                return json.loads(line).get("threads")
+            except ValueError:
+                m = re.search(r"(\d+) threads", line)
+                return int(m.group(1)) if m else None
+        assert any(threads_of(x) == 3 for x in d.log), d.log[:3]
     finally:
         assert d.stop() == 0
     _, out, err = run([O.kwgend, "--help"])
@@ -507,6 +637,8 @@ CHECKS = [
     ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
+    ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
+    ("kwgen --, an option without its value, a directory as FILE", t_odd_argv),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
     ("kwgen logic --isa, --generators (names and JSON), checked locally", t_logic_isa_generators),
@@ -514,7 +646,10 @@ CHECKS = [
     ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
+    ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
+    ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
+     t_verify_flags),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),

@@ -30,6 +30,8 @@ Checks:
   listen      --listen localhost:PORT; a bind failure names host and port
   workers     --workers and --work-timeout: a job that waits longer than
               --work-timeout gets 503 "timeout"
+  flights     batches and single requests over the same keys at once: each
+              key generated once, every answer identical"
 
 Prints one line per check, the figures and `serve: N passed, M failed`;
 exit status 0 only when nothing failed.
@@ -464,6 +466,40 @@ def t_signals(binary, tmp):
     codes = [x["status"] for x in json.loads(data)["results"]]
     assert set(codes) <= {200}, codes
     FIG["sigterm_during_batch"] = "answered (%d items 200), exit 0" % len(codes)
+    # SIGTERM with more work queued than --drain-seconds allows: what is
+    # not done by then is answered 503 draining, nothing is left hanging
+    d = e2e.Daemon(binary, os.path.join(tmp, "sig4.db"), "--log-level", "error", "--workers", "1",
+                   "--drain-seconds", "1", "--max-body-bytes", str(64 << 20)).start()
+    res = {}
+
+    def batch(i):
+        try:
+            res[i] = d.request("POST", "/v1/kernels:batch", big_batch(120), J)
+        except Exception as ex:  # noqa: BLE001 - reported below
+            res[i] = ex
+
+    ts = [threading.Thread(target=batch, args=(i,)) for i in range(3)]
+    for t in ts:
+        t.start()
+    time.sleep(0.5)
+    t0 = time.time()
+    d.proc.send_signal(signal.SIGTERM)
+    rc = d.proc.wait(timeout=60)
+    took = time.time() - t0
+    for t in ts:
+        t.join(timeout=60)
+    assert rc == 0, rc
+    codes = []
+    for i in range(3):
+        assert not isinstance(res.get(i), Exception), res.get(i)
+        st, _, data = res[i]
+        assert st == 200, st
+        codes += [(x["status"], (x.get("error") or {}).get("code")) for x in json.loads(data)["results"]]
+    assert set(codes) <= {(200, None), (503, "draining")}, set(codes)
+    assert (503, "draining") in codes, "all 360 items done within --drain-seconds 1?"
+    assert took < 15, took
+    FIG["sigterm_drain_over"] = "--drain-seconds 1, 3 x 120-item batches: %d items 200, %d 503 draining; " \
+        "exit 0 after %.1f s" % (codes.count((200, None)), codes.count((503, "draining")), took)
 
 
 def t_listen(binary, tmp):
@@ -561,7 +597,64 @@ def t_workers(binary, tmp):
     assert rc == 0, rc
 
 
-CHECKS = ["latency", "lingering", "framing", "access-log", "signals", "listen", "workers"]
+def t_flights(binary, tmp):
+    """Identical work from singles and batches at once: each key generated
+    once, every answer the same, nobody left waiting (batches park on the
+    flights of other requests and are requeued)."""
+    d = e2e.Daemon(binary, os.path.join(tmp, "flights.db"), "--log-level", "error", "--workers", "1",
+                   "--threads", "3", "--max-body-bytes", str(64 << 20)).start()
+    try:
+        base = serial() * 1000
+        reqs = [big_item(base + k) for k in range(12)]
+        g0 = d.metric("kwgen_generations_total")
+        out, lock = [], threading.Lock()
+        barrier = threading.Barrier(4 + 12)
+
+        def batch(order):
+            body = json.dumps({"requests": [reqs[k] for k in order]})
+            c = d.conn(timeout=120)
+            c.connect()
+            barrier.wait()
+            st, _, data = d.request("POST", "/v1/kernels:batch", body, J, conn=c)
+            c.close()
+            assert st == 200, st
+            with lock:
+                for k, item in zip(order, json.loads(data)["results"]):
+                    out.append((k, item["status"], json.dumps(item.get("response", {}).get("results"))))
+
+        def single(k):
+            c = d.conn(timeout=120)
+            c.connect()
+            barrier.wait()
+            st, _, data = d.request("POST", "/v1/kernels", reqs[k], J, conn=c)
+            c.close()
+            with lock:
+                out.append((k, st, json.dumps(json.loads(data).get("results"))))
+
+        orders = [list(range(12)), list(range(11, -1, -1)), list(range(0, 12, 2)) + list(range(1, 12, 2)),
+                  list(range(6, 12)) + list(range(6))]
+        ts = [threading.Thread(target=batch, args=(o,)) for o in orders] + \
+             [threading.Thread(target=single, args=(k,)) for k in range(12)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(timeout=180)
+        assert len(out) == 4 * 12 + 12, len(out)
+        assert all(st == 200 for _, st, _ in out), [st for _, st, _ in out if st != 200][:5]
+        by_key = {}
+        for k, _, res in out:
+            by_key.setdefault(k, set()).add(res)
+        assert all(len(v) == 1 for v in by_key.values()), "different answers for one key"
+        g1 = d.metric("kwgen_generations_total")
+        assert g1 - g0 == 12, "12 keys generated %d times" % (g1 - g0)
+        FIG["flights"] = "1 worker, 4 batches + 12 singles over the same 12 keys: 60 answers 200, " \
+                         "%d generations" % (g1 - g0)
+    finally:
+        rc = d.stop()
+    assert rc == 0, rc
+
+
+CHECKS = ["latency", "lingering", "framing", "access-log", "signals", "listen", "workers", "flights"]
 
 
 
@@ -590,6 +683,7 @@ def main():
             ("signals", "SIGHUP reopens the log; SIGTERM skips idle uploads, answers work", t_signals, ()),
             ("listen", "--listen localhost:PORT; bind errors name host and port", t_listen, ()),
             ("workers", "batch items interleave with misses; --work-timeout", t_workers, ()),
+            ("flights", "singles and batches over the same keys: one generation each", t_flights, ()),
         ]
         for name, title, fn, extra in table:
             if name in only:
