@@ -14,8 +14,10 @@
  * process or another, is doing.  A write waits at most busy_timeout_ms for
  * SQLite's write lock and then fails with KW_EIO, which kwgend answers
  * with 503; for busy_timeout_ms after that, puts try once without
- * waiting (writes queued behind a held lock do not each wait it out).  Writes of this
- * process queue for up to 5 x busy_timeout_ms (a slow fsync ahead).
+ * waiting (writes queued behind a held lock do not each wait it out).
+ * Writes of this process queue for up to 5 x busy_timeout_ms (a slow
+ * fsync ahead).  At open, the schema step waits up to 5 s (or
+ * busy_timeout_ms if longer) for another connection's write.
  *
  * Recency: a hit does not write.  kw_cache_get (and kw_cache_touch) note
  * the time of the hit in memory (a fixed table of recent_slots keys, four
@@ -35,14 +37,19 @@
  * before its evictions, and a WAL a long reader kept from restarting).  A
  * single entry larger than the bound is still stored, alone.
  *
- * WAL: the writer's commits are followed (sqlite3_wal_hook) by a PASSIVE
- * checkpoint in a background thread once the WAL holds half its share,
- * and by one on the writer itself once it holds all of it;
- * journal_size_limit (the WAL's share) truncates the -wal file when the
- * log restarts; if the file is still over its share, the background
- * thread runs a TRUNCATE checkpoint.  The background thread's connection
- * reads before each checkpoint (a connection that has never read has no
- * WAL open and its checkpoint does nothing).
+ * WAL: the writer's commit hook (sqlite3_wal_hook) wakes a background
+ * thread once the WAL holds half its share; that thread runs a PASSIVE
+ * checkpoint beside the writers (the copying and its fsyncs), then holds
+ * them off for a TRUNCATE checkpoint of what they committed meanwhile,
+ * which empties the -wal file (waiting at most 20 ms for readers of older
+ * snapshots).  Once the WAL holds its whole share the writer checkpoints
+ * itself (PASSIVE, after any background round); the log then restarts at
+ * the next write and journal_size_limit (the share) trims the file.  The
+ * background thread also looks every checkpoint_ms for a -wal file over
+ * its share.  Its connection reads before each checkpoint (a connection
+ * that has never read has no WAL open and its checkpoint does nothing).
+ * Each checkpoint costs two fsyncs: with a small max_disk_bytes they come
+ * every few puts.
  *
  * Units: bytes are the sum of the lengths of the request, asm, tables and
  * response texts of a row; times are milliseconds since the Unix epoch.
