@@ -408,13 +408,17 @@ def t_signals(binary, tmp):
         assert st == 200
         os.rename(logf, logf + ".1")
         d.proc.send_signal(signal.SIGHUP)
-        time.sleep(0.3)
+        t_end = time.time() + 10
+        while not os.path.exists(logf) and time.time() < t_end:
+            time.sleep(0.05)
         assert d.proc.poll() is None, "SIGHUP killed the daemon"
         st, _, _ = d.request("GET", "/healthz", headers={"X-Request-Id": "after-rotate"})
         assert st == 200
-        time.sleep(0.3)
-        with open(logf) as f:
-            new = f.read()
+        new = ""
+        while "after-rotate" not in new and time.time() < t_end:
+            time.sleep(0.05)
+            with open(logf) as f:
+                new = f.read()
         with open(logf + ".1") as f:
             old = f.read()
         assert "after-rotate" in new and "after-rotate" not in old, (new[-300:], old[-300:])
