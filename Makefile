@@ -5,14 +5,27 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
-PKGS     := jansson libmicrohttpd sqlite3 libcrypto
+# What each binary links: libkwgen needs LIB_PKGS only; kwgend adds
+# libmicrohttpd (SRV_LDLIBS); kwgen adds libyaml and libcurl (CLI_LDLIBS).
+LIB_PKGS := jansson sqlite3 libcrypto
+SRV_PKGS := libmicrohttpd
+PKGS     := $(LIB_PKGS) $(SRV_PKGS)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(LIB_PKGS) 2>/dev/null)
+SRV_LDLIBS := $(shell pkg-config --libs $(SRV_PKGS) 2>/dev/null)
+
+# The shared library: libkwgen.so.$(KWGEN_VERSION), SONAME libkwgen.so.$(KW_SO_MAJOR),
+# with the libkwgen.so.$(KW_SO_MAJOR) and libkwgen.so symlinks next to it.
+KWGEN_VERSION ?= 0.1.0
+KW_SO_MAJOR   := $(firstword $(subst ., ,$(KWGEN_VERSION)))
+KW_SO_REAL    := libkwgen.so.$(KWGEN_VERSION)
+KW_SONAME     := libkwgen.so.$(KW_SO_MAJOR)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib/include -Ilib $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+# What a program linking libkwgen.a needs (kwgend adds $(SRV_LDLIBS)).
 LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(EXTRA_LDLIBS)
 
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c lib/verify/*.c))
@@ -28,7 +41,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: lib $(BUILD)/kwgen $(if $(SRV_SRCS),$(BUILD)/kwgend)
 
-lib: $(BUILD)/libkwgen.a $(BUILD)/libkwgen.so
+lib: $(BUILD)/libkwgen.a $(BUILD)/libkwgen.so $(BUILD)/$(KW_SONAME)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -38,8 +51,11 @@ $(BUILD)/libkwgen.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libkwgen.so: $(LIB_OBJS)
-	$(CC) -shared -o $@ $^ $(LDLIBS_ALL)
+$(BUILD)/$(KW_SO_REAL): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,$(KW_SONAME) -Wl,--as-needed -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/$(KW_SONAME) $(BUILD)/libkwgen.so: $(BUILD)/$(KW_SO_REAL)
+	ln -sf $(KW_SO_REAL) $@
 
 $(BUILD)/kwgen: $(CLI_OBJS) $(BUILD)/libkwgen.a
 	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
@@ -61,9 +77,9 @@ deps:
 help:
 	@echo "build:   all lib deps install uninstall clean"
 	@echo "test:    test (everything below but the long runs) unit golden check-asm asan salt-check clang-build"
-	@echo "         e2e hardening soak-short scaleout logic-test package-test fuzz"
-	@echo "long:    soak kill-loop fuzz-long"
-	@echo "bench:   bench-gen bench-http"
+	@echo "         e2e serve-test hardening soak-short storage-test scaleout logic-test package-test fuzz"
+	@echo "long:    soak (with storage-soak, serve-soak) kill-loop fuzz-long"
+	@echo "bench:   bench-gen bench-http bench-miss"
 	@echo "data:    golden-data salt-update (need ../shared)"
 
 clean:

@@ -1,17 +1,30 @@
 /*
- * bench_gen - time generation alone: request already parsed -> rendered
- * text and tables (kw_request_generate), per generator and in total.
+ * bench_gen - libkwgen's stages timed separately, single-threaded, on one
+ * set of requests, with every output checked against the golden answers
+ * before any timing counts.
  *
- *   gzip -dc tests/golden/requests.jsonl.gz | build/bench/bench_gen [SECONDS]
+ *   build/bench/bench_gen REQUESTS.jsonl ANSWERS.jsonl [RUNS] [PASSES]
  *
- * Each request is parsed into a kw_request right before it is generated,
- * as kwgen and kwgend do (untimed; the parsed request is then warm in the
- * cache, as it is in real use), and only kw_request_generate is timed.
- * Passes over the whole set repeat until SECONDS (default 3) are spent.
+ * Stages (the Python side, bench/bench_gen.py, times the same ones):
+ *   parse     decoded JSON request -> kw_request (kw_request_parse: ISA and
+ *             capability tables, kernel keys, defaults, argument checks)
+ *   generate  kw_request -> rendered asm text, accumulator maps and values
+ *             (kw_request_generate: the generator and the rendering of its
+ *             instructions to text)
+ * JSON decoding of the input and encoding of the answer are not timed (the
+ * Python side leaves json.loads / json.dumps out too).
  *
- * Prints one JSON object: {"total": {"calls", "seconds", "calls_per_sec"},
- * "per_generator": {"wait": {...}, ...}, "requests", "skipped", "rounds"}.
- * Requests that answer an error are skipped (counted in "skipped").
+ * Check: each request is parsed and generated once; its asm text, type and
+ * value must equal the golden answer's (answers.jsonl line for line;
+ * requests whose golden answer is an error must fail here too).  Any
+ * mismatch: exit 1 before timing.
+ *
+ * Timing: RUNS (default 7) runs of PASSES (default 3) passes over the
+ * requests that answer without error, in file order; each call's parse and
+ * generate timed with CLOCK_MONOTONIC.  Prints one JSON object:
+ *   {"requests", "checked", "runs": [{"parse_s", "generate_s", "calls",
+ *    "per_generator": {"wait": {"calls", "generate_s"}, ...}}, ...]}
+ * (bench_gen.py takes the median, min and max over the runs).
  */
 #include "kwgen/request.h"
 
@@ -33,110 +46,178 @@ static double now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int slot(acc *per, int *nper, const char *g)
+static int slot(const char **names, int *n, const char *g)
 {
 	int k;
 
-	for (k = 0; k < *nper && strcmp(per[k].name, g); k++)
+	for (k = 0; k < *n && strcmp(names[k], g); k++)
 		;
-	if (k == *nper) {
-		if (*nper == MAX_GEN)
+	if (k == *n) {
+		if (*n == MAX_GEN)
 			return -1;
-		per[k].name = g;
-		per[k].seconds = 0;
-		per[k].calls = 0;
-		(*nper)++;
+		names[(*n)++] = g;
 	}
 	return k;
 }
 
-int main(int argc, char **argv)
+static json_t **read_lines(const char *path, size_t *n)
 {
-	double budget = argc > 1 ? atof(argv[1]) : 3.0;
-	json_t **reqs = NULL;
-	int *gen = NULL;
-	size_t n = 0, cap = 0, skipped = 0;
+	FILE *f = fopen(path, "r");
+	json_t **v = NULL;
+	size_t cap = 0;
 	char *line = NULL;
 	size_t lcap = 0;
-	acc per[MAX_GEN];
-	int nper = 0;
-	kw_workspace ws = KW_WORKSPACE_INIT;
-	long rounds = 0, total_calls = 0;
-	double t0, total = 0;
-	json_t *out, *pg;
 
-	while (getline(&line, &lcap, stdin) > 0) {
-		json_error_t je;
-		json_t *j = json_loads(line, 0, &je);
-		kw_request *r = NULL;
-		kw_error err = KW_ERROR_INIT;
-		kw_result res;
-		int k;
+	*n = 0;
+	if (!f)
+		return NULL;
+	while (getline(&line, &lcap, f) > 0) {
+		json_t *j = json_loads(line, JSON_REJECT_DUPLICATES, NULL);
 
 		if (!j)
 			continue;
-		if (kw_request_parse(&r, j, NULL, &err) || kw_request_generate(&res, &ws, r, 0, &err) ||
-		    (k = slot(per, &nper, kw_request_gen_name(r, 0))) < 0) {
-			skipped++;
-			kw_request_free(r);
-			json_decref(j);
-			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			if (!(v = realloc(v, cap * sizeof(*v))))
+				exit(2);
 		}
-		kw_request_free(r);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			reqs = realloc(reqs, cap * sizeof(*reqs));
-			gen = realloc(gen, cap * sizeof(*gen));
-			if (!reqs || !gen)
-				return 2;
-		}
-		gen[n] = k;
-		reqs[n++] = j;
+		v[(*n)++] = j;
 	}
 	free(line);
-	if (!n) {
-		fputs("bench_gen: no requests on stdin\n", stderr);
+	fclose(f);
+	return v;
+}
+
+/* Does a generated result equal the golden answer?  Returns a reason or NULL. */
+static const char *mismatch(const kw_result *res, const json_t *want)
+{
+	const json_t *asm_ = json_object_get(want, "asm"), *type = json_object_get(want, "type");
+	const json_t *value = json_object_get(want, "value");
+
+	if (json_is_string(asm_)) {
+		if (!res->type || !res->text || res->text_len != json_string_length(asm_) ||
+		    memcmp(res->text, json_string_value(asm_), res->text_len) != 0)
+			return "asm differs";
+		if (!json_is_string(type) || strcmp(res->type, json_string_value(type)) != 0)
+			return "type differs";
+	} else if (res->type) {
+		return "asm where the oracle has none";
+	}
+	if (json_is_integer(value) && (res->value_kind != 1 || res->value != json_integer_value(value)))
+		return "value differs";
+	if (json_is_boolean(value) && (res->value_kind != 2 || (res->value != 0) != json_is_true(value)))
+		return "value differs";
+	if (json_object_get(want, "acc2arch") && !res->has_map)
+		return "no accumulator map";
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = 0, na = 0, nok = 0, bad = 0;
+	json_t **reqs, **answers, *out, *runs;
+	int runs_n = argc > 3 ? atoi(argv[3]) : 7, passes = argc > 4 ? atoi(argv[4]) : 3;
+	const char *names[MAX_GEN];
+	int nnames = 0, *gen;
+	size_t *ok;
+	kw_workspace ws = KW_WORKSPACE_INIT;
+
+	if (argc < 3 || runs_n < 1 || passes < 1) {
+		fputs("usage: bench_gen REQUESTS.jsonl ANSWERS.jsonl [RUNS] [PASSES]\n", stderr);
 		return 2;
 	}
-	t0 = now();
-	do {
-		for (size_t i = 0; i < n; i++) {
-			kw_error err = KW_ERROR_INIT;
-			kw_request *r = NULL;
-			kw_result res;
-			double a, b;
+	reqs = read_lines(argv[1], &n);
+	answers = read_lines(argv[2], &na);
+	if (!n || n != na) {
+		fprintf(stderr, "bench_gen: %zu requests, %zu answers\n", n, na);
+		return 2;
+	}
+	gen = calloc(n, sizeof(*gen));
+	ok = calloc(n, sizeof(*ok));
+	if (!gen || !ok)
+		return 2;
 
-			if (kw_request_parse(&r, reqs[i], NULL, &err))
+	/* the check: every output against its golden answer */
+	for (size_t i = 0; i < n; i++) {
+		kw_error err = KW_ERROR_INIT;
+		kw_request *r = NULL;
+		kw_result res;
+		int want_error = json_object_get(answers[i], "error") != NULL, failed;
+		const char *why = NULL;
+
+		failed = kw_request_parse(&r, reqs[i], NULL, &err) || kw_request_generate(&res, &ws, r, 0, &err);
+		if (want_error != failed)
+			why = failed ? err.message : "the oracle answers an error";
+		else if (!failed && (why = mismatch(&res, answers[i])) == NULL) {
+			int k = slot(names, &nnames, kw_request_gen_name(r, 0));
+
+			if (k < 0)
 				return 2;
-			a = now();
-			kw_request_generate(&res, &ws, r, 0, &err);
-			b = now();
-			kw_request_free(r);
-			per[gen[i]].seconds += b - a;
-			per[gen[i]].calls++;
-			total += b - a;
-			total_calls++;
+			gen[nok] = k;
+			ok[nok++] = i;
 		}
-		rounds++;
-	} while (now() - t0 < budget);
+		if (why && bad++ < 5)
+			fprintf(stderr, "bench_gen: request %zu: %s\n", i + 1, why);
+		kw_request_free(r);
+	}
+	if (bad) {
+		fprintf(stderr, "bench_gen: %zu of %zu outputs differ from the golden answers: no timing\n", bad, n);
+		return 1;
+	}
 
-	out = json_pack("{s:{s:I,s:f,s:f},s:I,s:I,s:I,s:{}}", "total", "calls", (json_int_t)total_calls,
-			"seconds", total, "calls_per_sec", total_calls / total, "requests", (json_int_t)n,
-			"skipped", (json_int_t)skipped, "rounds", (json_int_t)rounds, "per_generator");
-	pg = json_object_get(out, "per_generator");
-	for (int k = 0; k < nper; k++)
-		json_object_set_new(pg, per[k].name, json_pack("{s:I,s:f,s:f}", "calls", (json_int_t)per[k].calls,
-							       "seconds", per[k].seconds, "calls_per_sec", per[k].calls / per[k].seconds));
+	runs = json_array();
+	for (int run = 0; run < runs_n; run++) {
+		acc per[MAX_GEN];
+		double parse_s = 0, gen_s = 0;
+		long calls = 0;
+		json_t *pg = json_object();
+
+		for (int k = 0; k < nnames; k++)
+			per[k] = (acc){ names[k], 0, 0 };
+		for (int p = 0; p < passes; p++) {
+			for (size_t j = 0; j < nok; j++) {
+				kw_error err = KW_ERROR_INIT;
+				kw_request *r = NULL;
+				kw_result res;
+				double a, b, c;
+
+				a = now();
+				if (kw_request_parse(&r, reqs[ok[j]], NULL, &err))
+					return 2;
+				b = now();
+				if (kw_request_generate(&res, &ws, r, 0, &err))
+					return 2;
+				c = now();
+				kw_request_free(r);
+				parse_s += b - a;
+				gen_s += c - b;
+				per[gen[j]].seconds += c - b;
+				per[gen[j]].calls++;
+				calls++;
+			}
+		}
+		for (int k = 0; k < nnames; k++)
+			json_object_set_new(pg, per[k].name, json_pack("{s:I,s:f}", "calls", (json_int_t)per[k].calls,
+								       "generate_s", per[k].seconds));
+		json_array_append_new(runs, json_pack("{s:f,s:f,s:I,s:o}", "parse_s", parse_s, "generate_s", gen_s,
+						      "calls", (json_int_t)calls, "per_generator", pg));
+	}
+	out = json_pack("{s:I,s:I,s:I,s:o}", "requests", (json_int_t)n, "checked", (json_int_t)n, "timed",
+			(json_int_t)nok, "runs", runs);
 	json_dumpf(out, stdout, JSON_INDENT(1));
 	fputc('\n', stdout);
 	json_decref(out);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		json_decref(reqs[i]);
+		json_decref(answers[i]);
+	}
 	free(reqs);
+	free(answers);
 	free(gen);
+	free(ok);
 	kw_workspace_free(&ws);
 	return 0;
 }

@@ -2,14 +2,20 @@
 # bench/http.sh - HTTP benchmark of kwgend (make bench-http).
 #
 # wrk, $CONNS keep-alive connections, $DURATION seconds each, one run of:
-#   (a) hits    POST the same request again and again (served from the cache)
-#   (b) misses  POST a distinct request each time (wrk-miss.lua varies wait's
-#               skipLocalRead/skipGlobalRead, keys the generator reads)
-#   (c) nginx   GET a static file the size of the hit response
-# then prints req/s, p50/p99 latency, the ratios against the targets
-# (hits >= 0.7 x nginx, misses >= 0.3 x hits) and kwgend's RSS idle and
-# under load (targets 32 MiB and 128 MiB).  Both servers run one worker per
-# CPU and write an access log to a file.
+#   (a) hits-memory  POST the same request again and again: served from the
+#                    in-memory hot cache (default --hot-cache-bytes)
+#   (b) hits-sqlite  the same against a second kwgend started with
+#                    --hot-cache-bytes 0: every hit is read from SQLite
+#   (c) misses       POST a distinct request each time (wrk-miss.lua varies
+#                    wait's skipLocalRead/skipGlobalRead, keys the generator
+#                    reads): generated and written
+#   (d) nginx        GET a static file the size of the hit response
+# Every response is checked (wrk-report.lua): 2xx and a body whose key is
+# 64 hex digits, the expected key for hits and nginx.  Any non-2xx, socket
+# error or bad body fails the benchmark (exit 1) after the table.  Then the
+# ratios against the targets (hits >= 0.7 x nginx, misses >= 0.3 x hits)
+# and kwgend's RSS idle and under load (targets 32 MiB and 128 MiB).  Both
+# servers run one worker per CPU and write an access log to a file.
 #
 # Environment: KWGEND (build/kwgend), DURATION (10), CONNS (64),
 # WRK_THREADS (2), NGINX (nginx).
@@ -57,15 +63,19 @@ PY
 
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 
-"$KWGEND" --listen 127.0.0.1:0 --db "$tmp/cache.db" 2>"$tmp/kwgend.log" &
-kpid=$!
-port=""
-for _ in $(seq 100); do
-	port=$(sed -n 's/^kwgend: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/kwgend.log")
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-[ -n "$port" ] || { echo "bench-http: kwgend did not start"; cat "$tmp/kwgend.log"; exit 1; }
+start_kwgend() { # db log [flags...]: sets kpid and port
+	db=$1; log=$2; shift 2
+	"$KWGEND" --listen 127.0.0.1:0 --db "$db" "$@" 2>"$log" &
+	kpid=$!
+	port=""
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*kwgend: listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" 2>/dev/null || true)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || { echo "bench-http: kwgend did not start"; cat "$log"; exit 1; }
+}
+start_kwgend "$tmp/cache.db" "$tmp/kwgend.log"
 
 # Warm: the hit response, saved for nginx.
 code=$(curl -s --max-time 60 -o "$tmp/hit-response.json" -w '%{http_code}' -H 'Content-Type: application/json' \
@@ -74,6 +84,7 @@ code=$(curl -s --max-time 60 -o "$tmp/hit-response.json" -w '%{http_code}' -H 'C
 curl -s --max-time 60 -o "$tmp/hit-response.json" -H 'Content-Type: application/json' \
 	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels"
 size=$(wc -c <"$tmp/hit-response.json")
+KW_KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$tmp/hit-response.json")
 sleep 1
 rss_idle=$(rss_kib "$kpid")
 
@@ -89,17 +100,30 @@ rss_idle=$(rss_kib "$kpid")
 spid=$!
 
 export KW_BENCH_DIR="$here"
-run() { # name script url [body]
+run() { # name script url [body] [key]
 	name=$1; script=$2; url=$3
-	KW_BODY=${4:-} wrk -t"$WRK_THREADS" -c"$CONNS" -d"${DURATION}s" --timeout 10s -s "$here/$script" "$url" \
-		>"$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; exit 1; }
+	KW_BODY=${4:-} KW_KEY=${5:-} wrk -t"$WRK_THREADS" -c"$CONNS" -d"${DURATION}s" --timeout 10s \
+		-s "$here/$script" "$url" >"$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; exit 1; }
 	grep '^RESULT' "$tmp/$name.out" | sed "s/^RESULT/$name/" >>"$tmp/results"
 }
 
-run hits wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json"
+run hits-memory wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json" "$KW_KEY"
 run misses wrk-miss.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/miss.tmpl"
 rss_load=$(cat "$tmp/rss-max" 2>/dev/null || echo 0)
 entries=$(curl -s --max-time 30 "http://127.0.0.1:$port/status")
+kill "$spid" 2>/dev/null || true
+spid=""
+kill "$kpid" && wait "$kpid" || { echo "bench-http: kwgend did not exit 0 on SIGTERM"; exit 1; }
+kpid=""
+
+# Hits through SQLite: the same file, no hot cache.
+start_kwgend "$tmp/cache.db" "$tmp/kwgend-sqlite.log" --hot-cache-bytes 0
+code=$(curl -s --max-time 60 -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels")
+[ "$code" = 200 ] || { echo "bench-http: POST to the --hot-cache-bytes 0 daemon answered $code"; exit 1; }
+run hits-sqlite wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json" "$KW_KEY"
+kill "$kpid" && wait "$kpid" || { echo "bench-http: kwgend did not exit 0 on SIGTERM"; exit 1; }
+kpid=""
 
 # nginx serving the same bytes.
 mkdir -p "$tmp/www" "$tmp/nginx"
@@ -132,28 +156,38 @@ for _ in $(seq 50); do
 	curl -sf -o /dev/null "http://127.0.0.1:$nport/response.json" && break
 	sleep 0.1
 done
-run nginx wrk-get.lua "http://127.0.0.1:$nport/response.json"
+run nginx wrk-get.lua "http://127.0.0.1:$nport/response.json" "" "$KW_KEY"
 
 python3 - "$tmp/results" "$size" "$rss_idle" "$rss_load" "$entries" "$CONNS" "$DURATION" <<'PY'
 import json, sys
 rows = {}
 for line in open(sys.argv[1]):
-    name, n, secs, p50, p99, non2xx, errs = line.split()
+    name, n, secs, p50, p99, non2xx, errs, checked, bad = line.split()
     rows[name] = dict(rps=int(n) / float(secs), p50=float(p50) / 1000, p99=float(p99) / 1000,
-                      non2xx=int(non2xx), errs=int(errs), n=int(n))
+                      non2xx=int(non2xx), errs=int(errs), n=int(n), checked=int(checked), bad=int(bad))
 size, idle, load = int(sys.argv[2]), int(sys.argv[3]) / 1024, int(sys.argv[4]) / 1024
 st = json.loads(sys.argv[5])
 print("kwgen bench-http: %s connections, %s s each, response %d bytes" % (sys.argv[6], sys.argv[7], size))
-print("%-8s %10s %10s %10s %8s %8s" % ("run", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"))
-for k in ("hits", "misses", "nginx"):
+print("%-12s %10s %10s %10s %8s %8s %9s %8s" % ("run", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors",
+                                                 "checked", "bad"))
+for k in ("hits-memory", "hits-sqlite", "misses", "nginx"):
     r = rows[k]
-    print("%-8s %10.0f %10.3f %10.3f %8d %8d" % (k, r["rps"], r["p50"], r["p99"], r["non2xx"], r["errs"]))
-hn = rows["hits"]["rps"] / rows["nginx"]["rps"]
-mh = rows["misses"]["rps"] / rows["hits"]["rps"]
+    print("%-12s %10.0f %10.3f %10.3f %8d %8d %9d %8d" % (k, r["rps"], r["p50"], r["p99"], r["non2xx"],
+                                                       r["errs"], r["checked"], r["bad"]))
+hn = rows["hits-memory"]["rps"] / rows["nginx"]["rps"]
+hs = rows["hits-sqlite"]["rps"] / rows["nginx"]["rps"]
+mh = rows["misses"]["rps"] / rows["hits-sqlite"]["rps"]
 def verdict(ok): return "ok" if ok else "BELOW TARGET"
-print("hits/nginx   %.2f  (target >= 0.70)  %s" % (hn, verdict(hn >= 0.7)))
-print("misses/hits  %.2f  (target >= 0.30)  %s" % (mh, verdict(mh >= 0.3)))
+print("hits-memory/nginx  %.2f  (target >= 0.70)  %s" % (hn, verdict(hn >= 0.7)))
+print("hits-sqlite/nginx  %.2f  (target >= 0.70)  %s" % (hs, verdict(hs >= 0.7)))
+print("misses/hits-sqlite %.2f  (target >= 0.30)  %s" % (mh, verdict(mh >= 0.3)))
 print("RSS idle     %.1f MiB (target <= 32)  %s" % (idle, verdict(idle <= 32)))
 print("RSS loaded   %.1f MiB (target <= 128) %s" % (load, verdict(load <= 128)))
 print("cache after: %d entries, %d bytes, %d generations" % (st["entries"], st["bytes"], st.get("generations", 0)))
+broken = ["%s: %d non-2xx, %d socket errors, %d of %d bodies without the right key"
+          % (k, r["non2xx"], r["errs"], r["bad"], r["checked"])
+          for k, r in rows.items() if r["non2xx"] or r["errs"] or r["bad"] or r["checked"] < r["n"]]
+for b in broken:
+    print("FAILED  " + b)
+sys.exit(1 if broken else 0)
 PY

@@ -8,6 +8,7 @@ local template = f:read("*a")
 f:close()
 local next_id = 0
 function setup(thread)
+	register(thread)
 	thread:set("id", next_id)
 	next_id = next_id + 1
 end

@@ -273,6 +273,7 @@ int kw_cli_cache(int argc, char **argv)
 	}
 	opt.checkpoint_ms = 0;
 	opt.skip_check = 1;
+	opt.busy_timeout_ms = 5000; /* a person can wait for a daemon's write */
 	if (kw_cache_open(&c, db, &opt, &err) < 0) {
 		fprintf(stderr, "kwgen cache: %s\n", err.message);
 		return 2;

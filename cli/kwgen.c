@@ -26,19 +26,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+static const char synopsis[] =
+	"usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
+	"       kwgen --canonical [FILE]\n"
+	"       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
+	"       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
+	"                    (kwgen verify --help)\n"
+	"       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
+	"                                                  (kwgen cache --help)\n"
+	"       kwgen --help | --version\n";
 
 static void usage(FILE *f)
 {
-	fputs("usage: kwgen [--asm] [--batch [--jobs N] [--line-buffered]] [FILE]\n"
-	      "       kwgen --canonical [FILE]\n"
-	      "       kwgen logic FILE.yaml [--server URL] ...   (kwgen logic --help)\n"
-	      "       kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] FILE...\n"
-	      "                    (kwgen verify --help)\n"
-	      "       kwgen cache stats|ls|show KEY|rm KEY|purge [--older-than DAYS] [--db FILE]\n"
-	      "                                                  (kwgen cache --help)\n"
-	      "       kwgen --help | --version\n"
-	      "\n"
+	fputs(synopsis, f);
+	fputs("\n"
 	      "Generates AMDGPU assembly exactly as Tensile's KernelWriterModules does.\n"
 	      "\n"
 	      "Single mode (default): reads ONE JSON request from FILE or stdin and prints\n"
@@ -53,7 +57,8 @@ static void usage(FILE *f)
 	      "  --batch          JSON lines in, one compact answer per line out: answer N is\n"
 	      "                   line N's (a blank line, a line that is not JSON and a line\n"
 	      "                   past --max-line-bytes each answer an error); exit 0\n"
-	      "  --max-line-bytes N  longest batch line (default 1048576)\n"
+	      "  --max-line-bytes N  longest batch line, and longest request in single mode\n"
+	      "                   (default 1048576, as kwgend's --max-body-bytes)\n"
 	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
 	      "                   the output order is the input order\n"
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
@@ -97,7 +102,8 @@ static void usage(FILE *f)
 	      "  outputNoComment, fillDefaults, strict   booleans\n"
 	      "  replaceHolder      int (whole result) or list (one per top-level item): the\n"
 	      "               offset that fills Tensile's placeholder registers (v[vgprValuC]\n"
-	      "               is the holder; with \"replaceHolder\": 8 it prints v[8])\n"
+	      "               is the holder; with \"replaceHolder\": 8 it prints\n"
+	      "               v[vgprValuC+8])\n"
 	      "  source       where the request came from: {\"file\", \"SolutionIndex\",\n"
 	      "               \"SolutionNameMin\"} (strings and integers) or a string; echoed\n"
 	      "               with the answer, not part of the key (kwgen logic sets it)\n"
@@ -109,6 +115,21 @@ static void usage(FILE *f)
 	      "\"field\"}} as kwgend gives them, naming the key and what is allowed; the\n"
 	      "oracle form alone answers as the reference oracle does ({\"error\": \"...\"},\n"
 	      "\"isa\": [9,4,2]).  Duplicate JSON keys are an error.\n", f);
+}
+
+/* stdout could not be written (a full disk, a closed descriptor): say so
+ * with the reason and exit 2, whatever was answered. */
+static int write_error(void)
+{
+	fprintf(stderr, "kwgen: write error on standard output: %s\n", strerror(errno ? errno : EIO));
+	return 2;
+}
+
+/* Nonzero when what was written to stdout may not have arrived (an earlier
+ * buffered write failed, or the last flush does). */
+static int stdout_failed(void)
+{
+	return fflush(stdout) != 0 || ferror(stdout);
 }
 
 /* The error answer every non-oracle path gives, the daemon's shape:
@@ -180,23 +201,25 @@ static json_t *answer(const json_t *req, int *ok)
 	return farm_answer(req, ok);
 }
 
-/* kwgen --asm FILE: the text on stdout; an error on stderr, exit 1. */
-static int run_single_text(json_t *req, const json_error_t *jerr)
+/* kwgen --asm FILE: the text on stdout; an error on stderr, exit 1.
+ * req NULL: *in_err says why there is none. */
+static int run_single_text(json_t *req, const kw_error *in_err)
 {
 	kw_error err = KW_ERROR_INIT;
 	kw_buf b = KW_BUF_INIT;
-	int rc = req ? asm_text(&b, req, &err)
-		     : kw_error_set(&err, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr->text, jerr->line,
-				    jerr->column);
+	int rc = req ? asm_text(&b, req, &err) : (err = *in_err, err.code);
 
 	json_decref(req);
+	errno = 0;
 	if (rc == 0 && b.len && fwrite(b.p, 1, b.len, stdout) != b.len)
 		rc = KW_EIO;
 	kw_buf_free(&b);
-	if (rc == KW_ENOMEM || rc == KW_EIO || (rc == 0 && fflush(stdout))) {
-		fputs(rc == KW_ENOMEM ? "kwgen: out of memory\n" : "kwgen: write error\n", stderr);
+	if (rc == KW_ENOMEM) {
+		fputs("kwgen: out of memory\n", stderr);
 		return 2;
 	}
+	if (rc == KW_EIO || (rc == 0 && stdout_failed()))
+		return write_error();
 	if (rc) {
 		fprintf(stderr, "kwgen: %s: %s%s%s%s\n", kw_error_code_name(rc), err.message,
 			err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
@@ -205,16 +228,58 @@ static int run_single_text(json_t *req, const json_error_t *jerr)
 	return 0;
 }
 
-static int run_single(FILE *in, int canonical, int as_text)
+/* The single-mode input: at most max bytes are read (a request is small;
+ * an endless or huge input must not take all memory). */
+typedef struct single_in {
+	FILE *f;
+	size_t max, got;
+	int too_big;
+	int read_errno;   /* nonzero: reading failed with this errno */
+} single_in;
+
+static size_t read_single(void *buf, size_t n, void *data)
+{
+	single_in *s = data;
+	size_t want = n, got;
+
+	if (want > s->max + 1 - s->got)
+		want = s->max + 1 - s->got;
+	errno = 0;
+	got = fread(buf, 1, want, s->f);
+	if (got == 0 && ferror(s->f)) {
+		s->read_errno = errno ? errno : EIO;
+		return (size_t)-1;
+	}
+	s->got += got;
+	if (s->got > s->max) {
+		s->too_big = 1;
+		return (size_t)-1;
+	}
+	return got;
+}
+
+static int run_single(FILE *in, int canonical, int as_text, size_t max)
 {
 	json_error_t jerr;
-	json_t *req = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr), *out;
+	single_in src = { in, max, 0, 0, 0 };
+	json_t *req = json_load_callback(read_single, &src, JSON_REJECT_DUPLICATES, &jerr), *out;
+	kw_error in_err = KW_ERROR_INIT;
 	int ok = 0;
 
+	if (!req && src.read_errno) {
+		fprintf(stderr, "kwgen: read error: %s\n", strerror(src.read_errno));
+		return 2;
+	}
+	if (!req && src.too_big)
+		kw_error_set(&in_err, KW_ELIMIT, NULL,
+			     "the request is over %zu bytes; that is the limit (--max-line-bytes N raises it)", max);
+	else if (!req)
+		kw_error_set(&in_err, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+			     jerr.column);
 	if (as_text)
-		return run_single_text(req, &jerr);
+		return run_single_text(req, &in_err);
 	if (!req) {
-		out = syntax_answer(&jerr, 0);
+		out = error_answer(&in_err);
 	} else if (canonical) {
 		kw_error err = KW_ERROR_INIT;
 		kw_request *r = NULL;
@@ -236,8 +301,12 @@ static int run_single(FILE *in, int canonical, int as_text)
 		fputs("kwgen: out of memory\n", stderr);
 		return 2;
 	}
-	json_dumpf(out, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
-	fputc('\n', stdout);
+	errno = 0;
+	if (json_dumpf(out, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII) || fputc('\n', stdout) == EOF ||
+	    stdout_failed()) {
+		json_decref(out);
+		return write_error();
+	}
 	json_decref(out);
 	return ok ? 0 : 1;
 }
@@ -465,13 +534,13 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 			if (c->oom) {
 				fputs("kwgen: out of memory\n", stderr);
 				rc = 2;
-			} else if (c->out.len && fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
-				rc = 2;
+			} else if ((errno = 0, c->out.len) && fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
+				rc = write_error();
 			}
 			kw_buf_reset(&c->out);
 		}
-		if (line_buffered && fflush(stdout))
-			rc = 2;
+		if (!rc && line_buffered && stdout_failed())
+			rc = write_error();
 	}
 	for (int j = 0; j < jobs; j++) {
 		for (size_t i = 0; i < per_chunk && cs[j].lines; i++)
@@ -486,7 +555,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(errno));
 		return 2;
 	}
-	return rc ? rc : fflush(stdout) ? 2 : 0;
+	return rc ? rc : stdout_failed() ? write_error() : 0;
 }
 
 int main(int argc, char **argv)
@@ -503,13 +572,26 @@ int main(int argc, char **argv)
 		return kw_cli_verify(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "cache"))
 		return kw_cli_cache(argc - 1, argv + 1);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	for (int i = 1, opts = 1; i < argc; i++) {
+		if (opts && (!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--max-line-bytes")) && i + 1 == argc) {
+			fprintf(stderr, "kwgen: %s needs a value\n", argv[i]);
+			return 2;
+		} else if (!opts || (argv[i][0] != '-' || !argv[i][1])) {
+			if (path) {
+				fputs("kwgen: give at most one FILE\n", stderr);
+				return 2;
+			}
+			path = argv[i];
+		} else if (!strcmp(argv[i], "--")) {
+			opts = 0; /* the rest are file names, even "-x" */
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			errno = 0;
 			usage(stdout);
-			return 0;
+			return stdout_failed() ? write_error() : 0;
 		} else if (!strcmp(argv[i], "--version")) {
+			errno = 0;
 			printf("kwgen %s (generators %s)\n", KW_VERSION, kw_generator_version());
-			return 0;
+			return stdout_failed() ? write_error() : 0;
 		} else if (!strcmp(argv[i], "--batch")) {
 			batch = 1;
 		} else if (!strcmp(argv[i], "--canonical")) {
@@ -533,14 +615,10 @@ int main(int argc, char **argv)
 			max_line = (size_t)v;
 		} else if (!strcmp(argv[i], "--line-buffered")) {
 			line_buffered = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "kwgen: unknown option %s\n", argv[i]);
-			usage(stderr);
-			return 2;
-		} else if (!path) {
-			path = argv[i];
 		} else {
-			fputs("kwgen: give at most one FILE\n", stderr);
+			fprintf(stderr, "kwgen: unknown option %s (kwgen --help lists them; -- ends the options)\n",
+				argv[i]);
+			fputs(synopsis, stderr);
 			return 2;
 		}
 	}
@@ -549,9 +627,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (path && strcmp(path, "-")) {
+		struct stat sb;
+
 		in = fopen(path, "r");
 		if (!in) {
 			fprintf(stderr, "kwgen: cannot open %s: %s\n", path, strerror(errno));
+			return 2;
+		}
+		if (fstat(fileno(in), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			fprintf(stderr, "kwgen: %s is a directory: give a file of JSON (a request, or JSON lines with --batch)\n",
+				path);
+			fclose(in);
 			return 2;
 		}
 	}
@@ -559,7 +645,7 @@ int main(int argc, char **argv)
 		jobs = 1;
 	if (jobs > 64)
 		jobs = 64;
-	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line, as_text) : run_single(in, canonical, as_text);
+	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line, as_text) : run_single(in, canonical, as_text, max_line);
 	if (in != stdin)
 		fclose(in);
 	return rc;

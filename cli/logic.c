@@ -58,7 +58,21 @@ typedef struct run {
 	int show_progress;
 	double last_draw;
 	size_t file_solutions;
+	const char *out_name;     /* "standard output" or the -o FILE */
+	int write_failed;         /* out could not be written: stop, exit 2 */
 } run;
+
+/* One JSON line to r->out.  A write that fails (a full disk, a closed
+ * stdout) is an error that ends the run: returns KW_EIO with err naming the
+ * output and the reason, else 0. */
+static int put_line(run *r, const json_t *v, size_t flags, kw_error *err)
+{
+	errno = 0;
+	if (json_dumpf(v, r->out, flags) == 0 && fputc('\n', r->out) != EOF && !ferror(r->out))
+		return 0;
+	r->write_failed = 1;
+	return kw_error_set(err, KW_EIO, NULL, "write error on %s: %s", r->out_name, strerror(errno ? errno : EIO));
+}
 
 static void usage(FILE *f)
 {
@@ -169,8 +183,10 @@ static int flush_batch(run *r, kw_error *err)
 			json_decref(results);
 			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 		}
-		if (r->out && json_dumpf(resp, r->out, JSON_COMPACT) == 0)
-			fputc('\n', r->out);
+		if (r->out && put_line(r, resp, JSON_COMPACT, err)) {
+			json_decref(results);
+			return KW_EIO;
+		}
 	}
 	json_decref(results);
 	json_array_clear(r->batch);
@@ -251,8 +267,8 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			else if ((long)json_array_size(r->batch) >= r->o->batch)
 				rc = flush_batch(r, err);
-		} else if (json_dumpf(req, r->out, JSON_COMPACT | JSON_SORT_KEYS) == 0) {
-			fputc('\n', r->out);
+		} else {
+			rc = put_line(r, req, JSON_COMPACT | JSON_SORT_KEYS, err);
 		}
 	}
 	free(canon);
@@ -440,7 +456,8 @@ static int run_dir(run *r, const char *dir, int *status)
 		r->st->file_errors++;
 		*status = 2;
 	}
-	qsort(walk.paths, walk.n, sizeof *walk.paths, cmp_str);
+	if (walk.n)
+		qsort(walk.paths, walk.n, sizeof *walk.paths, cmp_str);
 	for (size_t i = 0; i < walk.n && rc != KW_ENOMEM; i++) {
 		kw_error_clear(&err);
 		r->st->files++;
@@ -449,17 +466,17 @@ static int run_dir(run *r, const char *dir, int *status)
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
 			if (rc == KW_EIO && r->poster && strstr(err.message, "POST "))
 				r->st->conn_errors++;
-			else
+			else if (!r->write_failed)
 				r->st->file_errors++;
 			*status = 2;
 			json_array_clear(r->batch);
 			json_array_clear(r->batch_where);
-			if (rc == KW_EIO && r->poster && strstr(err.message, "POST "))
+			if (r->write_failed || (rc == KW_EIO && r->poster && strstr(err.message, "POST ")))
 				break;
 		}
 	}
 	walk_free();
-	return rc == KW_ENOMEM || (rc == KW_EIO && r->poster && strstr(err.message, "POST ")) ? rc : 0;
+	return rc == KW_ENOMEM || r->write_failed || (rc == KW_EIO && r->poster && strstr(err.message, "POST ")) ? rc : 0;
 }
 
 static int read_token_file(opts *o, const char *path, char *buf, size_t n)
@@ -598,6 +615,7 @@ int kw_cli_logic(int argc, char **argv)
 	kw_error err = KW_ERROR_INIT;
 	int curl_up = 0;
 	r.out = stdout;
+	r.out_name = o.output ? o.output : "standard output";
 	if (o.output && !(r.out = fopen(o.output, "w"))) {
 		fprintf(stderr, "kwgen logic: %s: %s\n", o.output, strerror(errno));
 		status = 2;
@@ -640,15 +658,30 @@ int kw_cli_logic(int argc, char **argv)
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
 			if (rc == KW_EIO && r.poster && strstr(err.message, "POST "))
 				st.conn_errors++;
-			else
+			else if (!r.write_failed)
 				st.file_errors++;
 			status = 2;
 			json_array_clear(r.batch);
 			json_array_clear(r.batch_where);
-			if (rc == KW_ENOMEM || (rc == KW_EIO && r.poster && strstr(err.message, "POST ")))
+			if (rc == KW_ENOMEM || r.write_failed || (rc == KW_EIO && r.poster && strstr(err.message, "POST ")))
 				break;
 		}
 	}
+	/* What was written must have arrived: the last buffered bytes too. */
+	if (r.out && !r.write_failed) {
+		errno = 0;
+		int bad = fflush(r.out) != 0 || ferror(r.out);
+		if (r.out != stdout && fclose(r.out) != 0)
+			bad = 1;
+		if (r.out != stdout)
+			r.out = NULL;
+		if (bad) {
+			fprintf(stderr, "kwgen logic: write error on %s: %s\n", r.out_name, strerror(errno ? errno : EIO));
+			r.write_failed = 1;
+		}
+	}
+	if (r.write_failed)
+		status = 2;
 	if (status == 0 && (st.derive_errors || st.server_errors))
 		status = 1;
 	if (!o.quiet) {
@@ -665,6 +698,10 @@ int kw_cli_logic(int argc, char **argv)
 				 nerr, st.file_errors, st.derive_errors, json_object_size(st.errors) + st.file_errors);
 		else
 			snprintf(errs, sizeof errs, "no errors");
+		if (r.write_failed) { /* the output is incomplete whatever else happened */
+			size_t l = strlen(errs);
+			snprintf(errs + l, sizeof errs - l, ", the output incomplete (write error)");
+		}
 		const char *msg;
 		json_t *cnt;
 		json_object_foreach(st.errors, msg, cnt)

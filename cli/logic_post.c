@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <curl/curl.h>
 
@@ -18,16 +19,25 @@ struct kw_poster {
 	kw_poster_opts po;
 };
 
+/* The largest answer read from a server: past it the exchange fails (a
+ * server that never stops sending must not take all memory). */
+#define MAX_ANSWER_BYTES ((size_t)1 << 30)
+
 typedef struct rbuf {
 	char *p;
 	size_t n, cap;
 	int oom;
+	int too_big;
 } rbuf;
 
 static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 {
 	rbuf *b = ud;
 	size_t len = size * nmemb;
+	if (len > MAX_ANSWER_BYTES - b->n) {
+		b->too_big = 1;
+		return 0;
+	}
 	if (b->n + len + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
 		while (cap < b->n + len + 1)
@@ -50,6 +60,10 @@ int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, const k
 {
 	if (!base_url || !*base_url)
 		return kw_error_set(err, KW_EINVAL, "--server", "--server needs a URL such as http://127.0.0.1:8080");
+	if (strncasecmp(base_url, "http://", 7) != 0 && strncasecmp(base_url, "https://", 8) != 0)
+		return kw_error_set(err, KW_EINVAL, "--server",
+				    "--server %.200s: the URL must start with http:// or https:// (such as "
+				    "http://127.0.0.1:8080)", base_url);
 	if (po && po->token && (strpbrk(po->token, "\r\n") || !*po->token))
 		return kw_error_set(err, KW_EINVAL, "--token", "the token is empty or holds a line break");
 	kw_poster *p = calloc(1, sizeof *p);
@@ -116,6 +130,8 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 	CURL *c = p->curl;
 	curl_easy_reset(c);
 	curl_easy_setopt(c, CURLOPT_URL, p->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MAX_ANSWER_BYTES); /* a Content-Length past it */
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, p->headers);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
@@ -131,6 +147,7 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 	if (p->po.capath)
 		curl_easy_setopt(c, CURLOPT_CAPATH, p->po.capath);
 	rb->n = 0;
+	rb->too_big = 0;
 	if (rb->p)
 		rb->p[0] = '\0';
 	CURLcode cc = curl_easy_perform(c);
@@ -139,6 +156,9 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 			 cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING;
 		if (rb->oom)
 			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory reading the answer of %s", p->url);
+		if (rb->too_big || cc == CURLE_FILESIZE_EXCEEDED)
+			return kw_error_set(err, KW_EIO, NULL, "POST %s: the answer is over %zu bytes (not a kwgend?)", p->url,
+					    MAX_ANSWER_BYTES);
 		return kw_error_set(err, KW_EIO, NULL, "POST %s: %s%s", p->url, errbuf[0] ? errbuf : curl_easy_strerror(cc),
 				    cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CACERT_BADFILE
 					    ? " (give the daemon's CA with --cacert FILE or CURL_CA_BUNDLE)" : "");
@@ -158,7 +178,7 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 	json_decref(doc);
 	if (!body)
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-	rbuf rb = { NULL, 0, 0, 0 };
+	rbuf rb = { NULL, 0, 0, 0, 0 };
 	int rc = 0;
 	long status = 0;
 	for (int attempt = 0; attempt < 4; attempt++) {

@@ -10,7 +10,10 @@
 #                   build-asan there).  Shorter runs: $(ASAN_VARS).
 #   make asan-full  the same with every golden request in single mode and
 #                   the full kill -9 loop
-#   make bench-gen  generation speed against the Python oracle (needs ../shared/oracle)
+#   make bench-gen  kwgen against the Python oracle (needs ../shared/oracle): the
+#                   same stages timed on both sides, one thread against one and
+#                   all cores against all cores, median [min-max] of BENCH_RUNS
+#                   (5) / BENCH_ORACLE_RUNS (3) runs, outputs checked first
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -32,8 +35,12 @@ $(BUILD)/bench/bench_gen: bench/bench_gen.c $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen.a $(LDLIBS_ALL)
 
+BENCH_RUNS ?= 5
+BENCH_ORACLE_RUNS ?= 3
+
 bench-gen: $(BUILD)/kwgen $(BUILD)/bench/bench_gen
-	python3 bench/bench_gen.py --build $(BUILD) --oracle $(or $(KWGEN_ORACLE),../shared/oracle)
+	python3 bench/bench_gen.py --build $(BUILD) --oracle $(or $(KWGEN_ORACLE),../shared/oracle) \
+		--runs $(BENCH_RUNS) --oracle-runs $(BENCH_ORACLE_RUNS) --json $(BUILD)/bench-gen.json
 
 SUITES += asan
 

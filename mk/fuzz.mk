@@ -1,8 +1,20 @@
 # mk/fuzz.mk - libFuzzer harnesses (tests/fuzz/), built with clang,
 # AddressSanitizer and UBSan into $(FUZZ_BUILD) (build/ is not touched).
 #
+#   fuzz_request  request JSON -> parse -> generate -> answer (libkwgen)
+#   fuzz_key      canonical form and key of a request
+#   fuzz_verify   kwgen verify's reader and model
+#   fuzz_http     kwgend's handlers without sockets: path + body -> route ->
+#                 parse -> answer, batch splitting, SQLite cache and memo
+#   fuzz_batch    `kwgen --batch` (cli/kwgen.c's run_batch) on JSON lines
+#   fuzz_yaml     `kwgen logic`'s YAML reader and request derivation
+#   fuzz_cache    the SQLite cache's key and row paths
+#
 #   make fuzz        every harness: the regression inputs, then FUZZ_SECONDS
-#                    (default 60) of fuzzing from a copy of the seed corpus
+#                    (default 20; make test runs this) of fuzzing from a copy
+#                    of the seed corpus (tests/fuzz/seeds-<harness>/ when it
+#                    exists, made from the repository's real inputs by
+#                    tests/fuzz/make_seeds.py)
 #   make fuzz-long   the same with FUZZ_SECONDS=600 per harness
 #   make fuzz-bins   build the harnesses only
 #
@@ -14,18 +26,25 @@
 
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 20
 FUZZ_RSS_MB  ?= 2048
 FUZZ_TIMEOUT ?= 10
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-		-Ilib/include -Ilib $(shell pkg-config --cflags jansson libcrypto 2>/dev/null)
+		-Ilib/include -Ilib -Icli -Iserver \
+		$(shell pkg-config --cflags jansson libcrypto sqlite3 yaml-0.1 2>/dev/null)
 FUZZ_LDLIBS  := $(shell pkg-config --libs jansson libcrypto 2>/dev/null) -lpthread -lm
+FUZZ_SQL_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null)
 # The request path needs no cache (lib/cache.c, SQLite).
 FUZZ_LIB_SRCS := $(filter-out lib/cache.c,$(LIB_SRCS))
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
-FUZZ_HARNESSES := fuzz_request fuzz_key fuzz_verify
+FUZZ_HARNESSES := fuzz_request fuzz_key fuzz_verify fuzz_http fuzz_batch fuzz_yaml fuzz_cache
 FUZZ_BINS    := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
+# What a harness links besides libkwgen-fuzz.a
+FUZZ_CACHE_OBJ := $(FUZZ_BUILD)/obj/lib/cache.o
+FUZZ_SRV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,server/kernels.c server/reply.c server/flight.c \
+		server/admit.c server/memo.c server/metrics.c server/log.c)
+FUZZ_YAML_OBJS := $(FUZZ_BUILD)/obj/cli/logic_yaml.o $(FUZZ_BUILD)/obj/cli/logic_derive.o
 
 .PHONY: fuzz fuzz-long fuzz-bins fuzz-clean
 .SECONDARY: $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.o)
@@ -40,11 +59,34 @@ $(FUZZ_BUILD)/libkwgen-fuzz.a: $(FUZZ_LIB_OBJS)
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libkwgen-fuzz.a
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libkwgen-fuzz.a $(FUZZ_LDLIBS)
 
+$(FUZZ_BUILD)/fuzz_http: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_http.o $(FUZZ_SRV_OBJS) $(FUZZ_CACHE_OBJ) \
+		$(FUZZ_BUILD)/libkwgen-fuzz.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
+		$(FUZZ_SQL_LIBS) $(FUZZ_LDLIBS)
+
+$(FUZZ_BUILD)/fuzz_cache: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_cache.o $(FUZZ_CACHE_OBJ) $(FUZZ_BUILD)/libkwgen-fuzz.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
+		$(FUZZ_SQL_LIBS) $(FUZZ_LDLIBS)
+
+$(FUZZ_BUILD)/fuzz_yaml: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_yaml.o $(FUZZ_YAML_OBJS) $(FUZZ_BUILD)/libkwgen-fuzz.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
+		$(shell pkg-config --libs yaml-0.1 2>/dev/null) $(FUZZ_LDLIBS)
+
+# fuzz_batch.c includes cli/kwgen.c (its main() renamed)
+$(FUZZ_BUILD)/obj/tests/fuzz/fuzz_batch.o: cli/kwgen.c
+
 fuzz-bins: $(FUZZ_BINS)
 
-fuzz: fuzz-bins
+# seed corpora of the path harnesses, from the repository's real inputs
+$(FUZZ_BUILD)/seeds.stamp: tests/fuzz/make_seeds_paths.py $(wildcard tests/fuzz/seeds/*.json) \
+		$(wildcard tests/logic/fixtures/*.yaml) $(wildcard tests/bad-inputs/*.json) tests/golden/requests.jsonl.gz
+	@mkdir -p $(FUZZ_BUILD)
+	python3 tests/fuzz/make_seeds_paths.py --out $(FUZZ_BUILD)
+	touch $@
+
+fuzz: fuzz-bins $(FUZZ_BUILD)/seeds.stamp
 	sh tests/fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) --rss-mb $(FUZZ_RSS_MB) \
-		--timeout $(FUZZ_TIMEOUT) $(FUZZ_HARNESSES)
+		--timeout $(FUZZ_TIMEOUT) --seeds-root $(FUZZ_BUILD) $(FUZZ_HARNESSES)
 
 fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=600
@@ -56,4 +98,5 @@ clean: fuzz-clean
 
 SUITES += fuzz
 
--include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d)
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d) \
+	$(FUZZ_SRV_OBJS:.o=.d) $(FUZZ_YAML_OBJS:.o=.d) $(FUZZ_CACHE_OBJ:.o=.d)

@@ -2,13 +2,15 @@
 # of the installed layout.
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]
-#     bin/kwgen bin/kwgend  lib/libkwgen.a lib/libkwgen.so  include/kwgen/*.h
+#     bin/kwgen bin/kwgend  lib/libkwgen.a  include/kwgen/*.h
+#     lib/libkwgen.so.VERSION (SONAME libkwgen.so.MAJOR) + the .so.MAJOR and .so links
+#     the Python module in $(PYTHONDIR) (scripts/python-dir.py: Debian's
+#     dist-packages for PREFIX, else the site-packages of $(PYTHON) for PREFIX)
 #     lib/pkgconfig/kwgen.pc  share/man/man1/kwgen.1 share/man/man8/kwgend.8
 #     share/kwgen/schema/*
 #   make package-test   install into a temporary DESTDIR and build a program
 #                       against it with `pkg-config --cflags --libs kwgen`
 
-KWGEN_VERSION ?= 0.1.0
 BINDIR        ?= $(PREFIX)/bin
 LIBDIR        ?= $(PREFIX)/lib
 INCLUDEDIR    ?= $(PREFIX)/include
@@ -16,6 +18,8 @@ MANDIR        ?= $(PREFIX)/share/man
 DATADIR       ?= $(PREFIX)/share/kwgen
 PKGCONFIGDIR  ?= $(LIBDIR)/pkgconfig
 INSTALL       ?= install
+PYTHON        ?= python3
+PYTHONDIR     ?= $(shell $(PYTHON) scripts/python-dir.py $(PREFIX))
 
 .PHONY: install uninstall package-test FORCE-PC
 
@@ -32,7 +36,15 @@ install: all $(BUILD)/kwgen.pc
 	$(INSTALL) -m 755 $(BUILD)/kwgen $(DESTDIR)$(BINDIR)/kwgen
 	$(if $(SRV_SRCS),$(INSTALL) -m 755 $(BUILD)/kwgend $(DESTDIR)$(BINDIR)/kwgend)
 	$(INSTALL) -m 644 $(BUILD)/libkwgen.a $(DESTDIR)$(LIBDIR)/libkwgen.a
-	$(INSTALL) -m 755 $(BUILD)/libkwgen.so $(DESTDIR)$(LIBDIR)/libkwgen.so
+	$(INSTALL) -m 755 $(BUILD)/$(KW_SO_REAL) $(DESTDIR)$(LIBDIR)/$(KW_SO_REAL)
+	ln -sf $(KW_SO_REAL) $(DESTDIR)$(LIBDIR)/$(KW_SONAME)
+	ln -sf $(KW_SO_REAL) $(DESTDIR)$(LIBDIR)/libkwgen.so
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/kwgen
+	$(INSTALL) -m 644 python/kwgen/__init__.py $(DESTDIR)$(PYTHONDIR)/kwgen/__init__.py
+	printf '# written by make install: where libkwgen is\nLIBDIR = %s\n' "'$(LIBDIR)'" \
+	    > $(DESTDIR)$(PYTHONDIR)/kwgen/_install.py
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.argv[1] in sys.path else 1)' $(PYTHONDIR) || \
+	    echo "note: $(PYTHON) does not look in $(PYTHONDIR); use PYTHONPATH=$(PYTHONDIR) python3 -c 'import kwgen'"
 	$(INSTALL) -m 644 lib/include/kwgen/*.h $(DESTDIR)$(INCLUDEDIR)/kwgen/
 	$(INSTALL) -m 644 $(BUILD)/kwgen.pc $(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc
 	$(INSTALL) -m 644 man/kwgen.1 $(DESTDIR)$(MANDIR)/man1/kwgen.1
@@ -42,9 +54,10 @@ install: all $(BUILD)/kwgen.pc
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/kwgen $(DESTDIR)$(BINDIR)/kwgend \
 	    $(DESTDIR)$(LIBDIR)/libkwgen.a $(DESTDIR)$(LIBDIR)/libkwgen.so \
+	    $(DESTDIR)$(LIBDIR)/$(KW_SONAME) $(DESTDIR)$(LIBDIR)/$(KW_SO_REAL) \
 	    $(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc \
 	    $(DESTDIR)$(MANDIR)/man1/kwgen.1 $(DESTDIR)$(MANDIR)/man8/kwgend.8
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/kwgen $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/kwgen $(DESTDIR)$(DATADIR) $(DESTDIR)$(PYTHONDIR)/kwgen
 
 package-test: all
 	sh tests/package/install_test.sh

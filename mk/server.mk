@@ -5,11 +5,27 @@
 #                     against tests/golden/answers.jsonl.gz (default 300)
 #   make bench-http   wrk against cache hits, cache misses and nginx serving a
 #                     static file of the same size (not part of `make test`)
+#   make serve-test   tests/e2e/serve_test.py: /healthz and hit p99 while 64 MiB
+#                     batches generate (SERVE_SECONDS, default 6, p99 under
+#                     SERVE_P99_MS, default 250: headroom for a loaded 2-core
+#                     machine), lingering close after 413, HTTP framing, NUL
+#                     bytes, access-log fields, request ids, SIGHUP, SIGTERM,
+#                     --listen host names, --workers/--work-timeout
+#   make serve-soak   the latency check for SERVE_SOAK_SECONDS (default 60) at
+#                     the service bound (p99 under 50 ms); part of `make soak`
+#   make bench-miss   instructions per cache miss (valgrind --tool=callgrind):
+#                     single misses, a batch of small and a batch of big
+#                     answers, MISS_N (default 40) each (not part of `make test`)
+# Figures go to $(BUILD)/serve-figures.json and $(BUILD)/serve-soak-figures.json.
 E2E_PYTHON ?= python3
 E2E_GOLDEN ?= 300
 BENCH_DURATION ?= 10
+SERVE_SECONDS ?= 6
+SERVE_P99_MS ?= 250
+SERVE_SOAK_SECONDS ?= 60
+MISS_N ?= 40
 
-.PHONY: e2e bench-http
+.PHONY: e2e bench-http serve-test serve-soak bench-miss
 
 e2e: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/run.py --kwgend $(BUILD)/kwgend --golden $(E2E_GOLDEN)
@@ -17,4 +33,18 @@ e2e: $(BUILD)/kwgend
 bench-http: $(BUILD)/kwgend
 	KWGEND=$(BUILD)/kwgend DURATION=$(BENCH_DURATION) sh bench/http.sh
 
-SUITES += unit e2e
+serve-test: $(BUILD)/kwgend
+	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --seconds $(SERVE_SECONDS) \
+		--p99-ms $(SERVE_P99_MS) --figures $(BUILD)/serve-figures.json
+
+serve-soak: $(BUILD)/kwgend
+	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --only latency \
+		--seconds $(SERVE_SOAK_SECONDS) --p99-ms 50 --figures $(BUILD)/serve-soak-figures.json
+
+bench-miss: $(BUILD)/kwgend
+	$(E2E_PYTHON) bench/miss_cost.py --kwgend $(BUILD)/kwgend --n $(MISS_N) \
+		--figures $(BUILD)/miss-cost.json
+
+SUITES += unit e2e serve-test
+ASAN_SUITES += serve-test
+soak: serve-soak

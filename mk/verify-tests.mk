@@ -19,13 +19,17 @@
 
 LLVM_CONFIG  ?= llvm-config-22
 LLVM_CFLAGS  := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
-LLVM_LIBS    := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
+# libLLVM is loaded at run time, on the first code object (dlopen of its
+# soname; see lib/codeobj/codeobj.c): kwgen and kwgend do not pay for
+# mapping it at every start.
+LLVM_SONAME  := $(shell objdump -p $$($(LLVM_CONFIG) --libdir 2>/dev/null)/libLLVM.so 2>/dev/null | awk '/SONAME/ {print $$2}')
+LLVM_LIBS    := -ldl
 CODEOBJ_SRCS := $(sort $(wildcard lib/codeobj/*.c))
 CODEOBJ_OBJS := $(CODEOBJ_SRCS:%.c=$(BUILD)/obj/%.o)
 VERIFY_FORMS_MUTANTS ?= 40
 VERIFY_JOBS  ?= 2
 
-$(CODEOBJ_OBJS): EXTRA_CFLAGS += $(LLVM_CFLAGS)
+$(CODEOBJ_OBJS): EXTRA_CFLAGS += $(LLVM_CFLAGS) $(if $(LLVM_SONAME),-DKW_LLVM_SONAME='"$(LLVM_SONAME)"')
 
 $(BUILD)/libkwgen-codeobj.a: $(CODEOBJ_OBJS)
 	@mkdir -p $(dir $@)
@@ -36,8 +40,7 @@ $(BUILD)/tests/codeobj_dump: tests/verify/tools/codeobj_dump.c $(BUILD)/libkwgen
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(LLVM_LIBS)
 
 # kwgen verify and POST /v1/verify read code objects: the CLI and the
-# daemon link the decoder and LLVM
-# (libkwgen itself never does).  libkwgen.a again after it: the decoder
+# daemon link the decoder, which loads LLVM (libkwgen itself never does).  libkwgen.a again after it: the decoder
 # uses kw_buf and kw_error.
 $(BUILD)/kwgen $(BUILD)/kwgend: $(BUILD)/libkwgen-codeobj.a
 CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
@@ -65,3 +68,8 @@ bench-verify: $(BUILD)/kwgen
 
 verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
 	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen
+
+# make test: the corpus, the three input forms, the short mutation run and
+# the route; under ASan (build-asan/) the corpus and the route again.
+SUITES += verify-test verify-forms verify-mutants-short verify-route
+ASAN_SUITES += verify-test verify-route

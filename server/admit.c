@@ -10,19 +10,34 @@ void kw_admit_init(kw_admit *a, long max)
 	a->max = max;
 }
 
-int kw_admit_enter(kw_admit *a)
+long kw_admit_enter_n(kw_admit *a, long n)
 {
-	long n = atomic_fetch_add(&a->now, 1) + 1;
+	long now;
 
-	if (a->max > 0 && n > a->max) {
-		atomic_fetch_sub(&a->now, 1);
+	if (n < 1)
+		n = 1;
+	if (a->max > 0 && n > a->max)
+		n = a->max;
+	now = atomic_fetch_add(&a->now, n) + n;
+	if (a->max > 0 && now > a->max) {
+		atomic_fetch_sub(&a->now, n);
 		atomic_fetch_add(&a->refused, 1);
 		return 0;
 	}
-	return 1;
+	return n;
+}
+
+void kw_admit_leave_n(kw_admit *a, long n)
+{
+	atomic_fetch_sub(&a->now, n);
+}
+
+int kw_admit_enter(kw_admit *a)
+{
+	return kw_admit_enter_n(a, 1) > 0;
 }
 
 void kw_admit_leave(kw_admit *a)
 {
-	atomic_fetch_sub(&a->now, 1);
+	kw_admit_leave_n(a, 1);
 }

@@ -1,11 +1,14 @@
 /*
- * admit.h - the bounded queue of generation work (--max-inflight).
+ * admit.h - the bound on queued generation work (--max-inflight).
  *
  * Generating is the only expensive thing kwgend does, so that is what is
- * counted: a request that must generate takes a slot first, and when every
- * slot is taken it is answered 503 with Retry-After at once instead of
- * waiting.  Cache hits, GETs and errors take no slot.  There is no queue
- * behind the cap: nothing builds up in memory however many clients come.
+ * counted: a request that must generate takes slots before it is queued
+ * for the workers (work.h) - a miss one, a batch one per item (at most the
+ * whole cap) - and gives them back when it is answered.  When the slots
+ * are taken it is answered 503 with Retry-After at once instead of
+ * waiting.  Cache hits, GETs, errors and followers of a single flight take
+ * no slot.  So the work queued behind the workers, and the memory it
+ * holds, is bounded however many clients come.
  *
  * A kw_admit is a plain struct of atomics, shared by every worker thread;
  * no allocation.
@@ -29,5 +32,11 @@ int kw_admit_enter(kw_admit *a);
 
 /* Give back a slot taken by kw_admit_enter. */
 void kw_admit_leave(kw_admit *a);
+
+/* Take n slots (n is capped at the cap, so any n can be admitted into an
+ * idle server): returns the slots taken (give them back with
+ * kw_admit_leave_n), or 0 when they are not free. */
+long kw_admit_enter_n(kw_admit *a, long n);
+void kw_admit_leave_n(kw_admit *a, long n);
 
 #endif

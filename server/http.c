@@ -2,23 +2,50 @@
  * http.c - routes, request limits and the one place a kw_reply becomes an
  * HTTP response.
  *
- * Request life cycle (libmicrohttpd access handler): the first call sees
- * the headers (bearer token, route, method, Content-Type and Content-Length
- * are checked here, before any body is read); the following calls hand the
- * body over in pieces (kept in a kw_body capped at --max-body-bytes, 413 as
- * soon as the cap is passed when libmicrohttpd allows it, else once the
- * rest of the body has been discarded; the connection is closed when the
- * body is not complete --request-timeout seconds after the headers); the
- * last call dispatches.  Connection count, per-address count and the
- * inactivity timeout are libmicrohttpd's own options.  The completion callback
- * writes the access log line and the request metrics.
+ * Request life cycle.  libmicrohttpd parses HTTP; this file only uses its
+ * hooks:
+ *  - the URI log callback (MHD_OPTION_URI_LOG_CALLBACK) sees the raw
+ *    request line's target first: the per-request state (kw_conn_ctx) is
+ *    made there, with the client address, a request id and the raw path
+ *    for the log, so even a request libmicrohttpd refuses itself leaves an
+ *    access line;
+ *  - the access handler's first call sees the headers: framing (Content-
+ *    Length against Transfer-Encoding), NUL bytes, %00, the bearer token,
+ *    route, method, Content-Type and Content-Length are checked before any
+ *    body is read;
+ *  - the following calls hand the body over in pieces (kept in a kw_body
+ *    capped at --max-body-bytes; past the cap the rest is read and thrown
+ *    away, up to --linger-bytes, and the 413 is sent at the end, since
+ *    libmicrohttpd 0.9 takes no response mid-body);
+ *  - the last call dispatches.  A GET, a health check or a cache hit is
+ *    answered there, on the polling thread.  Work that must generate is a
+ *    kw_kjob: the connection is suspended (MHD_suspend_connection), the job
+ *    runs on the worker pool and resumes it when its reply is ready
+ *    (MHD_resume_connection, from the worker); the handler is then called
+ *    again and queues the reply;
+ *  - the completion callback (MHD_OPTION_NOTIFY_COMPLETED) writes the
+ *    access line and the metrics, and hands a connection answered before
+ *    its body was read to the lingering close (linger.h).
+ * Connection count, per-address count and the inactivity timeout are
+ * libmicrohttpd's own options.
+ *
+ * A suspended connection is resumed exactly once, by its job's done hook,
+ * and nothing touches the job after that: libmicrohttpd cannot close a
+ * suspended connection (it does not watch its socket), so the resume
+ * never meets a freed connection.  Shutdown stops the pool (which answers
+ * every job) before it stops the daemon, so no connection is suspended
+ * when MHD_stop_daemon runs.
  */
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <openssl/rand.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +69,25 @@
 #endif
 #endif
 
-/* Per-request state, created on the first handler call. */
+/* Where a request is (for the drain: see kw_http_busy). */
+enum { PHASE_HEADERS = 0, PHASE_BODY, PHASE_WORK };
+
+/* Per-request state, created by the URI log callback. */
 typedef struct kw_conn_ctx {
+	struct kw_conn_ctx *prev, *next; /* the live list (live_mu) */
+	kw_srv *s;
+	struct MHD_Connection *conn;
 	double start;        /* CLOCK_MONOTONIC seconds */
+	atomic_int phase;    /* PHASE_* */
+	atomic_llong last_ms;/* CLOCK_MONOTONIC ms of the last body bytes (or the start) */
+	int headers_seen;    /* the handler's first call has run */
 	int route;           /* KW_ROUTE_* */
-	char method[8];
-	char path[160];      /* printable ASCII copy of the URL path */
+	char method[16];
+	char path[160];      /* printable ASCII copy of the raw path */
+	char client[64];
+	char request_id[72];
+	int nul_in_uri;      /* the raw target has %00 */
+	size_t uri_len;      /* bytes of the raw target */
 	kw_body body;
 	int responded;       /* a response has been queued */
 	kw_reply pending;    /* a reply that could not be queued mid-upload */
@@ -56,7 +96,17 @@ typedef struct kw_conn_ctx {
 	size_t bytes;        /* body bytes queued */
 	char key[65];
 	int cached;
+	char code[32];       /* error code queued, or "" */
+	int linger;          /* answered before the body was read */
+	kw_kjob *job;        /* generation in progress (connection suspended) */
+	atomic_int job_ready;/* the job's done hook ran */
 } kw_conn_ctx;
+
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+static kw_conn_ctx *live_head;
+static char id_prefix[17];       /* random per process */
+static atomic_ullong id_counter;
+static int listen_fd = -1;       /* ours; closed after MHD_stop_daemon */
 
 static double mono_now(void)
 {
@@ -66,6 +116,11 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static long long mono_ms(void)
+{
+	return (long long)(mono_now() * 1000.0);
+}
+
 static int64_t wall_ms(void)
 {
 	struct timespec ts;
@@ -73,7 +128,6 @@ static int64_t wall_ms(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
-
 /* Route of a URL path; *key points at the {key} part of /v1/kernels/{key}. */
 static int route_of(const char *url, const char **key)
 {
@@ -197,6 +251,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		snprintf(num, sizeof(num), "%d", r->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, num);
 	}
+	if (ctx->request_id[0])
+		MHD_add_response_header(resp, "X-Request-Id", ctx->request_id);
 	if (close)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(c, (unsigned int)r->status, resp);
@@ -207,6 +263,13 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		ctx->bytes = r->len;
 		memcpy(ctx->key, r->key, sizeof(ctx->key));
 		ctx->cached = r->cached;
+		memcpy(ctx->code, r->code, sizeof(ctx->code));
+		/* counted when queued, before the client can read it and ask
+		 * /status; batch items are counted by kw_kernels_batch; a
+		 * DELETE looks nothing up */
+		if (ctx->route == KW_ROUTE_KERNELS ||
+		    (ctx->route == KW_ROUTE_KERNEL_GET && strcmp(ctx->method, "DELETE") != 0))
+			kw_metrics_kernel(r->status, r->cached);
 	}
 	kw_reply_reset(r);
 	return ret;
@@ -216,23 +279,29 @@ static void status_reply(kw_reply *out, kw_srv *s)
 {
 	kw_error e = KW_ERROR_INIT;
 	kw_cache_stats st;
+	kw_kernel_counts kc;
+	json_t *o;
 
 	if (kw_cache_stats_get(&st, s->cache, &e) < 0) {
 		kw_reply_kw_error(out, &e);
 		return;
 	}
-	kw_reply_json(out, 200,
-		      json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:I,s:I,s:b,s:I}",
-				"entries", (json_int_t)st.entries, "bytes", (json_int_t)st.bytes,
-				"hits", (json_int_t)st.hits, "misses", (json_int_t)st.misses,
-				"inserts", (json_int_t)st.inserts, "evictions",
-				(json_int_t)st.evictions, "generations",
-				(json_int_t)kw_metrics_generations(), "version",
-				kw_generator_version(), "uptime",
-				(json_int_t)((wall_ms() - s->started_ms) / 1000), "in_flight",
-				(json_int_t)kw_metrics_in_flight_now(), "draining",
-				atomic_load(&s->draining), "max_cache_bytes",
-				(json_int_t)s->cfg.max_cache_bytes));
+	kw_metrics_kernel_counts(&kc);
+	o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:I,s:I,s:b,s:I}",
+		      "entries", (json_int_t)st.entries, "bytes", (json_int_t)st.bytes,
+		      "hits", (json_int_t)kc.hits, "misses", (json_int_t)kc.misses,
+		      "errors", (json_int_t)kc.errors, "inserts", (json_int_t)st.inserts,
+		      "evictions", (json_int_t)st.evictions, "generations",
+		      (json_int_t)kw_metrics_generations(), "version", kw_generator_version(),
+		      "uptime", (json_int_t)((wall_ms() - s->started_ms) / 1000), "in_flight",
+		      (json_int_t)kw_metrics_in_flight_now(), "draining", atomic_load(&s->draining),
+		      "max_cache_bytes", (json_int_t)s->cfg.max_cache_bytes);
+	if (o && json_object_set_new(o, "file_bytes",
+				     json_pack("{s:I,s:I,s:I}", "db", (json_int_t)st.db_file_bytes,
+					       "wal", (json_int_t)st.wal_bytes, "shm",
+					       (json_int_t)st.shm_bytes)) == 0)
+		json_object_set_new(o, "read_only", json_boolean(st.read_only));
+	kw_reply_json(out, 200, o);
 }
 
 static void metrics_reply(kw_reply *out, kw_srv *s)
@@ -251,37 +320,90 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 	kw_reply_text(out, 200, text, len, "text/plain; version=0.0.4; charset=utf-8");
 }
 
-/* The GET routes and every POST route once its body is complete. */
-static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
-		     const char *key, const char *url)
+/* POST /v1/verify's arguments, copied off the connection for a worker. */
+typedef struct verify_args {
+	kw_srv *s;
+	const char *body; /* the request's kw_body, alive while it is suspended */
+	size_t len;
+	char *content_type, *isa;
+	int bypass;
+} verify_args;
+
+static void verify_run(kw_reply *out, void *arg)
 {
+	verify_args *a = arg;
+
+	kw_verify_post(out, a->s, a->body, a->len, a->content_type, a->isa, a->bypass);
+}
+
+static void verify_free(void *arg)
+{
+	verify_args *a = arg;
+
+	free(a->content_type);
+	free(a->isa);
+	free(a);
+}
+
+/* POST /v1/verify as a job for the worker pool (verifying a large code
+ * object takes as long as generating).  Returns as dispatch. */
+static int verify_job(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,
+		      kw_conn_ctx *ctx, int bypass)
+{
+	const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	const char *isa = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa");
+	verify_args *a = calloc(1, sizeof(*a));
+
+	if (a) {
+		a->s = s;
+		a->body = ctx->body.p;
+		a->len = ctx->body.len;
+		a->bypass = bypass;
+		a->content_type = ct ? strdup(ct) : NULL;
+		a->isa = isa ? strdup(isa) : NULL;
+	}
+	if (!a || (ct && !a->content_type) || (isa && !a->isa)) {
+		if (a)
+			verify_free(a);
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return 0;
+	}
+	return kw_kjob_call(out, job, s, verify_run, verify_free, a);
+}
+
+/* The GET routes and every POST route once its body is complete.  Returns
+ * 0 with out filled, or 1 with *job set (a POST that must generate or
+ * verify: the caller suspends the request and starts the job). */
+static int dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,
+		    kw_conn_ctx *ctx, const char *key, const char *url)
+{
+	const char *cache;
+	int bypass;
+
+	*job = NULL;
 	if (ctx->route == KW_ROUTE_UI) { /* the page (ui.c): static files */
 		kw_ui_get(out, url,
 			  MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
 			  !s->cfg.no_ui);
-		return;
+		return 0;
 	}
-	const char *cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
-	int bypass = cache && strcmp(cache, "bypass") == 0;
-
+	cache = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cache");
+	bypass = cache && strcmp(cache, "bypass") == 0;
 	if (cache && !bypass && strcmp(cache, "default") != 0) {
 		kw_reply_error(out, 400, "syntax", "cache",
 			       "?cache= takes \"bypass\" or \"default\", not \"%s\"", cache);
-		return;
+		return 0;
 	}
 	switch (ctx->route) {
 	case KW_ROUTE_KERNELS:
-		kw_kernels_post(out, s, ctx->body.p, ctx->body.len, bypass,
-				wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT)));
-		break;
+		return kw_kernels_post(out, job, s, ctx->body.p, ctx->body.len, bypass,
+				       wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									      MHD_HTTP_HEADER_ACCEPT)));
 	case KW_ROUTE_BATCH:
-		kw_kernels_batch(out, s, ctx->body.p, ctx->body.len, bypass);
-		break;
-	case KW_ROUTE_VERIFY: /* on this (polling) thread: no worker pool yet */
-		kw_verify_post(out, s, ctx->body.p, ctx->body.len,
-			       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
-			       MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa"), bypass);
-		break;
+		return kw_kernels_batch(out, job, s, ctx->body.p, ctx->body.len, bypass);
+	case KW_ROUTE_VERIFY: /* on the worker pool, like generation */
+		return verify_job(out, job, s, c, ctx, bypass);
 	case KW_ROUTE_VERIFY_GET:
 		kw_verify_get(out, s, key);
 		break;
@@ -339,16 +461,82 @@ static void dispatch(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn
 	default:
 		kw_reply_error(out, 404, "not_found", NULL, "no such route");
 	}
+	return 0;
 }
 
-/* Copy a URL path for the log: printable ASCII, others as '?'. */
+/* Copy a raw request target's path (up to '?') for the log: printable
+ * ASCII, others as '?'. */
 static void copy_path(char *dst, size_t cap, const char *src)
 {
 	size_t i;
 
-	for (i = 0; i + 1 < cap && src[i]; i++)
-		dst[i] = src[i] >= 0x20 && src[i] < 0x7f && src[i] != '"' ? src[i] : '?';
+	for (i = 0; i + 1 < cap && src[i] && src[i] != '?'; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f && src[i] != '"' && src[i] != '\\' ? src[i] : '?';
 	dst[i] = '\0';
+}
+
+/* An X-Request-Id worth keeping: 1..64 characters of [A-Za-z0-9._:/+=@-]. */
+static int sane_request_id(const char *v)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	if (n == 0 || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = v[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		      strchr("._:/+=@-", ch)))
+			return 0;
+	}
+	return 1;
+}
+
+/* URI log callback: the raw request target, before libmicrohttpd
+ * unescapes it.  Makes the request's state; its return value is the
+ * con_cls the handler and the completion callback see. */
+static void *uri_logged(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	kw_srv *s = cls;
+	kw_conn_ctx *ctx = calloc(1, sizeof(*ctx));
+	const union MHD_ConnectionInfo *ci;
+
+	if (!ctx)
+		return NULL; /* the handler's first call answers 503 */
+	ctx->s = s;
+	ctx->conn = c;
+	ctx->start = mono_now();
+	atomic_init(&ctx->phase, PHASE_HEADERS);
+	atomic_init(&ctx->last_ms, mono_ms());
+	atomic_init(&ctx->job_ready, 0);
+	ctx->cached = -1;
+	ctx->route = KW_ROUTE_OTHER;
+	copy_path(ctx->path, sizeof(ctx->path), uri ? uri : "");
+	ctx->nul_in_uri = uri && strstr(uri, "%00") != NULL;
+	ctx->uri_len = uri ? strlen(uri) : 0;
+	kw_body_init(&ctx->body, s->cfg.max_body_bytes);
+	ctx->pending = (kw_reply)KW_REPLY_INIT;
+	snprintf(ctx->request_id, sizeof(ctx->request_id), "%s-%llu", id_prefix,
+		 (unsigned long long)atomic_fetch_add(&id_counter, 1));
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (ci && ci->client_addr) {
+		const struct sockaddr *sa = ci->client_addr;
+
+		if (sa->sa_family == AF_INET)
+			inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ctx->client,
+				  sizeof(ctx->client));
+		else if (sa->sa_family == AF_INET6)
+			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ctx->client,
+				  sizeof(ctx->client));
+	}
+	pthread_mutex_lock(&live_mu);
+	ctx->next = live_head;
+	if (live_head)
+		live_head->prev = ctx;
+	live_head = ctx;
+	pthread_mutex_unlock(&live_mu);
+	kw_metrics_in_flight(1);
+	return ctx;
 }
 
 /* A read that --allow-unauthenticated-reads lets through: GET or HEAD
@@ -358,13 +546,132 @@ static int is_read(const char *method)
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
+/* What the headers say about framing and bytes, gathered in one pass. */
+typedef struct head_scan {
+	int n_cl, cl_differ;     /* Content-Length headers; two with different values */
+	const char *cl;          /* the first Content-Length */
+	size_t cl_len;
+	int n_te;                /* Transfer-Encoding headers */
+	const char *te;
+	const char *nul;         /* name of a header holding a NUL byte, or NULL */
+	size_t n, bytes;         /* headers, and their bytes as "Key:value" CRLF lines */
+} head_scan;
+
+static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
+				   size_t key_size, const char *value, size_t value_size)
+{
+	head_scan *h = cls;
+
+	(void)kind;
+	if (!key)
+		return MHD_YES;
+	h->n++;
+	h->bytes += key_size + 1 + value_size + 2;
+	if (strlen(key) != key_size || (value && strlen(value) != value_size))
+		h->nul = key;
+	if (!value)
+		return MHD_YES;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+		if (h->n_cl++ == 0) {
+			h->cl = value;
+			h->cl_len = value_size;
+		} else if (value_size != h->cl_len || memcmp(value, h->cl, value_size) != 0) {
+			h->cl_differ = 1;
+		}
+	} else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+		h->n_te++;
+		h->te = value;
+	}
+	return MHD_YES;
+}
+
+/*
+ * Bytes of the request head that libmicrohttpd received but does not
+ * report.  libmicrohttpd 0.9 keeps each header as a C string, so whatever
+ * follows a NUL byte in a line ("Authorization: Bearer tok\0junk") is cut
+ * off without a trace in the values; it still counts in the head's size
+ * (MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE).  The head is the request line
+ * plus one "Key: value" CRLF line per header plus the empty line; one
+ * optional space after each colon is allowed, anything more means bytes
+ * were hidden.  (A client that pads header values with several spaces is
+ * refused too; none of the usual ones do.)
+ */
+static size_t hidden_bytes(struct MHD_Connection *c, const kw_conn_ctx *ctx, const char *method,
+			   const char *version, const head_scan *h)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+	size_t seen = strlen(method) + 1 + ctx->uri_len + 1 + strlen(version) + 2 + h->bytes + 2;
+
+	if (!ci || ci->header_size <= seen + h->n)
+		return 0;
+	return ci->header_size - seen - h->n;
+}
+
+/* Framing and bytes the request must not carry (RFC 9112 section 6.3: a
+ * server that cannot tell where the body ends must answer 400 and close).
+ * Returns 1 with out filled. */
+static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *ctx,
+			 const char *method, const char *version)
+{
+	head_scan h = { 0 };
+	size_t hidden;
+
+	MHD_get_connection_values_n(c, MHD_HEADER_KIND, scan_header, &h);
+	if ((hidden = hidden_bytes(c, ctx, method, version, &h)) > 0) {
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "the request head holds %zu byte(s) past a NUL byte (or padding); "
+			       "header values and the request line are text", hidden);
+		return 1;
+	}
+	if (h.nul) {
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "header %s holds a NUL byte; header values are text", h.nul);
+		return 1;
+	}
+	if (ctx->nul_in_uri) {
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "the request target holds %%00 (a NUL byte); paths and query values are text");
+		return 1;
+	}
+	if (h.n_te && h.n_cl) {
+		kw_reply_error(out, 400, "framing", NULL,
+			       "the request has both Content-Length and Transfer-Encoding; send one of them");
+		return 1;
+	}
+	if (h.cl_differ) {
+		kw_reply_error(out, 400, "framing", NULL,
+			       "the request has Content-Length headers with different values; send one");
+		return 1;
+	}
+	if (h.n_te > 1 || (h.n_te && strcasecmp(h.te, "chunked") != 0)) {
+		kw_reply_error(out, 400, "framing", NULL,
+			       "Transfer-Encoding \"%s\" is not supported; send Content-Length or "
+			       "Transfer-Encoding: chunked", h.n_te > 1 ? "(several)" : h.te);
+		return 1;
+	}
+	return 0;
+}
+
+/* May a body follow the headers? */
+static int has_body(struct MHD_Connection *c)
+{
+	const char *clen = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
+	       (clen && strtoull(clen, NULL, 10) > 0);
+}
+
 /* First call: check everything the headers can tell.  Returns 1 if a
  * reply was produced (out filled). */
 static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
-			 const char *method)
+			 const char *method, const char *version)
 {
 	const char *clen;
 
+	if (check_framing(out, c, ctx, method, version))
+		return 1;
 	/* The page's static files hold no secrets: no token (the page asks
 	 * for one and sends it on its API requests). */
 	if (s->auth && ctx->route != KW_ROUTE_UI && !(s->cfg.allow_unauth_reads && is_read(method)) &&
@@ -426,6 +733,27 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 	return 0;
 }
 
+/* A job's done hook, on whatever thread finished it: mark the reply
+ * ready and resume the connection (the last touch of ctx here). */
+static void job_done(void *arg)
+{
+	kw_conn_ctx *ctx = arg;
+	struct MHD_Connection *c = ctx->conn;
+	kw_srv *s = ctx->s;
+
+	atomic_store(&ctx->job_ready, 1);
+	atomic_fetch_sub(&s->suspended, 1);
+	MHD_resume_connection(c);
+}
+
+/* Answer in the first call (before the body): close afterwards and, when
+ * a body may be on its way, linger so the client reads the answer. */
+static enum MHD_Result answer_early(struct MHD_Connection *c, kw_conn_ctx *ctx, kw_reply *r)
+{
+	ctx->linger = has_body(c);
+	return send_reply(c, ctx, r, 1);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload_data,
 			      size_t *upload_data_size, void **con_cls)
@@ -433,25 +761,26 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	kw_srv *s = cls;
 	kw_conn_ctx *ctx = *con_cls;
 	kw_reply r = KW_REPLY_INIT;
+	kw_kjob *job = NULL;
 	const char *key = NULL;
 	int draining = atomic_load(&s->draining);
 
-	(void)version;
-	if (!ctx) {
-		if (!(ctx = calloc(1, sizeof(*ctx))))
-			return MHD_NO;
-		ctx->start = mono_now();
-		ctx->cached = -1;
+	if (!ctx)
+		return MHD_NO; /* out of memory in uri_logged */
+	if (!ctx->headers_seen) {
+		const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id");
+
+		ctx->headers_seen = 1;
 		ctx->route = route_of(url, &key);
-		snprintf(ctx->method, sizeof(ctx->method), "%s", method);
-		copy_path(ctx->path, sizeof(ctx->path), url);
-		kw_body_init(&ctx->body, ctx->route == KW_ROUTE_VERIFY ? s->cfg.max_verify_bytes
-								       : s->cfg.max_body_bytes);
-		ctx->pending = (kw_reply)KW_REPLY_INIT;
-		*con_cls = ctx;
-		kw_metrics_in_flight(1);
-		if (check_headers(&r, s, c, ctx, method))
-			return send_reply(c, ctx, &r, 1);
+		copy_path(ctx->method, sizeof(ctx->method), method);
+		if (ctx->route == KW_ROUTE_VERIFY)
+			kw_body_init(&ctx->body, s->cfg.max_verify_bytes);
+		if (sane_request_id(rid))
+			snprintf(ctx->request_id, sizeof(ctx->request_id), "%s", rid);
+		if (check_headers(&r, s, c, ctx, method, version ? version : ""))
+			return answer_early(c, ctx, &r);
+		atomic_store(&ctx->phase, PHASE_BODY);
+		atomic_store(&ctx->last_ms, mono_ms());
 		/* Answer in the last call, after the (possibly empty) body:
 		 * libmicrohttpd closes a connection whose response was queued
 		 * together with the headers, which would defeat keep-alive. */
@@ -459,8 +788,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (*upload_data_size) {
 		size_t n = *upload_data_size;
+		int rc;
 
 		*upload_data_size = 0;
+		atomic_store(&ctx->last_ms, mono_ms());
 		if (mono_now() - ctx->start > (double)s->cfg.request_timeout) {
 			/* A slow sender that keeps the connection active: the
 			 * inactivity timeout never fires, the whole-body one does. */
@@ -470,64 +801,127 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		}
 		if (ctx->responded || ctx->pending.status) {
 			/* Discard the rest of a refused body, but not forever: past
-			 * another max-body-bytes the connection is closed. */
+			 * --linger-bytes the connection is closed. */
 			ctx->discarded += n;
-			return ctx->discarded > ctx->body.max ? MHD_NO : MHD_YES;
+			return ctx->discarded > s->cfg.linger_bytes ? MHD_NO : MHD_YES;
 		}
-		int rc = kw_body_append(&ctx->body, upload_data, n);
-		if (rc == 0)
+		if ((rc = kw_body_append(&ctx->body, upload_data, n)) == 0)
 			return MHD_YES;
 		kw_body_free(&ctx->body);
+		/* libmicrohttpd before 1.0 takes no response mid-body (only
+		 * with the headers or after the body): keep the reply, read and
+		 * drop the rest of the body, answer at its end.  A declared
+		 * Content-Length over the cap was answered with the headers. */
 		if (rc > 0)
-			kw_reply_error(&r, 413, "too_large", NULL, "the body is over %zu bytes",
-				       ctx->body.max);
+			kw_reply_error(&ctx->pending, 413, "too_large", NULL,
+				       "the body is over %zu bytes", ctx->body.max);
 		else
-			kw_reply_error(&r, 503, "no_memory", NULL, "out of memory");
-		if (send_reply(c, ctx, &r, 1) != MHD_YES) {
-			/* libmicrohttpd before 1.0 takes no response mid-body
-			 * (only with the headers or after the body): keep the
-			 * reply, drop the remaining bytes, answer at the end.
-			 * A declared Content-Length over the cap was already
-			 * answered with the headers. */
-			if (rc > 0)
-				kw_reply_error(&ctx->pending, 413, "too_large", NULL,
-					       "the body is over %zu bytes", ctx->body.max);
-			else
-				kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
-		}
+			kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
+		ctx->discarded = n;
 		return MHD_YES;
 	}
 	if (ctx->responded)
 		return MHD_YES;
 	if (ctx->pending.status)
 		return send_reply(c, ctx, &ctx->pending, 1);
+	if (ctx->job) {
+		/* Resumed: the job's reply is ready. */
+		if (!atomic_load(&ctx->job_ready))
+			return MHD_YES; /* cannot happen: only the done hook resumes */
+		kw_kjob_reply(ctx->job, &r);
+		kw_kjob_free(ctx->job);
+		ctx->job = NULL;
+		return send_reply(c, ctx, &r, draining);
+	}
+	atomic_store(&ctx->phase, PHASE_WORK);
 	if (ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY_GET)
 		route_of(url, &key);
-	dispatch(&r, s, c, ctx, key, url);
+	if (dispatch(&r, &job, s, c, ctx, key, url)) {
+		/* Generation: off this thread.  Suspend first, so that the done
+		 * hook (which may run at once, on any thread) always resumes a
+		 * suspended connection. */
+		ctx->job = job;
+		atomic_fetch_add(&s->suspended, 1);
+		MHD_suspend_connection(c);
+		kw_kjob_start(job, job_done, ctx);
+		return MHD_YES;
+	}
 	return send_reply(c, ctx, &r, draining);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		      enum MHD_RequestTerminationCode toe)
 {
+	kw_srv *s = cls;
 	kw_conn_ctx *ctx = *con_cls;
 	double secs;
+	int status;
 
-	(void)cls;
-	(void)c;
-	(void)toe;
 	if (!ctx)
 		return;
 	secs = mono_now() - ctx->start;
-	if (ctx->status)
-		kw_metrics_request(ctx->route, ctx->status, secs);
-	kw_log_access(ctx->method, ctx->path, ctx->status, ctx->bytes, secs * 1000.0, ctx->key,
-		      ctx->cached);
+	status = ctx->status;
+	if (!status) {
+		/* An answer libmicrohttpd made itself (a malformed request). */
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS);
+
+		if (ci && ci->http_status >= 100 && ci->http_status < 600)
+			status = (int)ci->http_status;
+	}
+	if (status)
+		kw_metrics_request(ctx->route, status, secs);
+	kw_log_access(&(kw_access){ ctx->method, ctx->path, status, ctx->bytes, secs * 1000.0,
+				    ctx->key, ctx->cached, ctx->client, ctx->request_id,
+				    ctx->code[0] ? ctx->code : ctx->pending.code });
+	if (ctx->linger && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		int fd = ci ? fcntl(ci->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
+
+		/* libmicrohttpd closes its descriptor next; the duplicate keeps
+		 * the socket open until the client has sent what it started. */
+		if (fd >= 0)
+			kw_linger_add(s->linger, fd);
+	}
+	pthread_mutex_lock(&live_mu);
+	if (ctx->prev)
+		ctx->prev->next = ctx->next;
+	else
+		live_head = ctx->next;
+	if (ctx->next)
+		ctx->next->prev = ctx->prev;
+	pthread_mutex_unlock(&live_mu);
 	kw_metrics_in_flight(-1);
+	if (ctx->job) {
+		if (atomic_load(&ctx->job_ready))
+			kw_kjob_free(ctx->job);
+		else /* still a worker's: leak it rather than free it under the worker */
+			kw_log(KW_LOG_ERROR, "%s %s: closed while generating", ctx->method, ctx->path);
+	}
 	kw_body_free(&ctx->body);
 	kw_reply_reset(&ctx->pending);
 	free(ctx);
 	*con_cls = NULL;
+}
+
+const char *kw_http_library_version(void)
+{
+	return MHD_get_version();
+}
+
+long kw_http_busy(double idle_seconds)
+{
+	long long now = mono_ms(), idle_ms = (long long)(idle_seconds * 1000.0);
+	long n = 0;
+
+	pthread_mutex_lock(&live_mu);
+	for (kw_conn_ctx *ctx = live_head; ctx; ctx = ctx->next)
+		if (atomic_load(&ctx->phase) == PHASE_WORK ||
+		    now - atomic_load(&ctx->last_ms) < idle_ms)
+			n++;
+	pthread_mutex_unlock(&live_mu);
+	return n;
 }
 
 static void mhd_logger(void *cls, const char *fmt, va_list ap)
@@ -543,63 +937,114 @@ static void mhd_logger(void *cls, const char *fmt, va_list ap)
 	kw_log(KW_LOG_WARN, "libmicrohttpd: %s", msg);
 }
 
-/* Split "ADDR:PORT" / "[ADDR6]:PORT" and resolve it numerically. */
-static int parse_listen(struct sockaddr_storage *ss, socklen_t *sslen, const char *listen,
-			char *msg, size_t msg_len)
+/* Split "HOST:PORT" / "[ADDR6]:PORT" / ":PORT" into host (may be "") and
+ * port.  Returns 0, or -1 with msg set. */
+static int split_listen(char *host, size_t host_len, char *port, size_t port_len,
+			const char *spec, char *msg, size_t msg_len)
 {
-	char host[128];
-	const char *colon, *port;
-	struct addrinfo hints = { 0 }, *ai = NULL;
+	const char *colon, *p;
 	size_t hl;
-	int rc;
 
-	if (listen[0] == '[') {
-		const char *end = strchr(listen, ']');
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
 
 		if (!end || end[1] != ':')
 			goto bad;
-		hl = (size_t)(end - listen - 1);
-		if (hl >= sizeof(host))
+		hl = (size_t)(end - spec - 1);
+		if (hl == 0 || hl >= host_len)
 			goto bad;
-		memcpy(host, listen + 1, hl);
-		port = end + 2;
+		memcpy(host, spec + 1, hl);
+		p = end + 2;
 	} else {
-		if (!(colon = strrchr(listen, ':')))
+		if (!(colon = strrchr(spec, ':')))
 			goto bad;
-		hl = (size_t)(colon - listen);
-		if (hl >= sizeof(host))
+		hl = (size_t)(colon - spec);
+		if (hl >= host_len || memchr(spec, ':', hl))
 			goto bad;
-		memcpy(host, listen, hl);
-		port = colon + 1;
+		memcpy(host, spec, hl);
+		p = colon + 1;
 	}
 	host[hl] = '\0';
-	if (!*port || strspn(port, "0123456789") != strlen(port) || atol(port) > 65535)
+	if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5 || atol(p) > 65535 ||
+	    strlen(p) >= port_len)
 		goto bad;
-	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
-	hints.ai_socktype = SOCK_STREAM;
-	if ((rc = getaddrinfo(hl ? host : NULL, port, &hints, &ai)) != 0 || !ai) {
-		snprintf(msg, msg_len, "--listen %s: %s", listen, gai_strerror(rc));
-		return -1;
-	}
-	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
-	*sslen = ai->ai_addrlen;
-	freeaddrinfo(ai);
+	snprintf(port, port_len, "%s", p);
 	return 0;
 bad:
-	snprintf(msg, msg_len, "--listen wants ADDR:PORT or [ADDR6]:PORT, not \"%s\"", listen);
+	snprintf(msg, msg_len,
+		 "--listen wants HOST:PORT (a name or an IPv4 address), [ADDR6]:PORT or :PORT, not \"%s\"",
+		 spec);
 	return -1;
+}
+
+/* Numeric text "ADDR:PORT" / "[ADDR6]:PORT" of a socket address. */
+static void addr_text(char *out, size_t len, const struct sockaddr *sa)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host));
+		snprintf(out, len, "[%s]:%d", host, ntohs(a->sin6_port));
+	} else {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host));
+		snprintf(out, len, "%s:%d", host, ntohs(a->sin_port));
+	}
+}
+
+/* Resolve --listen (host names too, with getaddrinfo) and bind the first
+ * address that binds.  Returns the listening socket, or -1 with msg naming
+ * the host, the port and why. */
+static int open_listener(const char *spec, char *msg, size_t msg_len)
+{
+	char host[256], port[8], tried[128] = "";
+	struct addrinfo hints = { 0 }, *ai = NULL, *a;
+	int rc, fd = -1, err = 0, one = 1;
+
+	if (split_listen(host, sizeof(host), port, sizeof(port), spec, msg, msg_len) < 0)
+		return -1;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	hints.ai_socktype = SOCK_STREAM;
+	if ((rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &ai)) != 0 || !ai) {
+		snprintf(msg, msg_len, "--listen %s: cannot resolve host \"%s\": %s", spec, host,
+			 rc ? gai_strerror(rc) : "no address");
+		return -1;
+	}
+	for (a = ai; a; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 1024) == 0)
+			break;
+		err = errno;
+		addr_text(tried, sizeof(tried), a->ai_addr);
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (fd < 0)
+		snprintf(msg, msg_len, "cannot listen on host %s port %s (--listen %s%s%s): %s",
+			 host[0] ? host : "*", port, spec, tried[0] ? "; last tried " : "", tried,
+			 strerror(err));
+	return fd;
 }
 
 int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_len)
 {
-	struct sockaddr_storage ss, got;
-	socklen_t sslen = 0, gotlen = sizeof(got);
+	struct sockaddr_storage got;
+	socklen_t gotlen = sizeof(got);
 	struct MHD_Daemon *d;
-	const union MHD_DaemonInfo *info;
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
-			     MHD_USE_ERROR_LOG | MHD_USE_TURBO;
-	char host[INET6_ADDRSTRLEN];
-	int port;
+			     MHD_USE_ERROR_LOG | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME;
+	unsigned char rnd[8];
+	char where[128];
+	int fd;
 
 	/* A pool only for more than one thread (one = the polling thread). */
 	struct MHD_OptionItem pool[] = {
@@ -615,10 +1060,10 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		{ MHD_OPTION_END, 0, NULL },
 	};
 
-	if (parse_listen(&ss, &sslen, s->cfg.listen, bound, bound_len) < 0)
-		return -1;
-	if (ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
+	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
+		memset(rnd, 0, sizeof(rnd));
+	for (int i = 0; i < 8; i++)
+		snprintf(id_prefix + 2 * i, 3, "%02x", rnd[i]);
 	if (s->tls_cert_pem) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 			snprintf(bound, bound_len, "--tls-cert: this libmicrohttpd is built without TLS");
@@ -626,55 +1071,55 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		}
 		flags |= MHD_USE_TLS;
 	}
+	if ((fd = open_listener(s->cfg.listen, bound, bound_len)) < 0)
+		return -1;
+	if (getsockname(fd, (struct sockaddr *)&got, &gotlen) < 0) {
+		snprintf(bound, bound_len, "cannot read the bound address: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	addr_text(where, sizeof(where), (struct sockaddr *)&got);
+	if (got.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
-			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_ARRAY, pool,
+			     MHD_OPTION_URI_LOG_CALLBACK, uri_logged, s,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
 			     MHD_OPTION_ARRAY, tls,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->cfg.connection_timeout,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)s->cfg.max_connections,
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)s->cfg.max_connections_per_ip,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
-			     MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
 			     MHD_OPTION_END);
 	if (!d) {
-		snprintf(bound, bound_len, "cannot listen on %s%s", s->cfg.listen,
-			 s->tls_cert_pem ? " (or the TLS certificate and key do not load)" : "");
+		snprintf(bound, bound_len, "cannot serve on %s (--listen %s)%s", where, s->cfg.listen,
+			 s->tls_cert_pem ? ": the TLS certificate and key do not load" : "");
+		close(fd);
 		return -1;
 	}
-	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
-	if (!info || getsockname(info->listen_fd, (struct sockaddr *)&got, &gotlen) < 0) {
-		MHD_stop_daemon(d);
-		snprintf(bound, bound_len, "cannot read the bound address");
-		return -1;
-	}
-	if (got.ss_family == AF_INET6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&got;
-
-		inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host));
-		port = ntohs(a->sin6_port);
-		snprintf(bound, bound_len, "[%s]:%d", host, port);
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)&got;
-
-		inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host));
-		port = ntohs(a->sin_port);
-		snprintf(bound, bound_len, "%s:%d", host, port);
-	}
+	listen_fd = fd;
+	snprintf(bound, bound_len, "%s", where);
 	*out = d;
 	return 0;
 }
 
 void kw_http_quiesce(struct MHD_Daemon *d)
 {
-	MHD_socket fd = MHD_quiesce_daemon(d);
-
-	if (fd != MHD_INVALID_SOCKET)
-		close(fd);
+	/* New connections stop being accepted; shutting the socket down
+	 * makes the kernel refuse them too (instead of queueing them in the
+	 * backlog until the daemon stops).  The descriptor itself is closed
+	 * after MHD_stop_daemon: libmicrohttpd's threads may still hold it. */
+	MHD_quiesce_daemon(d);
+	if (listen_fd >= 0)
+		shutdown(listen_fd, SHUT_RDWR);
 }
 
 void kw_http_stop(struct MHD_Daemon *d)
 {
 	MHD_stop_daemon(d);
+	if (listen_fd >= 0)
+		close(listen_fd);
+	listen_fd = -1;
 }

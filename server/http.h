@@ -11,10 +11,13 @@
 struct MHD_Daemon;
 
 /*
- * Start listening on s->cfg.listen with s->cfg.threads worker threads
- * (internal thread pool, epoll).  On success returns 0, *out the daemon
- * and bound = "ADDR:PORT" actually bound (port 0 resolved).  Returns -1
- * with a message in bound on failure.  s must outlive the daemon.
+ * Start listening on s->cfg.listen (HOST:PORT, resolved with getaddrinfo;
+ * the first address that binds is used) with s->cfg.threads polling
+ * threads (internal thread pool, epoll, suspend/resume).  s->work and
+ * s->linger must be running.  On success returns 0, *out the daemon and
+ * bound = "ADDR:PORT" actually bound (port 0 resolved).  Returns -1 with a
+ * message naming the host and port in bound on failure.  s must outlive
+ * the daemon.
  */
 int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_len);
 
@@ -22,7 +25,17 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
  * answer: 503 while draining). */
 void kw_http_quiesce(struct MHD_Daemon *d);
 
-/* Close every connection and join the worker threads. */
+/* Close every connection, join the polling threads and close the
+ * listening socket.  No connection may be suspended any more (stop the
+ * worker pool first: it answers every job). */
 void kw_http_stop(struct MHD_Daemon *d);
+
+/* Requests the drain must wait for: generating or answering, or still
+ * receiving headers or body with a byte in the last idle_seconds.  An
+ * upload idle longer than that is not waited for. */
+long kw_http_busy(double idle_seconds);
+
+/* The libmicrohttpd version in use ("0.9.75"). */
+const char *kw_http_library_version(void);
 
 #endif

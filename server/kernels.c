@@ -12,6 +12,15 @@
  * the latest ?cache=bypass) in its own column, and every answer to a POST
  * carries the source of that POST (none if it has none), spliced in as the
  * last member; GET /v1/kernels/{key} carries the stored one.
+ *
+ * Threads: the lookup up to a hit runs on the polling thread that called
+ * (kernels.h); a miss becomes a kw_kjob.  One kernel: the job joins the
+ * key's flight; a follower hangs a waiter on it and is answered by the
+ * leader, a leader takes an --max-inflight slot and generates on the pool.
+ * A batch takes one slot and runs its items one per slice on the pool, an
+ * item that finds its key in flight parking the batch on that flight until
+ * the leader wakes it.  A batch response is assembled as text from the
+ * items' texts (each written once by jansson), never parsed back.
  */
 #define _GNU_SOURCE /* memmem */
 #include "kernels.h"
@@ -21,9 +30,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "kwgen/buf.h"
 #include "kwgen/text.h"
 #include "log.h"
 #include "metrics.h"
+#include "work.h"
 
 static double now_s(void)
 {
@@ -255,70 +266,192 @@ done:
 	free(source);
 }
 
-/* Answer one parsed request object (used by single and batch). */
-static void kernels_one(kw_reply *out, kw_srv *s, const json_t *root, int bypass)
+/* A miss or a batch waiting for (or being given) generation. */
+struct kw_kjob {
+	kw_job base;             /* s->work's queue link and hooks */
+	kw_flight_waiter waiter; /* hung on a flight while waiting for its leader */
+	kw_srv *s;
+	int batch;               /* 0: one kernel, 1: a batch, 2: a call */
+	int bypass;
+	long slots;              /* --max-inflight slots held */
+	kw_kjob_done_fn done;
+	void *done_arg;
+	kw_reply out;            /* the answer, once done */
+	/* one kernel (a miss found on the polling thread) */
+	kw_request *r;
+	char key[65], config_id[65];
+	char *canonical;
+	kw_flight *flight;       /* the flight this job leads */
+	unsigned char digest[32];
+	int have_digest;
+	char *source;            /* the request's "source" as JSON, or NULL */
+	int text;                /* answer a 200 as plain text */
+	/* a batch */
+	json_t *root, *reqs;
+	size_t n, next;          /* items, the next one to answer */
+	size_t total;            /* bytes of item answers so far (--max-response-bytes) */
+	kw_buf resp;             /* the response so far */
+	kw_reply item;           /* item `next`'s answer from a flight's leader */
+	int have_item;
+	char *item_source;       /* item `next`'s "source" as JSON, or NULL */
+	/* a call */
+	void (*fn)(kw_reply *out, void *arg);
+	void (*free_arg)(void *arg);
+	void *arg;
+};
+
+static double deadline_of(const kw_srv *s)
+{
+	return s->cfg.work_timeout ? now_s() + (double)s->cfg.work_timeout : 0;
+}
+
+/* The job is answered: give back the slot, then tell the owner (last). */
+static void job_done(kw_kjob *j)
+{
+	kw_kjob_done_fn done = j->done;
+	void *arg = j->done_arg;
+
+	if (j->slots) {
+		kw_admit_leave_n(&j->s->admit, j->slots);
+		j->slots = 0;
+	}
+	done(arg); /* j may be freed from here on */
+}
+
+static void overloaded(kw_reply *out, const kw_srv *s)
+{
+	kw_reply_error(out, 503, "overloaded", NULL,
+		       "%ld generations are queued or running (--max-inflight); retry shortly",
+		       s->admit.max);
+	out->retry_after = 1;
+}
+
+/* The 503 of a job that did not run: why = KW_CANCEL_*. */
+static void cancelled(kw_reply *out, const kw_srv *s, int why)
+{
+	if (why == KW_CANCEL_TIMEOUT)
+		kw_reply_error(out, 503, "timeout", NULL,
+			       "not generated within --work-timeout (%u s); the server is busy, retry",
+			       s->cfg.work_timeout);
+	else
+		kw_reply_error(out, 503, "draining", NULL, "the server is shutting down");
+	out->retry_after = 1;
+}
+
+/* Parse and key one request object.  Returns 0, or -1 with out set. */
+static int prepare(kw_reply *out, kw_request **r, char config_id[65], char key[65],
+		   char **canonical, kw_srv *s, const json_t *root)
 {
 	kw_error e = KW_ERROR_INIT;
-	kw_request *r = NULL;
-	kw_flight *f = NULL;
-	char config_id[65], key[65], *canonical = NULL, *hit = NULL;
-	size_t hit_len;
-	int leader;
 
-	if (kw_request_parse(&r, root, &s->limits, &e) < 0 ||
-	    kw_request_ids(config_id, key, &canonical, r, &e) < 0) {
+	if (kw_request_parse(r, root, &s->limits, &e) < 0 ||
+	    kw_request_ids(config_id, key, canonical, *r, &e) < 0) {
 		kw_reply_kw_error(out, &e);
-		goto done;
+		return -1;
 	}
-	memcpy(out->key, key, sizeof(out->key));
+	memcpy(out->key, key, 65);
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
-	if (!bypass && kw_cache_get(&hit, &hit_len, s->cache, key, &e) == 0)
-		goto hit;
-	if ((leader = kw_flight_join(&f, s->flights, key)) < 0) {
-		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
-		out->retry_after = 1;
-		goto done;
-	}
-	if (!leader) {
-		kw_flight_wait(s->flights, f, out);
-		goto done;
-	}
-	/* A flight for this key may have finished between our lookup and our
-	 * join: look again so that key is generated once. */
-	if (!bypass && kw_cache_get(&hit, &hit_len, s->cache, key, &e) == 0) {
-		kw_reply_text(out, 200, hit, hit_len, NULL);
-		out->cached = 1;
-		hit = NULL;
-	} else if (!kw_admit_enter(&s->admit)) {
-		kw_reply_error(out, 503, "overloaded", NULL,
-			       "%ld generations are running (--max-inflight); retry shortly",
-			       s->admit.max);
-		out->retry_after = 1;
-	} else {
-		generate(out, s, r, key, config_id, canonical);
-		kw_admit_leave(&s->admit);
-	}
-	kw_flight_finish(s->flights, f, out);
-	goto done;
-hit:
-	kw_reply_text(out, 200, hit, hit_len, NULL);
-	out->cached = 1;
-done:
-	if (r && kw_request_source(r)) {
-		char *src = source_text(r);
+	return 0;
+}
 
-		splice_source(out, src);
-		free(src);
+/* A stored row for key into out (cached); returns 1, or 0 when absent. */
+static int lookup(kw_reply *out, kw_srv *s, const char *key)
+{
+	char *hit = NULL;
+	size_t len = 0;
+
+	if (kw_cache_get(&hit, &len, s->cache, key, NULL) != 0)
+		return 0;
+	kw_reply_text(out, 200, hit, len, NULL);
+	out->cached = 1;
+	return 1;
+}
+
+/* Leader of key's flight, on a worker: look again (a flight for the key
+ * may have finished between the first lookup and the join), else
+ * generate; then answer the followers. */
+static void lead(kw_reply *out, kw_srv *s, kw_flight *f, const kw_request *r, const char *key,
+		 const char *config_id, const char *canonical, int bypass)
+{
+	if (bypass || !lookup(out, s, key))
+		generate(out, s, r, key, config_id, canonical);
+	kw_flight_finish(s->flights, f, out);
+}
+
+/* ---- one kernel ---- */
+
+/* One kernel's reply is in j->out: this request's source, the memo, text;
+ * then answer. */
+static void one_answer(kw_kjob *j)
+{
+	splice_source(&j->out, j->source);
+	/* Hold the response only when it is the stored text (a hit); a fresh
+	 * answer says "cached": false, which a repeat must not. */
+	if (j->have_digest && j->out.status == 200)
+		kw_memo_put(j->s->memo, j->digest, j->out.key,
+			    j->out.cached == 1 ? j->out.body : NULL, j->out.len);
+	if (j->text)
+		kw_kernels_to_text(&j->out);
+	job_done(j);
+}
+
+static int one_slice(kw_job *b)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	lead(&j->out, j->s, j->flight, j->r, j->key, j->config_id, j->canonical, j->bypass);
+	j->flight = NULL;
+	one_answer(j);
+	return KW_JOB_DONE;
+}
+
+static void one_cancel(kw_job *b, int why)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	cancelled(&j->out, j->s, why);
+	memcpy(j->out.key, j->key, sizeof(j->key));
+	kw_flight_finish(j->s->flights, j->flight, &j->out);
+	j->flight = NULL;
+	one_answer(j);
+}
+
+/* A follower of one kernel: the leader's answer is ours. */
+static void one_wake(kw_flight_waiter *w, const kw_reply *r)
+{
+	kw_kjob *j = (kw_kjob *)((char *)w - offsetof(kw_kjob, waiter));
+
+	kw_reply_copy(&j->out, r);
+	one_answer(j);
+}
+
+static void one_start(kw_kjob *j)
+{
+	int rc = kw_flight_join(&j->flight, j->s->flights, j->key, &j->waiter);
+
+	if (rc == 0)
+		return; /* a follower: one_wake answers (j is not ours any more) */
+	if (rc < 0) {
+		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
+		j->out.retry_after = 1;
+		job_done(j);
+		return;
 	}
-	if (f)
-		kw_flight_release(s->flights, f);
-	free(canonical);
-	kw_request_free(r);
+	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
+		overloaded(&j->out, j->s);
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+		job_done(j);
+		return;
+	}
+	j->base.deadline = deadline_of(j->s);
+	if (kw_work_submit(j->s->work, &j->base) < 0)
+		one_cancel(&j->base, KW_CANCEL_SHUTDOWN);
 }
 
 /* The fast path: a body seen before.  A fresh response held in memory is
- * served as is; otherwise the known key is read from the cache file (which
- * refreshes last_access) and the response is held again.  Returns 1 with
+ * served as is (its hit noted with kw_cache_touch); otherwise the known key
+ * is read from the cache file and the response is held again.  Returns 1 with
  * out filled, 0 to take the full path. */
 static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], const char *body,
 		    size_t body_len)
@@ -337,6 +470,8 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], co
 		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
 			return 0;
 		kw_memo_put(s->memo, digest, key, text, len);
+	} else {
+		kw_cache_touch(s->cache, key); /* recency only: no SQLite */
 	}
 	kw_reply_text(out, 200, text, len, NULL);
 	memcpy(out->key, key, sizeof(out->key));
@@ -345,80 +480,366 @@ static int memo_hit(kw_reply *out, kw_srv *s, const unsigned char digest[32], co
 	return 1;
 }
 
-void kw_kernels_post(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass, int text)
+static kw_kjob *job_new(kw_srv *s, int batch, int bypass)
+{
+	static const kw_reply init = KW_REPLY_INIT;
+	kw_kjob *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->s = s;
+	j->batch = batch;
+	j->bypass = bypass;
+	j->out = init;
+	j->item = init;
+	return j;
+}
+
+int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, size_t len,
+		    int bypass, int text)
 {
 	unsigned char digest[32];
 	int have_digest = s->memo && kw_memo_digest(s->memo, digest, body, len) == 0;
+	kw_request *r = NULL;
+	char config_id[65], key[65], *canonical = NULL;
 	json_t *root;
+	kw_kjob *j;
 
+	*job = NULL;
 	if (have_digest && !bypass && memo_hit(out, s, digest, body, len)) {
 		if (text)
 			kw_kernels_to_text(out);
-		return;
+		return 0;
 	}
 	if (!(root = parse_object(out, body, len)))
-		return;
-	kernels_one(out, s, root, bypass);
+		return 0;
+	if (prepare(out, &r, config_id, key, &canonical, s, root) < 0) {
+		json_decref(root);
+		kw_request_free(r);
+		return 0;
+	}
 	json_decref(root);
-	/* Hold the response only when it is the stored text (a hit); a fresh
-	 * answer says "cached": false, which a repeat must not. */
-	if (have_digest && out->status == 200)
-		kw_memo_put(s->memo, digest, out->key, out->cached == 1 ? out->body : NULL,
-			    out->len);
-	if (text)
-		kw_kernels_to_text(out);
+	if (!bypass && lookup(out, s, key)) {
+		char *src = kw_request_source(r) ? source_text(r) : NULL;
+
+		splice_source(out, src);
+		free(src);
+		/* Hold the response: it is the stored text (with this body's
+		 * source). */
+		if (have_digest && out->status == 200)
+			kw_memo_put(s->memo, digest, key, out->body, out->len);
+		if (text)
+			kw_kernels_to_text(out);
+		free(canonical);
+		kw_request_free(r);
+		return 0;
+	}
+	if (!(j = job_new(s, 0, bypass))) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		free(canonical);
+		kw_request_free(r);
+		return 0;
+	}
+	memcpy(j->out.key, key, sizeof(key));
+	memcpy(j->out.etag, out->etag, sizeof(j->out.etag));
+	j->r = r;
+	j->canonical = canonical;
+	memcpy(j->key, key, sizeof(key));
+	memcpy(j->config_id, config_id, sizeof(config_id));
+	j->have_digest = have_digest;
+	if (have_digest)
+		memcpy(j->digest, digest, sizeof(digest));
+	j->source = kw_request_source(r) ? source_text(r) : NULL;
+	j->text = text;
+	j->base.slice = one_slice;
+	j->base.cancel = one_cancel;
+	j->waiter.wake = one_wake;
+	*job = j;
+	return 1;
 }
 
-void kw_kernels_batch(kw_reply *out, kw_srv *s, const char *body, size_t len, int bypass)
-{
-	json_t *root = parse_object(out, body, len), *reqs, *results, *item;
-	size_t i, total = 0;
+/* ---- a batch ---- */
 
-	if (!root)
+/* Append item i's entry {"status": N, "response" | "error": ...} to the
+ * batch text.  The item's body is a complete JSON text from jansson (a
+ * response, or {"error": {...}}), embedded as it is. */
+static void append_entry(kw_kjob *j, size_t i, const kw_reply *item)
+{
+	char status[40];
+	json_t *st = json_pack("{s:i}", "status", item->status);
+	size_t n = st ? json_dumpb(st, status, sizeof(status), JSON_COMPACT | JSON_EMBED) : 0;
+
+	json_decref(st);
+	if (!n || n >= sizeof(status)) {
+		j->resp.oom = 1;
 		return;
+	}
+	if (i > 0)
+		kw_buf_putc(&j->resp, ',');
+	kw_buf_putc(&j->resp, '{');
+	kw_buf_put(&j->resp, status, n);
+	if (item->status == 200 && item->body) {
+		kw_buf_puts(&j->resp, ",\"response\":");
+		kw_buf_put(&j->resp, item->body, item->len);
+		kw_buf_putc(&j->resp, '}');
+	} else if (item->body && item->len > 2 && item->body[0] == '{') {
+		/* {"error":{...}} -> the members after the brace */
+		kw_buf_putc(&j->resp, ',');
+		kw_buf_put(&j->resp, item->body + 1, item->len - 1);
+	} else {
+		kw_buf_puts(&j->resp, ",\"error\":null}");
+	}
+}
+
+/* Item `next` of a batch, on a worker.  Returns 1 with j->item filled, 0
+ * when the batch is parked on a flight (j is not ours any more). */
+static int batch_item(kw_kjob *j, const json_t *req)
+{
+	kw_srv *s = j->s;
+	kw_request *r = NULL;
+	char config_id[65], key[65], *canonical = NULL;
+	kw_flight *f = NULL;
+	int rc;
+
+	if (prepare(&j->item, &r, config_id, key, &canonical, s, req) < 0)
+		goto done;
+	j->item_source = kw_request_source(r) ? source_text(r) : NULL;
+	if (!j->bypass && lookup(&j->item, s, key))
+		goto done;
+	rc = kw_flight_join(&f, s->flights, key, &j->waiter);
+	if (rc == 0) {
+		free(canonical);
+		kw_request_free(r);
+		return 0; /* batch_wake requeues the batch */
+	}
+	if (rc < 0) {
+		kw_reply_error(&j->item, 503, "no_memory", NULL, "out of memory");
+		j->item.retry_after = 1;
+		goto done;
+	}
+	lead(&j->item, s, f, r, key, config_id, canonical, j->bypass);
+done:
+	free(canonical);
+	kw_request_free(r);
+	return 1;
+}
+
+/* Close the batch text and answer. */
+static void batch_finish(kw_kjob *j)
+{
+	kw_buf_puts(&j->resp, "]}");
+	if (j->resp.oom) {
+		kw_buf_free(&j->resp);
+		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
+		j->out.retry_after = 1;
+	} else {
+		size_t len = j->resp.len;
+
+		kw_reply_text(&j->out, 200, kw_buf_detach(&j->resp), len, NULL);
+	}
+	job_done(j);
+}
+
+/* Take item `next`'s answer into the text. */
+static void batch_take(kw_kjob *j)
+{
+	splice_source(&j->item, j->item_source);
+	free(j->item_source);
+	j->item_source = NULL;
+	append_entry(j, j->next, &j->item);
+	j->total += j->item.len;
+	kw_metrics_kernel(j->item.status, j->item.cached);
+	kw_reply_reset(&j->item);
+	j->have_item = 0;
+	j->next++;
+}
+
+static int batch_slice(kw_job *b)
+{
+	kw_kjob *j = (kw_kjob *)b;
+	kw_srv *s = j->s;
+
+	if (!j->have_item && j->next < j->n) {
+		size_t i = j->next;
+		json_t *req = json_array_get(j->reqs, i);
+
+		if (j->base.deadline > 0 && now_s() > j->base.deadline)
+			cancelled(&j->item, s, KW_CANCEL_TIMEOUT);
+		else if (j->total >= s->cfg.max_response_bytes)
+			kw_reply_error(&j->item, 422, "limit", "requests",
+				       "requests[%zu] not generated: the batch response reached --max-response-bytes "
+				       "(%zu bytes); send the rest in another batch", i, s->cfg.max_response_bytes);
+		else if (!json_is_object(req))
+			kw_reply_error(&j->item, 400, "syntax", "requests", "requests[%zu] is not an object", i);
+		else if (!batch_item(j, req))
+			return KW_JOB_PARKED;
+		j->have_item = 1;
+	}
+	if (j->have_item)
+		batch_take(j);
+	if (j->next < j->n)
+		return KW_JOB_MORE;
+	batch_finish(j);
+	return KW_JOB_DONE;
+}
+
+/* Queued past the deadline or stopping: the items not yet answered get
+ * a 503 each; the answers so far are kept. */
+static void batch_cancel(kw_job *b, int why)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	if (j->have_item)
+		batch_take(j);
+	while (j->next < j->n) {
+		cancelled(&j->item, j->s, why);
+		batch_take(j);
+	}
+	batch_finish(j);
+}
+
+/* An item's flight finished: take its answer and queue the batch again. */
+static void batch_wake(kw_flight_waiter *w, const kw_reply *r)
+{
+	kw_kjob *j = (kw_kjob *)((char *)w - offsetof(kw_kjob, waiter));
+
+	kw_reply_copy(&j->item, r);
+	j->have_item = 1;
+	kw_work_requeue(j->s->work, &j->base);
+}
+
+int kw_kernels_batch(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, size_t len,
+		     int bypass)
+{
+	json_t *root = parse_object(out, body, len), *reqs;
+	kw_kjob *j;
+
+	*job = NULL;
+	if (!root)
+		return 0;
 	reqs = json_object_get(root, "requests");
 	if (!json_is_array(reqs)) {
 		kw_reply_error(out, 422, "invalid", "requests",
 			       "\"requests\" must be an array of kernel requests");
-		goto done;
+		json_decref(root);
+		return 0;
 	}
 	if (json_array_size(reqs) > s->cfg.max_batch) {
 		kw_reply_error(out, 422, "limit", "requests",
 			       "at most %zu requests per batch (got %zu)", s->cfg.max_batch,
 			       json_array_size(reqs));
-		goto done;
+		json_decref(root);
+		return 0;
 	}
-	results = json_array();
-	json_array_foreach(reqs, i, item) {
-		kw_reply one = KW_REPLY_INIT;
-		json_t *parsed, *entry;
-
-		if (total >= s->cfg.max_response_bytes)
-			kw_reply_error(&one, 422, "limit", "requests",
-				       "requests[%zu] not generated: the batch response reached --max-response-bytes "
-				       "(%zu bytes); send the rest in another batch", i, s->cfg.max_response_bytes);
-		else if (json_is_object(item))
-			kernels_one(&one, s, item, bypass);
-		else
-			kw_reply_error(&one, 400, "syntax", "requests", "requests[%zu] is not an object", i);
-		total += one.len;
-		parsed = one.body ? json_loadb(one.body, one.len, 0, NULL) : NULL;
-		if (one.status == 200)
-			entry = json_pack("{s:i,s:o}", "status", 200, "response",
-					  parsed ? parsed : json_null());
-		else {
-			json_t *eo = json_object_get(parsed, "error");
-
-			entry = json_pack("{s:i,s:o}", "status", one.status, "error",
-					  eo ? json_incref(eo) : json_null());
-			json_decref(parsed);
-		}
-		json_array_append_new(results, entry);
-		kw_reply_reset(&one);
+	if (!(j = job_new(s, 1, bypass))) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		json_decref(root);
+		return 0;
 	}
-	kw_reply_json(out, 200, json_pack("{s:o}", "results", results));
-done:
-	json_decref(root);
+	if (!(j->slots = kw_admit_enter_n(&s->admit, (long)json_array_size(reqs)))) {
+		overloaded(out, s);
+		free(j);
+		json_decref(root);
+		return 0;
+	}
+	j->root = root;
+	j->reqs = reqs;
+	j->n = json_array_size(reqs);
+	kw_buf_puts(&j->resp, "{\"results\":[");
+	j->base.slice = batch_slice;
+	j->base.cancel = batch_cancel;
+	j->waiter.wake = batch_wake;
+	*job = j;
+	return 1;
+}
+
+/* ---- a call ---- */
+
+static int call_slice(kw_job *b)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	j->fn(&j->out, j->arg);
+	job_done(j);
+	return KW_JOB_DONE;
+}
+
+static void call_cancel(kw_job *b, int why)
+{
+	kw_kjob *j = (kw_kjob *)b;
+
+	cancelled(&j->out, j->s, why);
+	job_done(j);
+}
+
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
+		 void (*free_arg)(void *arg), void *arg)
+{
+	kw_kjob *j = job_new(s, 2, 0);
+
+	*job = NULL;
+	if (!j) {
+		free_arg(arg);
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return 0;
+	}
+	if (!(j->slots = kw_admit_enter_n(&s->admit, 1))) {
+		free_arg(arg);
+		free(j);
+		overloaded(out, s);
+		return 0;
+	}
+	j->fn = fn;
+	j->free_arg = free_arg;
+	j->arg = arg;
+	j->base.slice = call_slice;
+	j->base.cancel = call_cancel;
+	*job = j;
+	return 1;
+}
+
+/* ---- all ---- */
+
+void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg)
+{
+	j->done = done;
+	j->done_arg = arg;
+	if (j->batch == 0) {
+		one_start(j);
+		return;
+	}
+	j->base.deadline = deadline_of(j->s);
+	if (kw_work_submit(j->s->work, &j->base) < 0)
+		j->base.cancel(&j->base, KW_CANCEL_SHUTDOWN);
+}
+
+void kw_kjob_reply(kw_kjob *j, kw_reply *out)
+{
+	kw_reply_move(out, &j->out);
+}
+
+void kw_kjob_free(kw_kjob *j)
+{
+	if (!j)
+		return;
+	if (j->slots)
+		kw_admit_leave_n(&j->s->admit, j->slots);
+	if (j->flight) /* never started as a leader: cannot happen, but answer its followers */
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+	kw_reply_reset(&j->out);
+	kw_reply_reset(&j->item);
+	kw_buf_free(&j->resp);
+	json_decref(j->root);
+	free(j->canonical);
+	free(j->source);
+	free(j->item_source);
+	if (j->free_arg)
+		j->free_arg(j->arg);
+	kw_request_free(j->r);
+	free(j);
 }
 
 /* Does an If-None-Match value name etag (or "*")? */

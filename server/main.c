@@ -11,12 +11,16 @@
  *          [--connection-timeout S] [--request-timeout S] [--max-inflight N]
  *          [--auth-tokens FILE [--allow-unauthenticated-reads]]
  *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db] [--no-ui]
- *          [--log-level error|warn|info|debug]
+ *          [--workers N] [--work-timeout S] [--linger-seconds S] [--linger-bytes N]
+ *          [--log-level error|warn|info|debug] [--log-file PATH]
  *
- * Start: open the cache, start the HTTP daemon, print
- * "kwgend: listening on ADDR:PORT" on stderr.  SIGTERM/SIGINT: stop
- * accepting, let in-flight requests finish (up to --drain-seconds), stop
- * the workers, close the database, exit 0.
+ * Start: open the cache, start the generation workers, the lingering-close
+ * thread and the HTTP daemon, log the JSON start line (msg "kwgend:
+ * listening on ADDR:PORT", event "start").  SIGHUP: reopen --log-file.
+ * SIGTERM/SIGINT: stop accepting, let requests in flight finish (up to
+ * --drain-seconds; an upload idle for KW_DRAIN_IDLE_S is not waited for),
+ * stop the workers (queued jobs get 503), stop HTTP, close the database,
+ * log the JSON stop line, exit 0.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,9 +32,14 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "linger.h"
 #include "log.h"
 #include "metrics.h"
 #include "server.h"
+#include "work.h"
+
+/* An upload with no byte for this long is not waited for on SIGTERM. */
+#define KW_DRAIN_IDLE_S 2.0
 
 static void usage(FILE *f)
 {
@@ -39,29 +48,49 @@ static void usage(FILE *f)
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
 		"POST /v1/verify, GET /v1/verify/{key},\n"
-		"GET|HEAD /v1/kernels/{key}, GET /v1/generators, /v1/isas, /healthz,\n"
-		"/readyz, /status, /metrics.  Answers are cached in SQLite.  GET / is\n"
-		"the playground page (its files are built in; no token needed for them).\n"
+		"GET|HEAD|DELETE /v1/kernels/{key}, GET /v1/generators, /v1/isas,\n"
+		"/healthz, /readyz, /status, /metrics.  Answers are cached in SQLite\n"
+		"(look into the file with `kwgen cache`).  \"Accept: text/plain\" on\n"
+		"POST /v1/kernels and GET /v1/kernels/{key} answers the assembly as text\n"
+		"(the text form of kwgen(1)); a request's \"source\" comes back with its answer and is\n"
+		"not part of the key.  GET / is the playground page (its files are\n"
+		"built in; no token needed for them).\n"
 		"\n"
-		"  --listen ADDR:PORT     address to listen on (default 127.0.0.1:8080;\n"
-		"                         [ADDR6]:PORT for IPv6; port 0 picks a free port,\n"
-		"                         printed as \"kwgend: listening on ADDR:PORT\")\n"
-		"  --db PATH              SQLite cache file (default ./kwgen-cache.db)\n"
-		"  --threads N            worker threads (default: one per online CPU)\n"
-		"  --max-cache-bytes N    evict least-recently-used entries beyond N bytes\n"
+		"  --listen HOST:PORT     address to listen on (default 127.0.0.1:8080); HOST\n"
+		"                         is a name (localhost) or an address, [ADDR6]:PORT\n"
+		"                         for IPv6, :PORT for every address; port 0 picks a\n"
+		"                         free port; the start line says \"kwgend: listening\n"
+		"                         on ADDR:PORT\"\n"
+		"  --db PATH              SQLite cache file (default ./kwgen-cache.db; a\n"
+		"                         file path: not \"\" or :memory:); a file that\n"
+		"                         cannot be written is served read-only (writes\n"
+		"                         get 503 \"storage\")\n"
+		"  --threads N            HTTP polling threads (default: one per online CPU);\n"
+		"                         they answer hits, GETs and health checks and never\n"
+		"                         generate\n"
+		"  --workers N            generation threads (default: one per online CPU)\n"
+		"  --max-cache-bytes N    bound on the cache files: the database, its -wal\n"
+		"                         and -shm together stay within N bytes plus a\n"
+		"                         slack of N/8 (at least 256 KiB, at most 64 MiB);\n"
+		"                         the WAL's share is N/8 (64 KiB..64 MiB);\n"
+		"                         least-recently-used entries are evicted\n"
 		"                         (default 1073741824; 0 = unbounded)\n"
 		"  --max-body-bytes N     largest request body accepted, else 413\n"
 		"                         (default 1048576)\n"
 		"  --max-batch N          most requests in one batch, else 422 (default 256)\n"
 		"  --drain-seconds N      on SIGTERM/SIGINT, wait up to N s for in-flight\n"
 		"                         requests (default 30)\n"
-		"  --busy-timeout-ms N    how long a cache write waits for the SQLite lock\n"
-		"                         before the request gets 503 (default 5000)\n"
+		"  --busy-timeout-ms N    how long a cache write waits for the write lock\n"
+		"                         (other writes of this daemon, then SQLite's)\n"
+		"                         before the request gets 503 \"storage\" (default\n"
+		"                         200); hits never wait for a lock\n"
 		"  --hot-cache-bytes N    responses of repeated bodies kept in memory, at\n"
 		"                         most N bytes (default 16777216; 0 = none); each\n"
 		"                         is re-checked against the file once a second\n"
 		"  --log-level LEVEL      error, warn, info (one JSON line per request;\n"
 		"                         default) or debug\n"
+		"  --log-file PATH        append the log to PATH instead of stderr; SIGHUP\n"
+		"                         reopens it (after logrotate moved it)\n"
 		"\n"
 		"Request limits (each refused with a 4xx that names the limit):\n"
 		"  --max-depth N          JSON nesting depth of a request, else 422\n"
@@ -97,9 +126,19 @@ static void usage(FILE *f)
 		"  --request-timeout S    close a connection whose request body is not\n"
 		"                         complete S seconds after its headers (slow\n"
 		"                         senders; default 30)\n"
-		"  --max-inflight N       generations at once; a request that must generate\n"
-		"                         while N are running gets 503 + Retry-After\n"
-		"                         (default: --threads)\n"
+		"  --max-inflight N       generations queued or running at once (a miss counts\n"
+		"                         1, a batch its items, at most N); past it 503 +\n"
+		"                         Retry-After at once (default 1024); hits, GETs and\n"
+		"                         waiting for an identical request never count\n"
+		"  --work-timeout S       a job still queued S seconds after it arrived gets\n"
+		"                         503 \"timeout\"; batch items not started by then too\n"
+		"                         (default 120; 0 = none)\n"
+		"  --linger-seconds S     after answering before the body was read (413,\n"
+		"                         401, 404, ...), read and discard what the client\n"
+		"                         still sends for up to S seconds before closing, so\n"
+		"                         it reads the answer instead of a reset (default 5;\n"
+		"                         0 = close at once)\n"
+		"  --linger-bytes N       ...and at most N bytes (default 67108864)\n"
 		"\n"
 		"Access:\n"
 		"  --auth-tokens FILE     require \"Authorization: Bearer TOKEN\" with a token\n"
@@ -166,7 +205,7 @@ static int num(const char *flag, const char *text, long long max, long long *out
 static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv)
 {
 	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP,
-	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_NUM = 100 };
+	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_LOG_FILE, O_NUM = 100 };
 	const num_flag nums[] = {
 		{ "max-depth", NF_INT, 1, 2048, &lim->max_depth },
 		{ "max-string-bytes", NF_SIZE, 1, 1LL << 30, &lim->max_string_bytes },
@@ -183,6 +222,10 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
 		{ "request-timeout", NF_UNSIGNED, 1, 86400, &cfg->request_timeout },
 		{ "max-inflight", NF_LONG, 1, 1LL << 20, &cfg->max_inflight },
+		{ "workers", NF_UNSIGNED, 1, 1024, &cfg->workers },
+		{ "work-timeout", NF_UNSIGNED, 0, 86400, &cfg->work_timeout },
+		{ "linger-seconds", NF_UNSIGNED, 0, 3600, &cfg->linger_seconds },
+		{ "linger-bytes", NF_SIZE, 0, 1LL << 36, &cfg->linger_bytes },
 		/* testing a full disk: cap the cache file at N SQLite pages */
 		{ "test-db-max-pages", NF_I64, 1, 1LL << 31, &cfg->db_max_pages },
 	};
@@ -205,6 +248,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "tls-key", required_argument, NULL, O_TLS_KEY },
 		{ "reset-corrupt-db", no_argument, NULL, O_RESET_DB },
 		{ "no-ui", no_argument, NULL, O_NO_UI },
+		{ "log-file", required_argument, NULL, O_LOG_FILE },
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
 	struct option opts[NFIXED + NNUMS + 1];
@@ -238,8 +282,17 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		case O_TLS_KEY: cfg->tls_key = optarg; break;
 		case O_RESET_DB: cfg->reset_corrupt_db = 1; break;
 		case O_NO_UI: cfg->no_ui = 1; break;
+		case O_LOG_FILE: cfg->log_file = optarg; break;
 		case O_LISTEN: cfg->listen = optarg; break;
-		case O_DB: cfg->db_path = optarg; break;
+		case O_DB:
+			if (!*optarg || strcmp(optarg, ":memory:") == 0) {
+				fprintf(stderr, "kwgend: --db wants a file path, not \"%s\": an in-memory"
+					" or temporary database would be a different empty one for each"
+					" connection\n", optarg);
+				return -1;
+			}
+			cfg->db_path = optarg;
+			break;
 		case O_THREADS:
 			if (num("--threads", optarg, 1024, &v) < 0 || v == 0) {
 				fprintf(stderr, "kwgend: --threads wants 1..1024\n");
@@ -343,6 +396,9 @@ static char *slurp(const char *flag, const char *path)
 /* Free what main() set up, in reverse order. */
 static void teardown(kw_srv *s)
 {
+	kw_work_stop(s->work);
+	kw_work_free(s->work);
+	kw_linger_free(s->linger);
 	kw_flights_free(s->flights);
 	kw_memo_free(s->memo);
 	kw_cache_close(s->cache);
@@ -353,6 +409,16 @@ static void teardown(kw_srv *s)
 	free(s->tls_key_pem);
 }
 
+/* The fields of the start line. */
+static json_t *start_fields(const kw_srv *s, const char *bound)
+{
+	return json_pack("{s:s,s:s,s:s,s:i,s:i,s:I,s:s,s:s}", "listen", bound, "listen_flag",
+			 s->cfg.listen, "db", s->cfg.db_path, "threads", (int)s->cfg.threads,
+			 "workers", (int)s->cfg.workers, "max_inflight", (json_int_t)s->admit.max,
+			 "generator_version", kw_generator_version(), "libmicrohttpd",
+			 kw_http_library_version());
+}
+
 int main(int argc, char **argv)
 {
 	static kw_srv s;
@@ -361,23 +427,36 @@ int main(int argc, char **argv)
 	kw_cache_options copt = KW_CACHE_OPTIONS_INIT;
 	kw_error e = KW_ERROR_INIT;
 	struct MHD_Daemon *d = NULL;
-	struct timespec ts;
+	struct timespec ts, t0, t1;
 	sigset_t sigs;
-	char bound[256];
+	char bound[512];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int sig = 0;
+	long busy;
 
-	s.cfg = (kw_srv_config){ "127.0.0.1:8080", "./kwgen-cache.db", cpus > 0 ? (unsigned)cpus : 1,
-				 1LL << 30, 1u << 20, 256, 30, 5000, 16u << 20,
-				 1024, 0, 60, 30, 0, NULL, 0, NULL, NULL, 0, 0, 64u << 20, 0,
-				 /* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
-				 128u << 20, 16u << 20, 0 };
+	s.cfg = (kw_srv_config){
+		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
+		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,
+		.max_body_bytes = 1u << 20, .max_batch = 256, .drain_seconds = 30,
+		.busy_timeout_ms = 200, .hot_bytes = 16u << 20, .max_connections = 1024,
+		.max_connections_per_ip = 0, .connection_timeout = 60, .request_timeout = 30,
+		.max_inflight = 0, .max_response_bytes = 64u << 20,
+		.workers = cpus > 0 ? (unsigned)cpus : 1, .work_timeout = 120,
+		.linger_seconds = 5, .linger_bytes = 64u << 20,
+		/* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
+		.max_verify_bytes = 128u << 20, .max_verify_instructions = 16u << 20,
+		.max_verify_work = 0,
+	};
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
 		return 2;
-	kw_admit_init(&s.admit, s.cfg.max_inflight > 0 ? s.cfg.max_inflight : (long)s.cfg.threads);
+	if (s.cfg.log_file && kw_log_open(s.cfg.log_file) < 0) {
+		fprintf(stderr, "kwgend: --log-file %s: %s\n", s.cfg.log_file, strerror(errno));
+		return 1;
+	}
+	kw_admit_init(&s.admit, s.cfg.max_inflight > 0 ? s.cfg.max_inflight : 1024);
 	if (s.cfg.auth_tokens && kw_auth_load(&s.auth, s.cfg.auth_tokens, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "kwgend: %s\n", msg);
+		kw_log(KW_LOG_ERROR, "kwgend: %s", msg);
 		return 1;
 	}
 	if (s.cfg.tls_cert && (!(s.tls_cert_pem = slurp("--tls-cert", s.cfg.tls_cert)) ||
@@ -388,55 +467,81 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s.started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 
-	/* Signals are taken synchronously by this thread only. */
+	/* Signals are taken synchronously by this thread only (every thread
+	 * started below inherits the mask). */
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	copt.max_bytes = s.cfg.max_cache_bytes;
+	copt.max_disk_bytes = s.cfg.max_cache_bytes;
 	copt.busy_timeout_ms = s.cfg.busy_timeout_ms;
 	copt.reset_corrupt = s.cfg.reset_corrupt_db;
 	copt.max_pages = s.cfg.db_max_pages;
 	if (kw_cache_open(&s.cache, s.cfg.db_path, &copt, &e) < 0) {
-		fprintf(stderr, "kwgend: %s\n", e.message);
+		kw_log(KW_LOG_ERROR, "kwgend: %s", e.message);
 		if (strstr(e.message, " is damaged "))
-			fprintf(stderr, "kwgend: --reset-corrupt-db moves %s aside and starts with an"
-				" empty cache\n", s.cfg.db_path);
+			kw_log(KW_LOG_ERROR, "kwgend: --reset-corrupt-db moves %s aside and starts with an"
+			       " empty cache", s.cfg.db_path);
 		teardown(&s);
 		return 1;
 	}
-	if (kw_cache_moved_aside(s.cache)) {
-		fprintf(stderr, "kwgend: %s was damaged; moved it to %s and started an empty cache\n",
-			s.cfg.db_path, kw_cache_moved_aside(s.cache));
-		kw_log(KW_LOG_WARN, "damaged cache file %s moved to %s", s.cfg.db_path,
-		       kw_cache_moved_aside(s.cache));
-	}
+	if (kw_cache_read_only(s.cache))
+		kw_log_event(KW_LOG_ALWAYS, "read_only", NULL, "kwgend: %s", kw_cache_read_only(s.cache));
+	if (kw_cache_moved_aside(s.cache))
+		kw_log_event(KW_LOG_ALWAYS, "reset_corrupt_db", NULL, "kwgend: %s was damaged; moved it to %s and started an empty cache",
+		       s.cfg.db_path, kw_cache_moved_aside(s.cache));
 	s.memo = kw_memo_new(16384, s.cfg.hot_bytes, 1000);
-	if (!(s.flights = kw_flights_new()) || !s.memo) {
-		fprintf(stderr, "kwgend: out of memory\n");
+	s.flights = kw_flights_new();
+	s.work = kw_work_new(s.cfg.workers);
+	s.linger = kw_linger_new(s.cfg.linger_seconds, s.cfg.linger_bytes);
+	if (!s.flights || !s.memo || !s.work || !s.linger) {
+		kw_log(KW_LOG_ERROR, "kwgend: out of memory or threads");
 		teardown(&s);
 		return 1;
 	}
 	if (kw_http_start(&d, &s, bound, sizeof(bound)) < 0) {
-		fprintf(stderr, "kwgend: %s\n", bound);
+		kw_log_event(KW_LOG_ALWAYS, "start_failed", json_pack("{s:s}", "listen_flag", s.cfg.listen),
+			     "kwgend: %s", bound);
 		teardown(&s);
 		return 1;
 	}
-	fprintf(stderr, "kwgend: listening on %s\n", bound);
-	kw_log(KW_LOG_INFO, "listening on %s, db %s, %u threads, generator version %s", bound,
-	       s.cfg.db_path, s.cfg.threads, kw_generator_version());
+	kw_log_event(KW_LOG_ALWAYS, "start", start_fields(&s, bound), "kwgend: listening on %s", bound);
 
-	while (sigwait(&sigs, &sig) != 0)
-		;
+	for (;;) {
+		while (sigwait(&sigs, &sig) != 0)
+			;
+		if (sig != SIGHUP)
+			break;
+		if (kw_log_reopen() < 0)
+			kw_log(KW_LOG_ERROR, "SIGHUP: cannot reopen --log-file %s: %s", s.cfg.log_file,
+			       strerror(errno));
+		else
+			kw_log_event(KW_LOG_INFO, "reopen", NULL, "SIGHUP: log %s",
+				     s.cfg.log_file ? "reopened" : "is stderr; nothing to reopen");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	atomic_store(&s.draining, 1);
-	kw_log(KW_LOG_INFO, "signal %d: draining", sig);
+	kw_log_event(KW_LOG_INFO, "drain", json_pack("{s:i}", "signal", sig), "signal %d: draining", sig);
 	kw_http_quiesce(d);
-	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_metrics_in_flight_now() > 0; i++)
+	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_http_busy(KW_DRAIN_IDLE_S) > 0; i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	/* Whatever is still queued gets 503 draining; running slices finish. */
+	kw_work_stop(s.work);
+	/* Let the resumed connections send what they were given. */
+	for (unsigned i = 0; i < 100 && (atomic_load(&s.suspended) > 0 || kw_http_busy(0.2) > 0); i++)
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	busy = kw_http_busy(0);
 	kw_http_stop(d);
 	teardown(&s);
-	kw_log(KW_LOG_INFO, "stopped");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	kw_log_event(KW_LOG_ALWAYS, "stop",
+		     json_pack("{s:i,s:f,s:I}", "signal", sig, "drain_seconds",
+			       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+			       "cut_requests", (json_int_t)busy),
+		     "kwgend: stopped");
 	return 0;
 }

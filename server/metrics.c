@@ -33,6 +33,7 @@ typedef struct kw_histogram {
 static atomic_ulong kw_requests[KW_ROUTE_COUNT][KW_NCODES + 1];
 static kw_histogram kw_request_hist, kw_generation_hist;
 static atomic_ulong kw_generations;
+static atomic_ulong kw_kernel_hits, kw_kernel_misses, kw_kernel_errors;
 static atomic_long kw_in_flight;
 
 const char *kw_route_name(int route)
@@ -66,6 +67,23 @@ void kw_metrics_generation(double seconds)
 {
 	atomic_fetch_add(&kw_generations, 1);
 	observe(&kw_generation_hist, seconds);
+}
+
+void kw_metrics_kernel(int status, int cached)
+{
+	if (status == 304 || (status == 200 && cached > 0))
+		atomic_fetch_add(&kw_kernel_hits, 1);
+	else if (status == 200)
+		atomic_fetch_add(&kw_kernel_misses, 1);
+	else
+		atomic_fetch_add(&kw_kernel_errors, 1);
+}
+
+void kw_metrics_kernel_counts(kw_kernel_counts *out)
+{
+	out->hits = atomic_load(&kw_kernel_hits);
+	out->misses = atomic_load(&kw_kernel_misses);
+	out->errors = atomic_load(&kw_kernel_errors);
 }
 
 void kw_metrics_in_flight(int delta)
@@ -176,12 +194,18 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
 	add(&t, "# HELP kwgen_in_flight_requests Requests being handled now.\n"
 		"# TYPE kwgen_in_flight_requests gauge\nkwgen_in_flight_requests %ld\n",
 	    atomic_load(&kw_in_flight));
-	add(&t, "# HELP kwgen_cache_hits_total Cache lookups that found the key.\n"
-		"# TYPE kwgen_cache_hits_total counter\nkwgen_cache_hits_total %llu\n",
-	    (unsigned long long)st->hits);
-	add(&t, "# HELP kwgen_cache_misses_total Cache lookups that did not.\n"
-		"# TYPE kwgen_cache_misses_total counter\nkwgen_cache_misses_total %llu\n",
-	    (unsigned long long)st->misses);
+	add(&t, "# HELP kwgen_cache_hits_total Kernel requests (and batch items) answered from the"
+		" cache, in memory or in the file.\n"
+		"# TYPE kwgen_cache_hits_total counter\nkwgen_cache_hits_total %lu\n",
+	    atomic_load(&kw_kernel_hits));
+	add(&t, "# HELP kwgen_cache_misses_total Kernel requests (and batch items) answered by"
+		" generating.\n"
+		"# TYPE kwgen_cache_misses_total counter\nkwgen_cache_misses_total %lu\n",
+	    atomic_load(&kw_kernel_misses));
+	add(&t, "# HELP kwgen_kernel_errors_total Kernel requests (and batch items) answered with"
+		" an error status.\n"
+		"# TYPE kwgen_kernel_errors_total counter\nkwgen_kernel_errors_total %lu\n",
+	    atomic_load(&kw_kernel_errors));
 	add(&t, "# HELP kwgen_cache_inserts_total Rows written.\n"
 		"# TYPE kwgen_cache_inserts_total counter\nkwgen_cache_inserts_total %llu\n",
 	    (unsigned long long)st->inserts);
@@ -192,6 +216,16 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
 		"# TYPE kwgen_cache_bytes gauge\nkwgen_cache_bytes %lld\n", (long long)st->bytes);
 	add(&t, "# HELP kwgen_cache_entries Rows stored in the cache.\n"
 		"# TYPE kwgen_cache_entries gauge\nkwgen_cache_entries %lld\n", (long long)st->entries);
+	add(&t, "# HELP kwgen_cache_file_bytes Size of the cache files (db, -wal, -shm).\n"
+		"# TYPE kwgen_cache_file_bytes gauge\n"
+		"kwgen_cache_file_bytes{file=\"db\"} %lld\nkwgen_cache_file_bytes{file=\"wal\"} %lld\n"
+		"kwgen_cache_file_bytes{file=\"shm\"} %lld\n", (long long)st->db_file_bytes,
+	    (long long)st->wal_bytes, (long long)st->shm_bytes);
+	add(&t, "# HELP kwgen_cache_checkpoints_total WAL checkpoints run.\n"
+		"# TYPE kwgen_cache_checkpoints_total counter\nkwgen_cache_checkpoints_total %llu\n",
+	    (unsigned long long)st->checkpoints);
+	add(&t, "# HELP kwgen_cache_read_only 1 when the cache file cannot be written.\n"
+		"# TYPE kwgen_cache_read_only gauge\nkwgen_cache_read_only %d\n", st->read_only);
 	if (t.oom) {
 		free(t.p);
 		return NULL;

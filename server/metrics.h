@@ -47,6 +47,21 @@ void kw_metrics_generation(double seconds);
 void kw_metrics_in_flight(int delta);
 long kw_metrics_in_flight_now(void);
 
+/*
+ * One kernel request answered (POST /v1/kernels, GET/HEAD
+ * /v1/kernels/{key}, or one item of a batch), counted once: a hit when the
+ * answer came from the cache (memory or file: status 200 with cached set,
+ * or 304), a miss when it was generated (200, cached 0; also a follower of
+ * a single flight and ?cache=bypass), an error otherwise.
+ */
+void kw_metrics_kernel(int status, int cached);
+
+/* The counts of kw_metrics_kernel since start. */
+typedef struct kw_kernel_counts {
+	unsigned long hits, misses, errors;
+} kw_kernel_counts;
+void kw_metrics_kernel_counts(kw_kernel_counts *out);
+
 /* Generations since start. */
 unsigned long kw_metrics_generations(void);
 

@@ -17,6 +17,34 @@ void kw_reply_reset(kw_reply *r)
 	*r = init;
 }
 
+int kw_reply_copy(kw_reply *dst, const kw_reply *src)
+{
+	char *body = NULL;
+
+	kw_reply_reset(dst);
+	if (src->body && !(body = malloc(src->len + 1))) {
+		kw_reply_error(dst, 503, "no_memory", NULL, "out of memory");
+		dst->retry_after = 1;
+		return -1;
+	}
+	if (body) {
+		memcpy(body, src->body, src->len);
+		body[src->len] = '\0';
+	}
+	*dst = *src;
+	dst->body = body;
+	return 0;
+}
+
+void kw_reply_move(kw_reply *dst, kw_reply *src)
+{
+	static const kw_reply init = KW_REPLY_INIT;
+
+	kw_reply_reset(dst);
+	*dst = *src;
+	*src = init;
+}
+
 void kw_reply_text(kw_reply *r, int status, char *text, size_t len, const char *content_type)
 {
 	free(r->body);
@@ -24,6 +52,7 @@ void kw_reply_text(kw_reply *r, int status, char *text, size_t len, const char *
 	r->body = text;
 	r->len = len;
 	r->content_type = content_type;
+	r->code[0] = '\0';
 }
 
 void kw_reply_json(kw_reply *r, int status, json_t *body)
@@ -57,6 +86,7 @@ void kw_reply_error(kw_reply *r, int status, const char *code, const char *field
 		err = json_pack("{s:{s:s,s:s,s:n}}", "error", "code", code, "message",
 				"(message not representable)", "field");
 	kw_reply_json(r, status, err);
+	snprintf(r->code, sizeof(r->code), "%s", code);
 }
 
 int kw_status_of(int code)

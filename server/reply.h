@@ -23,12 +23,20 @@ typedef struct kw_reply {
 	int cached;               /* 1 served from the cache, 0 generated, -1 n/a */
 	const char *challenge;    /* WWW-Authenticate for 401, static, or NULL */
 	const char *const *headers; /* more headers: static name, value, ..., NULL; or NULL */
+	char code[32];            /* the error code of an error reply (access log), or "" */
 } kw_reply;
 
-#define KW_REPLY_INIT { 0, NULL, 0, NULL, "", NULL, 0, "", -1, NULL, NULL }
+#define KW_REPLY_INIT { 0, NULL, 0, NULL, "", NULL, 0, "", -1, NULL, NULL, "" }
 
 /* Release the body and reset r to KW_REPLY_INIT. */
 void kw_reply_reset(kw_reply *r);
+
+/* Make dst (reset first) a copy of src, body included.  A body that
+ * cannot be copied makes dst a 503 no_memory.  Returns 0, -1 then. */
+int kw_reply_copy(kw_reply *dst, const kw_reply *src);
+
+/* Move src into dst (dst reset first); src becomes KW_REPLY_INIT. */
+void kw_reply_move(kw_reply *dst, kw_reply *src);
 
 /* Set status and a JSON body; steals the reference to body (which may be
  * NULL when out of memory: the reply becomes a 500). */
@@ -38,7 +46,7 @@ void kw_reply_json(kw_reply *r, int status, json_t *body);
 void kw_reply_text(kw_reply *r, int status, char *text, size_t len, const char *content_type);
 
 /* An error reply {"error": {"code", "message", "field"}}; field may be
- * NULL or "" (then null). */
+ * NULL or "" (then null).  code is also kept in r->code. */
 void kw_reply_error(kw_reply *r, int status, const char *code, const char *field,
 		    const char *fmt, ...)
 #if defined(__GNUC__)

@@ -11,13 +11,15 @@
 #include "admit.h"
 #include "auth.h"
 #include "flight.h"
+#include "linger.h"
 #include "memo.h"
+#include "work.h"
 #include "kwgen/cache.h"
 #include "kwgen/request.h"
 
 /* Flags of kwgend (main.c fills it; see kwgend --help). */
 typedef struct kw_srv_config {
-	const char *listen;       /* "ADDR:PORT", "[ADDR6]:PORT"; port 0 = any free port */
+	const char *listen;       /* "HOST:PORT", "[ADDR6]:PORT"; port 0 = any free port */
 	const char *db_path;      /* SQLite cache file */
 	unsigned threads;         /* MHD worker threads */
 	int64_t max_cache_bytes;  /* LRU bound, 0 = none */
@@ -43,6 +45,11 @@ typedef struct kw_srv_config {
 	size_t max_verify_bytes;         /* POST /v1/verify body cap (413 beyond it) */
 	size_t max_verify_instructions;  /* instructions one verification reads (422 beyond) */
 	int64_t max_verify_work;         /* data-flow work of one verification (422 beyond) */
+	unsigned workers;                /* generation worker threads */
+	unsigned work_timeout;           /* seconds a generation job may wait, 0 = none */
+	unsigned linger_seconds;         /* lingering close after an early answer, 0 = off */
+	size_t linger_bytes;             /* most bytes discarded while lingering */
+	const char *log_file;            /* --log-file, or NULL = stderr */
 } kw_srv_config;
 
 typedef struct kw_srv {
@@ -57,6 +64,9 @@ typedef struct kw_srv {
 	kw_auth *auth;          /* --auth-tokens, or NULL */
 	char *tls_cert_pem;     /* contents of --tls-cert / --tls-key, or NULL */
 	char *tls_key_pem;
+	kw_work *work;          /* the generation workers */
+	kw_linger *linger;      /* lingering closes */
+	atomic_long suspended;  /* requests suspended for the workers now */
 } kw_srv;
 
 #endif

@@ -322,13 +322,6 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 
 	memcpy(out->key, q->key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
-	if (!kw_admit_enter(&s->admit)) {
-		kw_reply_error(out, 503, "overloaded", NULL,
-			       "%ld generations or verifications are running (--max-inflight); retry shortly",
-			       s->admit.max);
-		out->retry_after = 1;
-		return;
-	}
 	if (q->form == FORM_CODEOBJ) {
 		size_t n = 0;
 
@@ -374,7 +367,6 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	client = NULL;
 	out->cached = 0;
 done:
-	kw_admit_leave(&s->admit);
 	kw_verify_result_free(r);
 	free(dis);
 	free(client);

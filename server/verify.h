@@ -22,9 +22,10 @@
  * --max-verify-instructions and --max-verify-work (kw_verify_opts bounds and
  * the code-object decoder's instruction bound; 422 "limit").
  *
- * Threads: kw_verify_prepare is cheap (parse, key, cache lookup) and runs
- * on the calling thread; kw_verify_run is the slow part (decode, verify,
- * store) and is thread-agnostic, for a worker.
+ * Threads: kw_verify_prepare is cheap (parse, key, cache lookup);
+ * kw_verify_run is the slow part (decode, verify, store).  Both are
+ * thread-agnostic; http.c runs kw_verify_post as a job on the worker pool
+ * (kw_kjob_call), which also takes its --max-inflight slot.
  */
 #ifndef KW_SERVER_VERIFY_H
 #define KW_SERVER_VERIFY_H

@@ -6,9 +6,16 @@
  * LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu)).  Only e_machine and
  * e_flags are read from the ELF header directly: the C API does not expose
  * them (llvm/BinaryFormat/ELF.h: EM_AMDGPU = 224, EF_AMDGPU_MACH = 0xff).
+ *
+ * LLVM is loaded on first use (dlopen of KW_LLVM_SONAME, libLLVM.so.22.1 from
+ * `llvm-config-22 --libdir`), not linked: mapping and relocating the 100 MB
+ * library costs every kwgen process about 17 ms at start, twice what
+ * verifying a whole kernel takes, while only code objects need it.  The
+ * llvm-c headers give the functions' types; each is looked up once.
  */
 #include "kwgen/codeobj.h"
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -74,13 +81,54 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err)
 	return NULL;
 }
 
+#ifndef KW_LLVM_SONAME
+#define KW_LLVM_SONAME "libLLVM.so.22.1"
+#endif
+
+/* Every LLVM C API function this file calls. */
+#define LLVM_FUNCS(X) \
+	X(LLVMInitializeAMDGPUTargetInfo) X(LLVMInitializeAMDGPUTargetMC) X(LLVMInitializeAMDGPUDisassembler) \
+	X(LLVMCreateMemoryBufferWithMemoryRange) X(LLVMDisposeMemoryBuffer) X(LLVMDisposeMessage) \
+	X(LLVMCreateBinary) X(LLVMBinaryGetType) X(LLVMDisposeBinary) \
+	X(LLVMObjectFileCopySectionIterator) X(LLVMObjectFileIsSectionIteratorAtEnd) X(LLVMMoveToNextSection) \
+	X(LLVMDisposeSectionIterator) X(LLVMGetSectionName) X(LLVMGetSectionAddress) X(LLVMGetSectionSize) \
+	X(LLVMGetSectionContents) X(LLVMGetSectionContainsSymbol) \
+	X(LLVMObjectFileCopySymbolIterator) X(LLVMObjectFileIsSymbolIteratorAtEnd) X(LLVMMoveToNextSymbol) \
+	X(LLVMDisposeSymbolIterator) X(LLVMGetSymbolName) X(LLVMGetSymbolAddress) \
+	X(LLVMCreateDisasmCPU) X(LLVMDisasmInstruction) X(LLVMDisasmDispose)
+
+static struct {
+#define X(f) __typeof__(&f) f;
+	LLVM_FUNCS(X)
+#undef X
+} L;
+
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+static char llvm_error[256]; /* empty once LLVM is loaded and initialised */
 
 static void llvm_init(void)
 {
-	LLVMInitializeAMDGPUTargetInfo();
-	LLVMInitializeAMDGPUTargetMC();
-	LLVMInitializeAMDGPUDisassembler();
+	void *h = dlopen(KW_LLVM_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(llvm_error, sizeof(llvm_error), "cannot load LLVM 22 (%s): %s", KW_LLVM_SONAME, e ? e : "?");
+		return;
+	}
+#define X(f)                                                                                                \
+	{                                                                                                   \
+		void *sym_ = dlsym(h, #f);                                                                  \
+		memcpy(&L.f, &sym_, sizeof(sym_));                                                          \
+	}                                                                                                   \
+	if (!L.f) {                                                                                         \
+		snprintf(llvm_error, sizeof(llvm_error), "%s has no %s", KW_LLVM_SONAME, #f);                   \
+		return;                                                                                     \
+	}
+	LLVM_FUNCS(X)
+#undef X
+	L.LLVMInitializeAMDGPUTargetInfo();
+	L.LLVMInitializeAMDGPUTargetMC();
+	L.LLVMInitializeAMDGPUDisassembler();
 }
 
 typedef struct sym {
@@ -250,28 +298,32 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 	if (isa_out)
 		*isa_out = use_isa;
 	pthread_once(&llvm_once, llvm_init);
+	if (llvm_error[0])
+		return kw_error_set(err, KW_EUNSUPPORTED, NULL,
+		                    "%s; code objects are decoded with LLVM's disassembler (Debian package libllvm22)",
+		                    llvm_error);
 
-	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(data, len, "code object", 0);
+	LLVMMemoryBufferRef mb = L.LLVMCreateMemoryBufferWithMemoryRange(data, len, "code object", 0);
 	if (!mb)
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the code object buffer");
 	char *emsg = NULL;
-	LLVMBinaryRef bin = LLVMCreateBinary(mb, NULL, &emsg);
+	LLVMBinaryRef bin = L.LLVMCreateBinary(mb, NULL, &emsg);
 	if (!bin) {
 		kw_error_set(err, KW_EINVAL, NULL, "not an object file LLVM can read: %s", emsg ? emsg : "?");
-		LLVMDisposeMessage(emsg);
-		LLVMDisposeMemoryBuffer(mb);
+		L.LLVMDisposeMessage(emsg);
+		L.LLVMDisposeMemoryBuffer(mb);
 		return KW_EINVAL;
 	}
-	LLVMBinaryType bt = LLVMBinaryGetType(bin);
+	LLVMBinaryType bt = L.LLVMBinaryGetType(bin);
 	if (bt != LLVMBinaryTypeELF64L) {
-		LLVMDisposeBinary(bin);
-		LLVMDisposeMemoryBuffer(mb);
+		L.LLVMDisposeBinary(bin);
+		L.LLVMDisposeMemoryBuffer(mb);
 		return kw_error_set(err, KW_EINVAL, NULL, "not a 64-bit little-endian ELF object");
 	}
-	LLVMDisasmContextRef dc = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu_for(use_isa), NULL, 0, NULL, NULL);
+	LLVMDisasmContextRef dc = L.LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu_for(use_isa), NULL, 0, NULL, NULL);
 	if (!dc) {
-		LLVMDisposeBinary(bin);
-		LLVMDisposeMemoryBuffer(mb);
+		L.LLVMDisposeBinary(bin);
+		L.LLVMDisposeMemoryBuffer(mb);
 		return kw_error_set(err, KW_EINTERNAL, NULL, "LLVM has no AMDGPU disassembler for %s", use_isa);
 	}
 
@@ -282,27 +334,27 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 	kw_buf_puts(&out, name ? name : "code object");
 	kw_buf_puts(&out, ":\tfile format elf64-amdgpu\n");
 
-	LLVMSectionIteratorRef sec = LLVMObjectFileCopySectionIterator(bin);
-	for (; !LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; LLVMMoveToNextSection(sec)) {
-		const char *sname = LLVMGetSectionName(sec);
+	LLVMSectionIteratorRef sec = L.LLVMObjectFileCopySectionIterator(bin);
+	for (; !L.LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; L.LLVMMoveToNextSection(sec)) {
+		const char *sname = L.LLVMGetSectionName(sec);
 		if (!is_code_section(sname))
 			continue;
-		uint64_t base = LLVMGetSectionAddress(sec), size = LLVMGetSectionSize(sec);
-		const unsigned char *bytes = (const unsigned char *)LLVMGetSectionContents(sec);
+		uint64_t base = L.LLVMGetSectionAddress(sec), size = L.LLVMGetSectionSize(sec);
+		const unsigned char *bytes = (const unsigned char *)L.LLVMGetSectionContents(sec);
 		if (!bytes && size)
 			continue; /* SHT_NOBITS */
 		sections++;
 		/* the section's named symbols, by address */
 		sym *syms = NULL;
 		size_t nsyms = 0, cap = 0;
-		LLVMSymbolIteratorRef si = LLVMObjectFileCopySymbolIterator(bin);
-		for (; !LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); LLVMMoveToNextSymbol(si)) {
-			const char *nm = LLVMGetSymbolName(si);
-			if (!nm || !*nm || !LLVMGetSectionContainsSymbol(sec, si))
+		LLVMSymbolIteratorRef si = L.LLVMObjectFileCopySymbolIterator(bin);
+		for (; !L.LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); L.LLVMMoveToNextSymbol(si)) {
+			const char *nm = L.LLVMGetSymbolName(si);
+			if (!nm || !*nm || !L.LLVMGetSectionContainsSymbol(sec, si))
 				continue;
 			if (nm[0] == '.' && nm[1] == 'L')
 				continue; /* assembler-local labels: objdump does not print them either */
-			uint64_t a = LLVMGetSymbolAddress(si);
+			uint64_t a = L.LLVMGetSymbolAddress(si);
 			if (a < base || a >= base + size)
 				continue;
 			if (nsyms == cap) {
@@ -322,7 +374,7 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			}
 			nsyms++;
 		}
-		LLVMDisposeSymbolIterator(si);
+		L.LLVMDisposeSymbolIterator(si);
 		if (rc == 0 && nsyms)
 			qsort(syms, nsyms, sizeof *syms, sym_cmp);
 		if (rc == 0) {
@@ -353,7 +405,7 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			}
 			char txt[512];
 			uint64_t left = size - off;
-			size_t n = LLVMDisasmInstruction(dc, (uint8_t *)(uintptr_t)(bytes + off), left, addr, txt,
+			size_t n = L.LLVMDisasmInstruction(dc, (uint8_t *)(uintptr_t)(bytes + off), left, addr, txt,
 			                                 sizeof txt);
 			if (n == 0 || n > left) {
 				size_t w = left >= 4 ? 4 : (size_t)left;
@@ -374,10 +426,10 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			free(syms[i].name);
 		free(syms);
 	}
-	LLVMDisposeSectionIterator(sec);
-	LLVMDisasmDispose(dc);
-	LLVMDisposeBinary(bin);
-	LLVMDisposeMemoryBuffer(mb);
+	L.LLVMDisposeSectionIterator(sec);
+	L.LLVMDisasmDispose(dc);
+	L.LLVMDisposeBinary(bin);
+	L.LLVMDisposeMemoryBuffer(mb);
 	if (rc == KW_ENOMEM)
 		kw_error_set(err, KW_ENOMEM, NULL, "out of memory while decoding the code object");
 	if (rc == 0 && sections == 0)

@@ -784,6 +784,8 @@ function renderAsm() {
 			const n = differs.size;
 			if (c !== refCol && refLines)
 				cell.appendChild(el('div', 'hint diffcount', n ? `${n} ${n > 1 ? 'lines differ' : 'line differs'} from ${isas[refCol]}` : `same as ${isas[refCol]}`));
+			else if (refLines && isas.length > 1)
+				cell.appendChild(el('div', 'hint diffcount', n ? `${n} ${n > 1 ? 'lines' : 'line'} not in every other ISA` : 'the reference of the diff'));
 			cell.appendChild(pre);
 			grid.appendChild(cell);
 		});

@@ -41,7 +41,8 @@ FIG = {}
 LIMIT_FLAGS = ["--max-body-bytes", "65536", "--max-batch", "8", "--max-depth", "16",
                "--max-string-bytes", "256", "--max-array-items", "64", "--max-generators", "8",
                "--max-acc-len", "4096", "--max-output-bytes", "1048576",
-               "--max-verify-bytes", "65536", "--max-verify-instructions", "2000"]
+               "--max-verify-bytes", "65536", "--max-verify-instructions", "2000",
+               "--max-verify-work", "1000"]
 
 
 def example():

@@ -105,6 +105,7 @@ class Daemon:
         self.log = []       # stderr of the current process
         self.history = []   # stderr of every process this Daemon started
         self.port = None
+        self.prefix = []  # e.g. setpriv ... to run as another user
         self.drainer = None
 
     def start(self):
@@ -112,7 +113,7 @@ class Daemon:
         self.log = []
         if self not in Daemon.started:
             Daemon.started.append(self)
-        self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--db", self.db]
+        self.proc = subprocess.Popen(self.prefix + [self.binary, "--listen", "127.0.0.1:0", "--db", self.db]
                                      + self.extra, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -121,7 +122,7 @@ class Daemon:
                 raise RuntimeError("kwgend exited: rc=%s: %s" % (self.proc.wait(), "".join(self.log)[-2000:]))
             self.log.append(line)
             self.history.append(line)
-            m = re.match(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
+            m = re.search(r"kwgend: listening on 127\.0\.0\.1:(\d+)", line)
             if m:
                 self.port = int(m.group(1))
                 break

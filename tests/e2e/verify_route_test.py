@@ -163,6 +163,17 @@ class T:
         st, _, data = self.d.request("GET", "/metrics")
         assert st == 200 and b'route="/v1/verify"' in data, "no /v1/verify series in /metrics"
 
+    def one_slot(self):
+        # a verification takes one --max-inflight slot, not two
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "slot.db"), "--log-level", "error",
+                       "--max-inflight", "1").start()
+        try:
+            st, _, data = d.request("POST", "/v1/verify?isa=gfx942", "k:\n\ts_endpgm\n", {"Content-Type": "text/plain"})
+            assert st == 200, (st, data[:200])
+        finally:
+            rc = d.stop()
+        assert rc == 0, "exit status %d" % rc
+
     def stop(self):
         rc = self.d.stop()
         assert rc == 0, "exit status %d" % rc
@@ -183,7 +194,7 @@ def main():
                 e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
                  "code object (application/octet-stream)", "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
-                 "/metrics has the route", "SIGTERM exits 0"]
+                 "/metrics has the route", "--max-inflight 1 verifies", "SIGTERM exits 0"]
         if t is None:
             e2e.not_run(names, "kwgend start")
         else:
@@ -196,7 +207,8 @@ def main():
             else:
                 e2e.not_run([names[5]], names[4])
             e2e.check(names[6], t.metrics)
-            e2e.check(names[7], t.stop)
+            e2e.check(names[7], t.one_slot)
+            e2e.check(names[8], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

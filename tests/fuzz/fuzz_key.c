@@ -53,7 +53,7 @@ static int request_ids(ids *out, const char *text, size_t len, const kw_limits *
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	root = json_loadb(text, len, 0, NULL);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL); /* as kwgen and kwgend parse */
 	if (!root)
 		return 1;
 	rc = kw_request_parse(&r, root, lim, &err);

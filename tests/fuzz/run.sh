@@ -1,14 +1,16 @@
 #!/bin/sh
 # tests/fuzz/run.sh - run libFuzzer harnesses for `make fuzz` (mk/fuzz.mk).
 #
-#   sh tests/fuzz/run.sh --build DIR --seconds N [--rss-mb M] [--timeout T] HARNESS...
+#   sh tests/fuzz/run.sh --build DIR --seconds N [--rss-mb M] [--timeout T]
+#                        [--seeds-root DIR2] HARNESS...
 #
 # For each harness DIR/HARNESS: first every file in tests/fuzz/regressions/
 # is executed once (libFuzzer runs file arguments as single inputs), then
 # the harness fuzzes for N seconds from a temporary copy of
 # tests/fuzz/seeds/ (the committed corpus is never modified), with
 # tests/fuzz/kwgen.dict.  A harness with its own tests/fuzz/seeds-HARNESS/,
-# regressions-HARNESS/ or HARNESS.dict uses those instead.  Findings go to
+# regressions-HARNESS/ or HARNESS.dict uses those instead; so does one with
+# DIR2/seeds-HARNESS/ (seeds generated at build time).  Findings go to
 # DIR/findings/.  Prints executions
 # and findings per harness and ends with "fuzz: P passed, F failed"; exits 1
 # if any harness failed.
@@ -18,12 +20,14 @@ build=build-fuzz
 seconds=60
 rss=2048
 timeout=10
+seeds_root=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
 	--rss-mb) rss=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--seeds-root) seeds_root=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -52,6 +56,7 @@ for h in "$@"; do
 
 	seeds="$here/seeds"; regs="$here/regressions"; dict="$here/kwgen.dict"
 	[ -d "$here/seeds-$h" ] && seeds="$here/seeds-$h"
+	[ -n "$seeds_root" ] && [ -d "$seeds_root/seeds-$h" ] && seeds="$seeds_root/seeds-$h"
 	[ -d "$here/regressions-$h" ] && regs="$here/regressions-$h"
 	[ -f "$here/$h.dict" ] && dict="$here/$h.dict"
 

@@ -140,7 +140,7 @@ class Daemon:
             if not line:
                 raise RuntimeError("kwgend exited (rc=%s): %s" % (self.proc.wait(), "".join(self.log)[-500:]))
             self.log.append(line)
-            m = re.match(r"kwgend: listening on [\d.]+:(\d+)", line)
+            m = re.search(r"kwgend: listening on [\d.]+:(\d+)", line)
             if m:
                 self.port = int(m.group(1))
                 break

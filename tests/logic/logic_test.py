@@ -135,6 +135,37 @@ def main():
                 fh.write(text if isinstance(text, bytes) else text.encode())
             rc, out, err = run(cmd, p)
             check(rc == 2 and want in err, "%s: status %d, stderr %r" % (name, rc, err))
+        # nested anchors that would expand exponentially: refused at the alias's line, memory untouched
+        bomb = "- {MinimumRequiredVersion: 1}\n- x\n- gfx942\n- - &a0 [1, 1]\n"
+        for i in range(1, 9):
+            bomb += "  - &a%d [%s]\n" % (i, ", ".join(["*a%d" % (i - 1)] * 10))
+        bomb += "- {}\n- - {MIWaveTile: *a8}\n"
+        p = os.path.join(t, "bomb.yaml")
+        with open(p, "w") as fh:
+            fh.write(bomb)
+        rc, out, err = run(cmd, "--no-progress", p)
+        check(rc == 2 and re.search(r"bomb\.yaml:(\d+):\d+: alias \*a\d expands to \d+ values", err)
+              and err.strip().endswith("exit 2"), "alias bomb: status %d: %s" % (rc, err[-300:]))
+        # a directory is walked recursively, in name order; a directory without logic files is an error
+        tree = os.path.join(t, "Logic", "asm_full", "gfx942", "sub")
+        os.makedirs(tree)
+        for name in ("b.yaml", "a.yml"):
+            with open(os.path.join(FIX, "gfx940.yaml")) as src, open(os.path.join(tree, name), "w") as dst:
+                dst.write(src.read())
+        rc, out, err = run(cmd, "--no-progress", os.path.join(t, "Logic"))
+        srcs = [json.loads(l).get("source", {}).get("file", "") for l in out.splitlines()]
+        check(rc == 0 and "2 files, 26 solutions" in err and srcs and srcs[0].endswith("a.yml")
+              and srcs[-1].endswith("b.yaml"), "directory walk: status %d: %s" % (rc, err[-300:]))
+        os.makedirs(os.path.join(t, "nothing-here"))
+        rc, out, err = run(cmd, "--no-progress", os.path.join(t, "nothing-here"))
+        check(rc == 2 and "no *.yaml or *.yml file" in err and "exit 2" in err, "empty directory: status %d: %s" % (rc, err))
+        # --token-file: missing, empty
+        rc, out, err = run(cmd, "--server", "http://127.0.0.1:9", "--token-file", os.path.join(t, "none"), p)
+        check(rc == 2 and "--token-file" in err and "No such file" in err, "missing token file: status %d: %s" % (rc, err))
+        with open(os.path.join(t, "empty-token"), "w") as fh:
+            fh.write("\n")
+        rc, out, err = run(cmd, "--server", "http://127.0.0.1:9", "--token-file", os.path.join(t, "empty-token"), p)
+        check(rc == 2 and "first line is empty" in err, "empty token file: status %d: %s" % (rc, err))
         # a solution that is not a mapping, and sparse: per-solution errors, status 1
         p = os.path.join(t, "sol.yaml")
         with open(p, "w") as fh:

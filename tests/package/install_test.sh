@@ -77,6 +77,32 @@ if ${CC:-cc} -o "$stage/use-static" "$stage/use.c" $(pkg-config --cflags kwgen) 
 	bad "static link with pkg-config --static"; cat "$stage/cc2.log"
 fi
 if "$root/bin/kwgen" --help >/dev/null 2>&1 || "$root/bin/kwgen" -h >/dev/null 2>&1; then ok; else bad "installed kwgen --help"; fi
+# the shared library: versioned file, SONAME, links, only the libraries it uses
+real=$(ls "$root"/lib/libkwgen.so.*.*.* 2>/dev/null | head -1)
+if [ -n "$real" ] && [ -f "$real" ] && [ -L "$root/lib/libkwgen.so.0" ] && [ -L "$root/lib/libkwgen.so" ]; then ok; else
+	bad "lib/libkwgen.so.X.Y.Z with the libkwgen.so.0 and libkwgen.so links: $(ls -l "$root/lib" | tr '\n' ' ')"
+fi
+if command -v readelf >/dev/null 2>&1; then
+	dyn=$(readelf -d "$root/lib/libkwgen.so.0" 2>&1)
+	case "$dyn" in *"Library soname: [libkwgen.so.0]"*) ok ;; *) bad "SONAME of libkwgen.so: $dyn" ;; esac
+	case "$dyn" in *microhttpd*|*yaml*|*curl*) bad "libkwgen.so links what it never calls: $dyn" ;; *) ok ;; esac
+else
+	bad "readelf is not installed (binutils): cannot check the SONAME"
+fi
+# the Python module: installed for PREFIX, finds the installed library
+# (a second install without DESTDIR, so the recorded LIBDIR is real)
+PY=${PYTHON:-python3}
+p2="$stage/p2"
+if $MAKE -s install PREFIX="$p2" >"$stage/install2.log" 2>&1; then ok; else bad "make install PREFIX=$p2"; cat "$stage/install2.log"; fi
+pydir=$($PY scripts/python-dir.py "$p2")
+out=$(cd / && env -u KWGEN_LIB PYTHONPATH="$pydir" $PY -c 'import kwgen; print(kwgen.library_path()); print(kwgen.getAccToArchLen({"MatrixInstM": 16, "MatrixInstN": 16, "MatrixInstBM": 1, "MatrixInstBN": 1, "MIWaveTile": [2, 2], "MIRegPerOut": 1, "VectorWidthA": 1, "VectorWidthB": 1, "SourceSwap": False, "WavefrontSize": 64, "EnableMatrixInstruction": True, "ProblemType": {"DataType": 0}}, isa="gfx942"))' 2>&1)
+case "$out" in
+	"$p2/lib/libkwgen.so.0"*16) ok ;;
+	*) bad "import kwgen from $pydir: $out" ;;
+esac
+$MAKE -s uninstall PREFIX="$p2" >/dev/null 2>&1
+left=$(find "$p2" -type f 2>/dev/null | wc -l)
+if [ "$left" = 0 ]; then ok; else bad "uninstall PREFIX=$p2 left $left files: $(find "$p2" -type f | head -3)"; fi
 $MAKE -s uninstall DESTDIR="$stage" PREFIX="$PREFIX" >/dev/null 2>&1
 left=$(find "$stage$PREFIX" -type f 2>/dev/null | wc -l)
 if [ "$left" = 0 ]; then ok; else bad "uninstall left $left files"; fi

@@ -85,6 +85,7 @@ class Daemon:
             raise RuntimeError("kwgend did not start: " + self.log.read()[-500:])
 
     def stop(self):
+        """SIGTERM; -> the exit status, or -1000 if the log holds a sanitizer report."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -92,7 +93,12 @@ class Daemon:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self.log.seek(0)
+        text = self.log.read()
         self.log.close()
+        if re.search(r"Sanitizer|runtime error:", text):
+            print(text[-2000:])
+            return -1000
         return self.proc.returncode
 
 
@@ -590,6 +596,45 @@ def check_examples(b, d):
               "%s; %d cells for %d" % (status, len(pic), len(a2a)))
 
 
+YAML_CASES = [
+    # (text, expected value), the YAML subset of logic-file solutions
+    ("a: 1\nb: -2\nc: 1.5\nd: true\ne: False\nf: null\ng: ~\nh: text here\n",
+     {"a": 1, "b": -2, "c": 1.5, "d": True, "e": False, "f": None, "g": None, "h": "text here"}),
+    ("MIWaveTile: [4, 1]\nWorkGroup: [16,16, 1]\nEmpty: []\nFlow: {x: 1, y: [2, 3]}\n",
+     {"MIWaveTile": [4, 1], "WorkGroup": [16, 16, 1], "Empty": [], "Flow": {"x": 1, "y": [2, 3]}}),
+    ("CustomKernelName: \"\"\nQ: 'it''s: quoted'\nR: \"a: b # not a comment\"  # a comment\n",
+     {"CustomKernelName": "", "Q": "it's: quoted", "R": "a: b # not a comment"}),
+    ("ProblemType:\n  DataType: 4\n  Nested:\n    Deep: 1\nAfter: 2\n",
+     {"ProblemType": {"DataType": 4, "Nested": {"Deep": 1}}, "After": 2}),
+    ("List:\n- 1\n- two\nList2:\n  - a: 1\n    b: 2\n  - a: 3\n",
+     {"List": [1, "two"], "List2": [{"a": 1, "b": 2}, {"a": 3}]}),
+    ("  - BufferLoad: true\n    MIWaveTile: [2, 2]\n    ProblemType:\n      DataType: 7\n",
+     [{"BufferLoad": True, "MIWaveTile": [2, 2], "ProblemType": {"DataType": 7}}]),
+    ("- - x: 1\n  - x: 2\n- 3\n", [[{"x": 1}, {"x": 2}], 3]),
+    ("# only a comment\n---\nKey: value # trailing\n", {"Key": "value"}),
+]
+YAML_BAD = [
+    ("a: 1\na: 2\n", "duplicate key"),
+    ("a: [1, 2\n", "YAML line 1"),
+    ("a: |\n  text\n", "not supported"),
+    ("a: *ref\n", "not supported"),
+    ("a:\n\tb: 1\n", "tabs"),
+    ("a: 1\n    b: 2\n", "YAML line 2"),
+    ("- a\nb: 1\n", "YAML line 2"),
+    ("a: 'open\n", "unterminated"),
+]
+
+
+def check_yaml_parser(b):
+    """The page's YAML reader on the subset logic files use, and its errors."""
+    for text, want in YAML_CASES:
+        got = b.js("(() => { try { return {v: parseYaml(%s)}; } catch (e) { return {e: e.message}; } })()" % json.dumps(text))
+        check(got.get("v") == want and "e" not in got, "YAML %r" % text[:40], str(got)[:200])
+    for text, word in YAML_BAD:
+        got = b.js("(() => { try { return {v: parseYaml(%s)}; } catch (e) { return {e: e.message}; } })()" % json.dumps(text))
+        check(word in got.get("e", ""), "bad YAML %r: %s" % (text[:20], got.get("e", "no error")[:70]), str(got)[:200])
+
+
 def check_yaml(b, d, out):
     text = open(FIXTURE).read().split("\n")
     # the second solution of the fixture, as a person would copy it
@@ -699,6 +744,7 @@ def main():
         b = Browser(exe, tmp, os.path.join(out, "downloads"))
         check_main(b, d, out)
         check_examples(b, d)
+        check_yaml_parser(b)
         check_yaml(b, d, out)
         check(not b.console_errors, "no console errors or exceptions on the page", "; ".join(b.console_errors)[:800])
         b.stop()
@@ -715,7 +761,7 @@ def main():
         if b:
             b.stop()
         rc = d.stop()
-        check(rc == 0, "kwgend exits 0 on SIGTERM", str(rc))
+        check(rc == 0, "kwgend exits 0 on SIGTERM, no sanitizer report", str(rc))
         shutil.rmtree(tmp, ignore_errors=True)
     print("screenshots in %s" % out)
     print("%d passed, %d failed" % (passed, failed))

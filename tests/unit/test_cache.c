@@ -2,7 +2,10 @@
  * test_cache.c - lib/cache.c: insert, hit, miss, replace, LRU eviction,
  * integrity and contents after reopen, concurrent writers, the schema file
  * agreeing with the compiled-in schema, clean failures, a damaged file
- * (refused, or moved aside) and a full file (max_pages).
+ * (refused, or moved aside), a full file (max_pages), the disk bound
+ * (db + -wal + -shm), hits that write nothing, hits and refused puts while
+ * another connection holds the write lock, recency kept in memory, and
+ * file names that are not files ("" and ":memory:").
  * Run from tests/unit (make unit); files go to a fresh temp directory.
  */
 #include <setjmp.h>
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kwgen/cache.h"
@@ -104,7 +108,6 @@ static void test_eviction_lru(void **state)
 	memset(resp, 'x', 1000);
 	resp[1000] = '\0';
 	opt.max_bytes = 5 * 1100; /* room for five rows of ~1040 bytes */
-	opt.touch_ms = 0;         /* every hit refreshes last_access */
 	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
 	for (int i = 0; i < 5; i++) {
 		key_of(k, i);
@@ -429,6 +432,320 @@ static void test_full_file(void **state)
 	free(big);
 }
 
+static long long fsize(const char *suffix)
+{
+	char name[160];
+	struct stat sb;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return stat(name, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* A 2,900-byte entry like kwgend's (the response carries the padding). */
+static int put_sized(kw_cache *c, const char *key, size_t n)
+{
+	char *resp = malloc(n + 1);
+	int rc;
+
+	assert_non_null(resp);
+	memset(resp, 'r', n);
+	resp[n] = '\0';
+	rc = put(c, key, resp);
+	free(resp);
+	return rc;
+}
+
+/* max_disk_bytes: after every put, db + -wal + -shm stay within the bound
+ * plus kw_cache_disk_slack; rows are evicted; the WAL stays within its
+ * share plus one transaction. */
+static void test_disk_bound(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache_stats st;
+	kw_cache *c = NULL;
+	char k[65];
+	long long peak = 0, wal_peak = 0, bound = 2000000;
+
+	(void)state;
+	opt.max_disk_bytes = bound;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	for (int i = 0; i < 3000; i++) {
+		long long t, w;
+
+		key_of(k, i);
+		assert_int_equal(put_sized(c, k, 2900), 0);
+		w = fsize("-wal");
+		t = fsize("") + w + fsize("-shm");
+		if (t > peak)
+			peak = t;
+		if (w > wal_peak)
+			wal_peak = w;
+	}
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_true(st.evictions > 2000);
+	assert_true(st.entries > 100);
+	if (peak > bound + kw_cache_disk_slack(bound))
+		fail_msg("db + wal + shm peaked at %lld bytes, bound %lld + %lld", peak, bound,
+			 (long long)kw_cache_disk_slack(bound));
+	assert_true(wal_peak <= kw_cache_wal_share(bound) + 64 * 1024);
+	assert_true(st.checkpoints > 0);
+	/* the newest entry is there, the oldest is gone */
+	{
+		char *out = NULL;
+
+		key_of(k, 2999);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+		key_of(k, 0);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), KW_ENOTFOUND);
+	}
+	kw_cache_close(c);
+	assert_int_equal(kw_cache_wal_share(bound), bound / 8);
+	assert_int_equal(kw_cache_wal_share(100000), 64 << 10);
+	assert_int_equal(kw_cache_disk_slack(bound), 256 << 10);
+}
+
+/* PRAGMA data_version of another connection: changes when anyone else
+ * commits. */
+static long long data_version(sqlite3 *db)
+{
+	sqlite3_stmt *q;
+	long long v;
+
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* Hits (gets and touches) commit nothing: another connection sees the
+ * same data_version before and after 2,000 of them. */
+static void test_hits_do_not_write(void **state)
+{
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	sqlite3 *db;
+	char k[65], *out;
+	long long v0, v1;
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	for (int i = 0; i < 50; i++) {
+		key_of(k, i);
+		assert_int_equal(put(c, k, "{\"x\":1}"), 0);
+	}
+	usleep(1100 * 1000); /* rows older than a second, the WAL checkpointed */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	v0 = data_version(db);
+	for (int i = 0; i < 2000; i++) {
+		key_of(k, i % 50);
+		if (i % 2) {
+			kw_cache_touch(c, k);
+			continue;
+		}
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+	}
+	v1 = data_version(db);
+	assert_int_equal(v0, v1);
+	sqlite3_close(db);
+	kw_cache_close(c);
+}
+
+/* Another connection holds the write lock: hits are answered, a put fails
+ * with KW_EIO naming the file and the lock, and works once it is freed. */
+static void test_held_write_lock(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache *c = NULL;
+	sqlite3 *db;
+	char k[65], *out = NULL;
+
+	(void)state;
+	opt.busy_timeout_ms = 50;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	key_of(k, 1);
+	assert_int_equal(put(c, k, "{\"held\":1}"), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE totals SET entries = entries"
+				      " WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	usleep(1100 * 1000);
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		assert_string_equal(out, "{\"held\":1}");
+		free(out);
+	}
+	key_of(k, 2);
+	assert_int_equal(put(c, k, "{\"new\":1}"), KW_EIO);
+	{
+		kw_cache_entry e = { k, k, "v1", "gfx942", "{}", "", "[]", "{}", NULL };
+
+		assert_int_equal(kw_cache_put(c, &e, &err), KW_EIO);
+		assert_non_null(strstr(err.message, path));
+		assert_non_null(strstr(err.message, "write lock"));
+	}
+	assert_int_equal(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(put(c, k, "{\"new\":1}"), 0);
+	kw_cache_close(c);
+}
+
+/* Recency held in memory decides eviction: of 40 rows, the 10 touched
+ * (by get or kw_cache_touch) after all were written outlive 20 evictions. */
+static void test_recency_in_memory(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	char k[65], *out = NULL, resp[1001];
+
+	(void)state;
+	memset(resp, 'z', 1000);
+	resp[1000] = '\0';
+	/* room for exactly 40 rows */
+	opt.max_bytes = 40 * (int64_t)(strlen("{\"isa\":[9,4,2]}") + strlen("s_nop 0\n") +
+				       strlen("[{\"name\":\"wait\"}]") + 1000);
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	for (int i = 0; i < 40; i++) {
+		key_of(k, i);
+		assert_int_equal(put(c, k, resp), 0);
+		usleep(1000);
+	}
+	for (int i = 0; i < 10; i++) {
+		key_of(k, i);
+		if (i % 2) {
+			kw_cache_touch(c, k);
+		} else {
+			assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+			free(out);
+		}
+		usleep(1000);
+	}
+	for (int i = 100; i < 120; i++) {
+		key_of(k, i);
+		assert_int_equal(put(c, k, resp), 0);
+		usleep(1000);
+	}
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.evictions, 20);
+	for (int i = 0; i < 10; i++) { /* touched: kept */
+		key_of(k, i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+	}
+	for (int i = 10; i < 30; i++) { /* the oldest untouched: gone */
+		key_of(k, i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), KW_ENOTFOUND);
+	}
+	for (int i = 30; i < 40; i++) {
+		key_of(k, i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+	}
+	kw_cache_close(c);
+}
+
+static void *release_later(void *arg)
+{
+	usleep(300 * 1000);
+	sqlite3_exec(arg, "ROLLBACK", NULL, NULL, NULL);
+	return NULL;
+}
+
+/* Opening while another connection writes waits for it: the cache opens
+ * writable (a busy file is not taken for a read-only one). */
+static void test_open_waits_for_writer(void **state)
+{
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	sqlite3 *db;
+	pthread_t t;
+	char k[65];
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	kw_cache_close(c);
+	c = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE totals SET entries = entries"
+				      " WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	pthread_create(&t, NULL, release_later, db);
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	pthread_join(t, NULL);
+	sqlite3_close(db);
+	assert_null(kw_cache_read_only(c));
+	key_of(k, 3);
+	assert_int_equal(put(c, k, "{}"), 0);
+	kw_cache_close(c);
+}
+
+/* Every row hot: a put that evicts rewrites at most 64 of them (its WAL
+ * stays small), evicts one row and succeeds. */
+static void test_all_rows_hot(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_cache *c = NULL;
+	kw_cache_stats st;
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	char k[65], *out = NULL;
+	int64_t row = (int64_t)(strlen("{\"isa\":[9,4,2]}") + strlen("s_nop 0\n") +
+				strlen("[{\"name\":\"wait\"}]") + strlen("{\"hot\":1}"));
+
+	(void)state;
+	opt.max_bytes = 300 * row;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	for (int i = 0; i < 300; i++) {
+		key_of(k, i);
+		assert_int_equal(put(c, k, "{\"hot\":1}"), 0);
+	}
+	usleep(5000);
+	for (int i = 0; i < 300; i++) {
+		key_of(k, i);
+		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), 0);
+		free(out);
+	}
+	usleep(5000);
+	key_of(k, 1000);
+	assert_int_equal(put(c, k, "{\"hot\":1}"), 0);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.evictions, 1);
+	assert_int_equal(st.entries, 300);
+	/* rows whose last_access was rewritten: newer than every insert */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM entries WHERE last_access >"
+					    " (SELECT created FROM entries WHERE key = ?1)", -1, &q, NULL),
+			 SQLITE_OK);
+	key_of(k, 299);
+	sqlite3_bind_text(q, 1, k, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int(q, 0) <= 64 + 1); /* + the new row */
+	assert_true(sqlite3_column_int(q, 0) >= 1);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	kw_cache_close(c);
+}
+
+/* "" and ":memory:" are not files. */
+static void test_not_a_file(void **state)
+{
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(kw_cache_open(&c, "", NULL, &err), KW_EINVAL);
+	assert_null(c);
+	assert_non_null(strstr(err.message, "file path"));
+	assert_int_equal(kw_cache_open(&c, ":memory:", NULL, &err), KW_EINVAL);
+	assert_null(c);
+	assert_non_null(strstr(err.message, ":memory:"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +758,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_disk_bound, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hits_do_not_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_write_lock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recency_in_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_all_rows_hot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_waits_for_writer, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -148,6 +148,9 @@ def keyset(fs, where):
     return out, unmapped
 
 
+COMPARED = {"s_objdump": 0, "codeobj_objdump": 0}
+
+
 def one(a, item, tmp):
     """-> list of (ok, what, why)"""
     name, isa, text = item["id"], item["isa"], item["text"]
@@ -196,6 +199,7 @@ def one(a, item, tmp):
                        f"objdump {[(f.get('line'), f.get('code')) for f in ud][:3]}")
         if ks != kd:
             why.append(f"only .s: {sorted(ks - kd)[:4]} only objdump: {sorted(kd - ks)[:4]}")
+        COMPARED["s_objdump"] += len(ks)
         res.append((not why, f"{name}: .s and objdump form agree ({len(ks)} findings)", "; ".join(why)))
         if fs_o is not None:
             # the code object's findings name the byte offset; the mnemonic
@@ -208,6 +212,7 @@ def one(a, item, tmp):
                 why.append(f"findings without a byte offset: {[(f.get('line'), f.get('code')) for f in uo][:3]}")
             if ko != kd:
                 why.append(f"only objdump: {sorted(kd - ko)[:4]} only code object: {sorted(ko - kd)[:4]}")
+            COMPARED["codeobj_objdump"] += len(ko)
             res.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
         return res
     finally:
@@ -270,6 +275,8 @@ def main():
                     R.check(ok, what, why)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    print(f"findings compared at the same instruction: .s vs objdump {COMPARED['s_objdump']}, "
+          f"code object vs objdump {COMPARED['codeobj_objdump']} ({len(items)} inputs)")
     R.finish()
 
 

@@ -3,22 +3,53 @@
  *
  * One SQLite file (schema/cache.sql) holds one row per generated response,
  * keyed by the request key of kw_request_ids (64 lower-case hex digits).
- * The file is opened in WAL mode with synchronous=NORMAL and a busy
- * timeout; every statement is prepared once per connection.
+ * The file is opened in WAL mode with synchronous=NORMAL; every statement
+ * is prepared once per connection.
  *
- * Threads: a kw_cache is shared by every thread; it starts one thread of
- * its own that checkpoints the WAL (see checkpoint_ms).  Each call borrows a
- * connection from an internal pool and returns it before it returns, so
- * the pool grows to one connection per thread that calls concurrently
- * (one per worker thread) and no connection is used by two threads at once.
+ * Connections and threads: a kw_cache is shared by every thread.  Writes
+ * (kw_cache_put) go through one writer connection, one at a time; reads
+ * borrow a connection from a pool of readers (one per thread that reads
+ * concurrently).  A reader never waits for a lock (busy timeout 0; in WAL
+ * mode a read needs none): a hit is answered whatever a writer, in this
+ * process or another, is doing.  A write waits at most busy_timeout_ms for
+ * SQLite's write lock and then fails with KW_EIO, which kwgend answers
+ * with 503; for busy_timeout_ms after that, puts try once without
+ * waiting (writes queued behind a held lock do not each wait it out).
+ * Writes of this process queue for up to 5 x busy_timeout_ms (a slow
+ * fsync ahead).  At open, the schema step waits up to 5 s (or
+ * busy_timeout_ms if longer) for another connection's write.
  *
- * Durability: kw_cache_put is one transaction (the row, the running totals
- * and any evictions), so a crash leaves the whole entry or none of it.
+ * Recency: a hit does not write.  kw_cache_get (and kw_cache_touch) note
+ * the time of the hit in memory (a fixed table of recent_slots keys, four
+ * per set; a full set forgets its oldest touch).  Eviction reads
+ * candidates by the stored last_access, oldest first; a candidate touched
+ * in memory since then has its last_access rewritten to that time and is
+ * passed over, so rows are evicted in least-recently-used order while only
+ * the rows an eviction passes over are written (at most 64 per put; past
+ * that, candidates go in stored order).  Touches not yet written are lost
+ * on close (those rows keep their stored last_access).
  *
  * Size bound: with max_bytes > 0, a put evicts least-recently-used rows
- * (by last_access) until the stored bytes fit; a single entry larger than
- * the bound is still stored, alone.  last_access is refreshed by
- * kw_cache_get at most once per touch_ms per row, so hot reads stay reads.
+ * until the stored bytes (below) fit; with max_disk_bytes > 0 also until
+ * the database's used pages fit max_disk_bytes minus the WAL's share
+ * (kw_cache_wal_share) and the -shm file's, so that db + -wal + -shm stay
+ * within max_disk_bytes plus kw_cache_disk_slack (one entry's pages written
+ * before its evictions, and a WAL a long reader kept from restarting).  A
+ * single entry larger than the bound is still stored, alone.
+ *
+ * WAL: the writer's commit hook (sqlite3_wal_hook) wakes a background
+ * thread once the WAL holds half its share; that thread runs a PASSIVE
+ * checkpoint beside the writers (the copying and its fsyncs), then holds
+ * them off for a TRUNCATE checkpoint of what they committed meanwhile,
+ * which empties the -wal file (waiting at most 20 ms for readers of older
+ * snapshots).  Once the WAL holds its whole share the writer checkpoints
+ * itself (PASSIVE, after any background round); the log then restarts at
+ * the next write and journal_size_limit (the share) trims the file.  The
+ * background thread also looks every checkpoint_ms for a -wal file over
+ * its share.  Its connection reads before each checkpoint (a connection
+ * that has never read has no WAL open and its checkpoint does nothing).
+ * Each checkpoint costs two fsyncs: with a small max_disk_bytes they come
+ * every few puts.
  *
  * Units: bytes are the sum of the lengths of the request, asm, tables and
  * response texts of a row; times are milliseconds since the Unix epoch.
@@ -29,6 +60,13 @@
  * the file (and its -wal and -shm) is renamed to <path>.corrupt-<unix
  * seconds>[-wal|-shm] and a fresh cache is created in its place
  * (kw_cache_moved_aside names where it went).
+ *
+ * Read-only: a file that can be read but not written (mode 0444, a
+ * directory without write permission, a read-only mount) opens read-only
+ * (kw_cache_read_only says why): gets work, puts fail with KW_EIO naming
+ * the file.  When the directory cannot hold the -shm file either, the file
+ * is opened immutable (SQLite's immutable=1: nothing else may change it
+ * while it is open).
  *
  * Ownership: kw_cache is opaque, created by kw_cache_open and released
  * with kw_cache_close.  Strings passed in are copied by SQLite before the
@@ -48,12 +86,16 @@ extern "C" {
 
 typedef struct kw_cache_options {
 	int64_t max_bytes;   /* LRU bound on stored bytes; 0 = unbounded */
-	int busy_timeout_ms; /* how long a connection waits for a lock */
-	int64_t touch_ms;    /* refresh last_access at most this often per row */
+	int busy_timeout_ms; /* how long a put waits for SQLite's write lock
+			      * before failing with KW_EIO (and the writes of
+			      * this process ahead of it: up to 5 times as
+			      * long); reads never wait */
+	int64_t max_disk_bytes; /* LRU bound on db + -wal + -shm bytes (plus
+				 * kw_cache_disk_slack); 0 = unbounded */
 	int cache_pages_kib; /* SQLite page cache per connection, KiB */
-	int64_t checkpoint_ms; /* a background thread checkpoints the WAL this
-				* often (PASSIVE); 0 = SQLite's automatic
-				* checkpoints inside the committing call */
+	int64_t checkpoint_ms; /* the background thread also checkpoints this
+				* often (PASSIVE); 0 = no thread: the writer
+				* checkpoints at half the WAL's share */
 	int reset_corrupt;   /* move a damaged file aside and start fresh (see
 			      * "Damage" above); 0 = refuse to open it */
 	int64_t max_pages;   /* PRAGMA max_page_count on every connection: the
@@ -61,9 +103,11 @@ typedef struct kw_cache_options {
 			      * with KW_EIO as on a full disk); 0 = SQLite's */
 	int skip_check;      /* 1 = no quick_check at open (kwgen cache: a
 			      * look into a large file stays quick) */
+	int recent_slots;    /* keys whose hit times are held in memory
+			      * (about 40 bytes each); 0 = 65536 */
 } kw_cache_options;
 
-#define KW_CACHE_OPTIONS_INIT { 0, 5000, 1000, 1024, 200, 0, 0, 0 }
+#define KW_CACHE_OPTIONS_INIT { 0, 200, 0, 1024, 200, 0, 0, 0, 0 }
 
 /* One entry to store.  Every string is NUL-terminated and non-NULL. */
 typedef struct kw_cache_entry {
@@ -79,30 +123,48 @@ typedef struct kw_cache_entry {
 					* NULL / "" for none (stored, not part of the key) */
 } kw_cache_entry;
 
-/* Counters: entries and bytes are what the file holds now; the others
- * count events since kw_cache_open. */
+/* Counters: entries and bytes are what the file holds now, the file sizes
+ * what stat(2) says now; the others count events since kw_cache_open. */
 typedef struct kw_cache_stats {
 	int64_t entries;
 	int64_t bytes;
-	uint64_t hits;      /* kw_cache_get found the key */
+	uint64_t hits;      /* kw_cache_get found the key in the file */
 	uint64_t misses;    /* kw_cache_get did not */
 	uint64_t inserts;   /* rows written by kw_cache_put */
 	uint64_t evictions; /* rows removed by the size bound */
+	int64_t db_file_bytes, wal_bytes, shm_bytes; /* the three files */
+	uint64_t checkpoints; /* WAL checkpoints run */
+	int read_only;      /* 1 when puts cannot store anything */
 } kw_cache_stats;
 
 typedef struct kw_cache kw_cache;
 
 /*
  * Open (creating if needed) the cache file at path and apply the schema.
- * opt may be NULL (KW_CACHE_OPTIONS_INIT).  Returns 0 and *out on success;
- * KW_EIO (err says why: cannot open, not a database, read-only, ...) or
- * KW_ENOMEM.  *out is left alone on failure.
+ * path is a file name: "" and ":memory:" are refused with KW_EINVAL (each
+ * pooled connection would get its own empty database).  opt may be NULL
+ * (KW_CACHE_OPTIONS_INIT).  Returns 0 and *out on success (read-only when
+ * the file cannot be written, see "Read-only"); KW_EINVAL, KW_EIO (err
+ * names the file and says why: cannot open, not a database, damaged, ...)
+ * or KW_ENOMEM.  *out is left alone on failure.
  */
 int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt, kw_error *err);
 
 /* The path a damaged file was moved to by kw_cache_open (reset_corrupt),
  * or NULL when nothing was moved.  Valid until kw_cache_close. */
 const char *kw_cache_moved_aside(const kw_cache *c);
+
+/* NULL when c can store entries; else why not (names the file).  Valid
+ * until kw_cache_close. */
+const char *kw_cache_read_only(const kw_cache *c);
+
+/* The WAL's share of max_disk_bytes: one eighth, at least 64 KiB, at most
+ * 64 MiB (4 MiB when max_disk_bytes is 0).  Also the journal_size_limit. */
+int64_t kw_cache_wal_share(int64_t max_disk_bytes);
+
+/* How far db + -wal + -shm may pass max_disk_bytes for a moment: one
+ * eighth of it, at least 256 KiB, at most 64 MiB. */
+int64_t kw_cache_disk_slack(int64_t max_disk_bytes);
 
 /* Close every pooled connection and free c.  No call may be running on c.
  * NULL is a no-op. */
@@ -111,17 +173,25 @@ void kw_cache_close(kw_cache *c);
 /*
  * Look key up.  On a hit returns 0 with *out the stored response JSON
  * (malloc()ed, NUL-terminated, caller frees) and *out_len its length
- * (out_len may be NULL), and refreshes last_access if it is older than
- * touch_ms.  Returns KW_ENOTFOUND on a miss, KW_EIO on a storage error,
- * KW_ENOMEM; *out is set only on success.  Counts a hit or a miss.
+ * (out_len may be NULL), and notes the hit's time in memory (see
+ * "Recency"; nothing is written).  Never waits for a lock.  Returns
+ * KW_ENOTFOUND on a miss, KW_EIO on a storage error, KW_ENOMEM; *out is
+ * set only on success.  Counts a hit or a miss.
  */
 int kw_cache_get(char **out, size_t *out_len, kw_cache *c, const char *key, kw_error *err);
 
+/* Note a hit on key served without kw_cache_get (a copy held in memory):
+ * the same as kw_cache_get's touch.  Never blocks on SQLite. */
+void kw_cache_touch(kw_cache *c, const char *key);
+
 /*
  * Store (or replace) e in one transaction, then evict least-recently-used
- * rows other than e->key while the stored bytes exceed max_bytes.
- * Returns 0, KW_EINVAL (a NULL field), KW_EIO (the transaction was rolled
- * back; nothing changed) or KW_ENOMEM.
+ * rows other than e->key while the stored bytes exceed max_bytes or the
+ * used pages exceed the disk budget (see "Size bound").  Waits at most
+ * busy_timeout_ms for the write lock.  Returns 0, KW_EINVAL (a NULL
+ * field), KW_EIO (the lock was not had in time, the file is read-only or
+ * full, ...: the transaction was rolled back, nothing changed; the message
+ * names the file) or KW_ENOMEM.
  */
 int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err);
 
@@ -140,7 +210,9 @@ int kw_cache_integrity(char **out, kw_cache *c, kw_error *err);
  * All of these are safe while kwgend runs on the same file: reads take no
  * write lock (WAL), a delete is one short transaction and a purge deletes
  * in transactions of at most 256 rows, waiting at most busy_timeout_ms for
- * the lock each time.
+ * the lock each time (as kw_cache_put does).  Purge and list go by the
+ * stored last_access: hits held in memory by another process (see
+ * "Recency") are not seen.
  */
 
 /*

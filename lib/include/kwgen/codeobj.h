@@ -5,7 +5,9 @@
  * Built as its own static library, libkwgen-codeobj.a (lib/codeobj/), linked
  * only by the kwgen CLI and kwgend: it needs LLVM's C API (llvm-c/Object.h
  * to walk sections and symbols, llvm-c/Disassembler.h to decode), which the
- * generator core (libkwgen) never links.
+ * generator core (libkwgen) never links.  LLVM 22's shared library is
+ * loaded on the first call (dlopen), so a process that never decodes a
+ * code object never maps it; without it, calls fail with KW_EUNSUPPORTED.
  *
  * The text matches what `llvm-objdump -d` prints for the same file: a
  * "Disassembly of section NAME:" line per executable section, one
@@ -57,7 +59,8 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * *n_insts the number of instruction lines.  Errors: KW_EINVAL (not an ELF
  * object LLVM can read, not AMDGPU, no executable section, unknown ISA
  * name), KW_ELIMIT, KW_ENOMEM, KW_EINTERNAL (LLVM has no AMDGPU
- * disassembler for the CPU).  err says which.
+ * disassembler for the CPU), KW_EUNSUPPORTED (libLLVM.so.22.1 cannot be
+ * loaded).  err says which.
  *
  * Thread-safe: LLVM's target registry is initialised once (pthread_once),
  * each call makes its own disassembler context.
