@@ -158,6 +158,7 @@ static int parse_hex(const char *s, const char *e, int64_t *out, const char **en
 typedef struct cinfo {
 	uint8_t allow;
 	int64_t addr;       /* -1 */
+	int64_t enc;        /* first encoding word after the address; -1 */
 	const char *tname;  /* <name+0xOFF> */
 	size_t tlen;
 	int64_t toff;
@@ -219,6 +220,9 @@ static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
 			ci->addr = a;
 		else
 			return;
+		q = skip_ws(after + 1, e);
+		if (!parse_hex(q, e, &a, &after) && after - q == 8)
+			ci->enc = a;
 	}
 	lt = memchr(q, '<', (size_t)(e - q));
 	if (lt) {
@@ -695,6 +699,11 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			vf_sym *sy = vf_sym_get(&p->syms, ci->tname, ci->tlen, 0);
 			if (sy && (sy->flags & VF_SYM_ADDR))
 				r->br[r->nbr].addr = sy->value + ci->toff;
+		} else if (ci->addr >= 0 && ci->enc >= 0 && ((ci->enc >> 23) & 0x1ff) == 0x17f) {
+			/* objdump: a SOPP branch's simm16 (dwords after the 4-byte
+			 * branch) from its encoding, whatever the operand shows */
+			int64_t simm = (int16_t)(uint16_t)(ci->enc & 0xffff);
+			r->br[r->nbr].addr = ci->addr + 4 + simm * 4;
 		} else if (p->objdump && ci->addr >= 0 && t1 > t0 && isdigit((unsigned char)*t0)) {
 			/* objdump without a <sym+off> comment: SOPP simm16 in dwords
 			 * after the branch (4 bytes) */
@@ -761,7 +770,7 @@ static int objdump_symbol(const char *s, const char *e, int64_t *addr, const cha
 
 static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 {
-	cinfo ci = { 0, -1, NULL, 0, 0 };
+	cinfo ci = { 0, -1, -1, NULL, 0, 0 };
 	const char *q, *code_end = e;
 	int slashes = 0;
 
@@ -889,7 +898,17 @@ static int build_functions(rd *r)
 		int start;
 
 		if (l->addr >= 0) {
-			start = 1;
+			/* objdump prints every symbol, local labels too: a symbol
+			 * starts a function when nothing falls through into it and
+			 * it sits where a kernel does (256-byte aligned, .p2align 8)
+			 * or has the name of a callable function */
+			if (l->inst == 0 || l->inst >= p->ninst) {
+				start = l->inst == 0;
+			} else {
+				uint8_t pk = p->insts[l->inst - 1].kind;
+				start = (pk == VF_I_END || pk == VF_I_SETPC || pk == VF_I_BRANCH) &&
+					((l->addr & 255) == 0 || is_callable_name(l->name, l->len));
+			}
 		} else if (r->any_func_decl) {
 			sy = vf_sym_get(&p->syms, l->name, l->len, 0);
 			start = sy && (sy->flags & VF_SYM_FUNC);
@@ -969,7 +988,9 @@ static void resolve_branches(rd *r)
 			t = inst_at_addr(p, b->addr);
 		} else if (b->len) {
 			const vf_sym *sy = vf_sym_get(&p->syms, b->name, b->len, 0);
-			if (sy && (sy->flags & VF_SYM_LABEL))
+			if (sy && (sy->flags & VF_SYM_ADDR))
+				t = inst_at_addr(p, sy->value);
+			else if (sy && (sy->flags & VF_SYM_LABEL))
 				t = (uint32_t)sy->value;
 		}
 		p->insts[b->inst].aux = t;

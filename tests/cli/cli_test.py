@@ -230,6 +230,55 @@ def t_output_errors():
                 assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
 
 
+def t_single_bounded():
+    """Single mode reads at most --max-line-bytes (1 MiB): a bigger request
+    answers limit; an endless stdin ends there instead of filling memory;
+    a directory on stdin is a read error (exit 2)."""
+    big = os.path.join(O.tmp, "big-request.json")
+    with open(big, "w") as f:
+        f.write('{"isa": "' + "x" * (3 << 20) + '"}')
+    for args in ([big], ["--canonical", big]):
+        rc, out, _ = kwgen(*args, allowed=(1,))
+        e = json.loads(out)["error"]
+        assert e["code"] == "limit" and "--max-line-bytes" in e["message"], e
+    rc, out, err = kwgen("--asm", big, allowed=(1,))
+    assert not out and "limit: the request is over 1048576 bytes" in err, err
+    rc, out, _ = kwgen("--max-line-bytes", str(4 << 20), big, allowed=(1,))
+    assert json.loads(out)["error"]["field"] == "isa", out[:300]
+    p = subprocess.Popen([O.kwgen], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        try:
+            p.stdin.write(b'{"isa": "')
+            while True:
+                p.stdin.write(b"y" * 65536)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    killer = threading.Timer(60, p.kill)   # (communicate() would close stdin: not endless)
+    killer.start()
+    try:
+        out = p.stdout.read()
+        p.wait()
+    finally:
+        killer.cancel()
+    assert p.returncode != -signal.SIGKILL, "kwgen kept reading an endless stdin"
+    t.join(10)
+    for f in (p.stdin, p.stdout, p.stderr):
+        try:
+            f.close()
+        except OSError:
+            pass
+    assert p.returncode == 1 and json.loads(out)["error"]["code"] == "limit", (p.returncode, out[:300])
+    fd = os.open(O.tmp, os.O_RDONLY)
+    try:
+        r = subprocess.run([O.kwgen], stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(fd)
+    assert r.returncode == 2 and b"read error" in r.stderr, (r.returncode, r.stderr)
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -244,6 +293,8 @@ def t_odd_argv():
     for flag in ("--jobs", "--max-line-bytes"):
         rc, _, err = kwgen("--batch", flag, allowed=(2,))
         assert "%s needs a value" % flag in err, err
+    rc, out, err = kwgen("--canonical", "--batch", stdin=json.dumps(ORACLE_REQ).encode(), allowed=(2,))
+    assert "--canonical takes one request" in err and not out, (out, err)
     rc, out, err = kwgen(O.tmp, allowed=(2,))
     assert "is a directory" in err and not out, (out, err)
     rc, out, err = kwgen("--batch", O.tmp, allowed=(2,))
@@ -638,7 +689,8 @@ CHECKS = [
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
-    ("kwgen --, an option without its value, a directory as FILE", t_odd_argv),
+    ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
+    ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
     ("kwgen logic --isa, --generators (names and JSON), checked locally", t_logic_isa_generators),
