@@ -486,9 +486,21 @@ static int read_token_file(opts *o, const char *path, char *buf, size_t n)
 		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(errno));
 		return 2;
 	}
+	errno = 0;
 	if (!fgets(buf, (int)n, f))
 		buf[0] = '\0';
+	int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
+	int whole = strchr(buf, '\n') || feof(f);
 	fclose(f);
+	if (read_errno) {
+		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(read_errno));
+		return 2;
+	}
+	if (!whole) {
+		fprintf(stderr, "kwgen logic: --token-file %s: the first line is longer than %zu bytes (a token is shorter)\n",
+			path, n - 2);
+		return 2;
+	}
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (!buf[0]) {
 		fprintf(stderr, "kwgen logic: --token-file %s: the first line is empty (it should hold the token)\n", path);

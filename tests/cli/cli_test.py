@@ -440,6 +440,19 @@ def t_logic_timeout():
         srv.close()
 
 
+def t_logic_token_file_errors():
+    """--token-file names a directory or holds an over-long first line: a
+    usage error saying so (not "the first line is empty", not a token cut
+    short that the daemon then refuses)."""
+    rc, _, err = logic("--token-file", O.tmp, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "Is a directory" in err, err
+    long_tok = os.path.join(O.tmp, "long-token")
+    with open(long_tok, "w") as f:
+        f.write("t" * 5000 + "\n")
+    rc, _, err = logic("--token-file", long_tok, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "the first line is longer than" in err, err
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     and an answer past the size bound fails the exchange instead of filling
@@ -699,6 +712,7 @@ CHECKS = [
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
+    ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
