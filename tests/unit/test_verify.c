@@ -578,6 +578,32 @@ static void test_objdump(void **state)
 	free(copy);
 }
 
+/* ---- objdump: a long branch (s_getpc + s_add + s_addc + s_setpc) is followed ---- */
+
+static void test_long_branch(void **state)
+{
+	static const char *text =
+		"0000000000000000 <k>:\n"
+		"\tglobal_load_dword v1, v[2:3], off                          // 000000000000: DC508000 017F0002\n"
+		"\ts_getpc_b64 s[60:61]                                       // 000000000008: BEBC1C00\n"
+		"\n000000000000000c <label_pc>:\n"
+		"\ts_add_u32 s60, s60, lit(0x18)                              // 00000000000C: 803CFF3C 00000018\n"
+		"\ts_addc_u32 s61, s61, 0                                     // 000000000014: 823D803D\n"
+		"\ts_setpc_b64 s[60:61]                                       // 000000000018: BE801D3C\n"
+		"\tv_mov_b32_e32 v1, 0                                        // 00000000001C: 7E020280\n"
+		"\ts_nop 0                                                    // 000000000020: BF800000\n"
+		"\n0000000000000024 <label_far>:\n"
+		"\tv_add_f32_e32 v5, v1, v5                                   // 000000000024: 020A0B01\n"
+		"\ts_endpgm                                                   // 000000000028: BF810000\n";
+	kw_verify_result *r = run("gfx942", text);
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 13), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	assert_int_equal(kw_verify_result_stats(r)->functions, 1);
+	kw_verify_result_free(r);
+}
+
 /* ---- .set symbols in register indices, raw s_waitcnt immediates ---- */
 
 static void test_symbols_and_immediates(void **state)
@@ -796,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_callable_entry),
 		cmocka_unit_test(test_call),
 		cmocka_unit_test(test_objdump),
+		cmocka_unit_test(test_long_branch),
 		cmocka_unit_test(test_symbols_and_immediates),
 		cmocka_unit_test(test_suppressions),
 		cmocka_unit_test(test_totals_exact),
