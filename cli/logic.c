@@ -400,11 +400,14 @@ static struct {
 
 static int on_walk(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-	(void)sb;
 	(void)ftw;
 	size_t len = strlen(path);
 	if (type != FTW_F || !((len > 5 && !strcmp(path + len - 5, ".yaml")) || (len > 4 && !strcmp(path + len - 4, ".yml"))))
 		return 0;
+	if (!S_ISREG(sb->st_mode)) { /* a FIFO would block the walk for ever, a device never ends */
+		fprintf(stderr, "kwgen logic: %s: not a regular file (a FIFO, device or socket): skipped\n", path);
+		return 0;
+	}
 	if (walk.n == walk.cap) {
 		size_t cap = walk.cap ? 2 * walk.cap : 64;
 		char **p = realloc(walk.paths, cap * sizeof *p);

@@ -453,6 +453,19 @@ def t_logic_token_file_errors():
     assert "the first line is longer than" in err, err
 
 
+def t_logic_walk_fifo():
+    """A FIFO named *.yaml in a walked directory is skipped with a note (it
+    used to block the walk for ever: nothing ever writes to it)."""
+    tree = os.path.join(O.tmp, "fifo-tree")
+    os.makedirs(os.path.join(tree, "sub"))
+    with open(FIXTURE, "rb") as src, open(os.path.join(tree, "a.yaml"), "wb") as dst:
+        dst.write(src.read())
+    os.mkfifo(os.path.join(tree, "sub", "b.yaml"))
+    rc, out, err = logic("--no-progress", tree, timeout=30)
+    assert "b.yaml: not a regular file" in err and "1 files" in err, err
+    assert len(out.splitlines()) > 0, "the regular file's requests are written"
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     and an answer past the size bound fails the exchange instead of filling
@@ -711,6 +724,7 @@ CHECKS = [
     ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
+    ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
