@@ -626,6 +626,10 @@ int main(int argc, char **argv)
 		fputs("kwgen: --asm and --canonical do not go together\n", stderr);
 		return 2;
 	}
+	if (batch && canonical) {
+		fputs("kwgen: --canonical takes one request, not --batch\n", stderr);
+		return 2;
+	}
 	if (path && strcmp(path, "-")) {
 		struct stat sb;
 

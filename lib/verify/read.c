@@ -45,6 +45,11 @@ typedef struct rd {
 	const char *skip_end;
 	int any_func_decl, any_kernel_decl;
 	int64_t cur_sym_addr;
+	/* SGPR constants of straight-line scalar code (objdump form), to
+	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */
+	uint32_t sval[128];
+	uint8_t sknown[128];
+	int scc; /* -1 unknown */
 } rd;
 
 #define GROW(arr, n, cap, init)                                                       \
@@ -158,6 +163,7 @@ static int parse_hex(const char *s, const char *e, int64_t *out, const char **en
 typedef struct cinfo {
 	uint8_t allow;
 	int64_t addr;       /* -1 */
+	int64_t enc;        /* first encoding word after the address; -1 */
 	const char *tname;  /* <name+0xOFF> */
 	size_t tlen;
 	int64_t toff;
@@ -219,6 +225,9 @@ static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
 			ci->addr = a;
 		else
 			return;
+		q = skip_ws(after + 1, e);
+		if (!parse_hex(q, e, &a, &after) && after - q == 8)
+			ci->enc = a;
 	}
 	lt = memchr(q, '<', (size_t)(e - q));
 	if (lt) {
@@ -334,6 +343,9 @@ static int directive(rd *r, const char *s, const char *e)
 static int add_label(rd *r, const char *name, size_t len, int64_t addr)
 {
 	vf_sym *sy;
+
+	if (addr < 0)
+		memset(r->sknown, 0, sizeof(r->sknown));
 
 	if (GROW(r->lab, r->nlab, r->clab, 256))
 		return oom(r);
@@ -555,6 +567,135 @@ static int add_operands(rd *r, const char *s, const char *e, int def_first, uint
 	return 0;
 }
 
+/* value of a scalar source operand: a literal or a known SGPR */
+static int sval_of(rd *r, const char *a, const char *b, uint32_t *out)
+{
+	uint16_t slot;
+	uint8_t n;
+	int64_t v;
+
+	a = skip_ws(a, b);
+	b = rtrim(a, b);
+	if (b - a > 5 && !memcmp(a, "lit(", 4) && b[-1] == ')')
+		a += 4, b--;
+	if (a < b && (isdigit((unsigned char)*a) || *a == '-')) {
+		if (vf_expr(&r->p->syms, a, b, &v))
+			return 0;
+		*out = (uint32_t)v;
+		return 1;
+	}
+	if (vf_parse_reg(&r->p->syms, a, b, &slot, &n) == 1 && n == 1 && slot >= VF_SLOT_S &&
+	    slot < VF_SLOT_S + 128 && r->sknown[slot - VF_SLOT_S]) {
+		*out = r->sval[slot - VF_SLOT_S];
+		return 1;
+	}
+	return 0;
+}
+
+/* Track SGPR constants through s_getpc / s_mov / s_add / s_addc / s_sub /
+ * s_subb; an s_setpc_b64 whose target is then known becomes a branch
+ * (Tensile's long branches).  Every other SGPR write forgets the value. */
+static void sconst_step(rd *r, vf_inst *in, const char *m, size_t mn, const char *ops,
+			const char *e, int64_t addr)
+{
+	vf_prog *p = r->p;
+	const char *f[3] = { NULL, NULL, NULL }, *fe[3] = { NULL, NULL, NULL };
+	int nf = 0, d = -1;
+	uint32_t a = 0, b = 0;
+	uint16_t slot;
+	uint8_t n;
+#define M(lit) (mn == sizeof(lit) - 1 && !memcmp(m, lit, sizeof(lit) - 1))
+
+	for (const char *q = ops; q <= e && nf < 3;) {
+		const char *c = q;
+		while (c < e && *c != ',')
+			c++;
+		f[nf] = q;
+		fe[nf] = c;
+		{
+			const char *sp = skip_ws(q, c);
+			while (sp < c && *sp != ' ' && *sp != '\t')
+				sp++;
+			fe[nf] = sp;
+		}
+		nf++;
+		if (c >= e)
+			break;
+		q = c + 1;
+	}
+	if (nf && vf_parse_reg(&p->syms, skip_ws(f[0], fe[0]), fe[0], &slot, &n) == 1 &&
+	    slot >= VF_SLOT_S && slot + n <= VF_SLOT_S + 128)
+		d = slot - VF_SLOT_S;
+	if ((M("s_getpc_b64") || M("s_get_pc_i64")) && d >= 0 && n == 2) {
+		r->sval[d] = (uint32_t)(addr + 4);
+		r->sval[d + 1] = (uint32_t)((uint64_t)(addr + 4) >> 32);
+		r->sknown[d] = r->sknown[d + 1] = 1;
+		return;
+	}
+	if ((M("s_setpc_b64") || M("s_set_pc_i64")) && d >= 0 && n == 2 && r->sknown[d] &&
+	    r->sknown[d + 1] && in->kind == VF_I_SETPC) {
+		int64_t t = (int64_t)(((uint64_t)r->sval[d + 1] << 32) | r->sval[d]);
+		if (!GROW(r->br, r->nbr, r->cbr, 256)) {
+			in->kind = VF_I_BRANCH;
+			r->br[r->nbr].inst = (uint32_t)p->ninst;
+			r->br[r->nbr].name = NULL;
+			r->br[r->nbr].len = 0;
+			r->br[r->nbr].addr = t;
+			r->nbr++;
+		}
+		return;
+	}
+	if (d >= 0 && n == 1 && nf >= 2) {
+		int ok1 = sval_of(r, f[1], fe[1], &a);
+		int ok2 = nf >= 3 && sval_of(r, f[2], fe[2], &b);
+		uint64_t wide;
+		if ((M("s_mov_b32") || M("s_movk_i32")) && ok1) {
+			r->sval[d] = a;
+			r->sknown[d] = 1;
+			return;
+		}
+		if ((M("s_add_u32") || M("s_add_i32") || M("s_add_co_u32")) && ok1 && ok2) {
+			wide = (uint64_t)a + b;
+			r->sval[d] = (uint32_t)wide;
+			r->sknown[d] = 1;
+			r->scc = M("s_add_i32") ? -1 : (int)(wide >> 32);
+			return;
+		}
+		if ((M("s_addc_u32") || M("s_add_co_ci_u32")) && ok1 && ok2 && r->scc >= 0) {
+			wide = (uint64_t)a + b + (uint64_t)r->scc;
+			r->sval[d] = (uint32_t)wide;
+			r->sknown[d] = 1;
+			r->scc = (int)(wide >> 32);
+			return;
+		}
+		if ((M("s_sub_u32") || M("s_sub_i32") || M("s_sub_co_u32")) && ok1 && ok2) {
+			r->sval[d] = a - b;
+			r->sknown[d] = 1;
+			r->scc = M("s_sub_i32") ? -1 : (b > a);
+			return;
+		}
+		if ((M("s_subb_u32") || M("s_sub_co_ci_u32")) && ok1 && ok2 && r->scc >= 0) {
+			uint64_t sub = (uint64_t)b + (uint64_t)r->scc;
+			r->sval[d] = (uint32_t)((uint64_t)a - sub);
+			r->sknown[d] = 1;
+			r->scc = sub > a;
+			return;
+		}
+	}
+#undef M
+	/* anything else: forget what it writes (and SCC if scalar ALU) */
+	if (m[0] == 's')
+		r->scc = -1;
+	for (uint8_t i = 0; i < in->nops; i++) {
+		const vf_op *o = &p->ops[in->op0 + i];
+		if (o->def && o->slot >= VF_SLOT_S && o->slot < VF_SLOT_S + 128)
+			for (int k = o->slot - VF_SLOT_S; k < o->slot - VF_SLOT_S + o->n && k < 128; k++)
+				r->sknown[k] = 0;
+	}
+	if (in->kind != VF_I_ALU && in->kind != VF_I_WAIT && in->kind != VF_I_IGNORE)
+		memset(r->sknown, 0, sizeof(r->sknown));
+}
+
 static int instruction(rd *r, const char *s, const char *e, uint32_t line, const cinfo *ci)
 {
 	vf_prog *p = r->p;
@@ -695,6 +836,11 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			vf_sym *sy = vf_sym_get(&p->syms, ci->tname, ci->tlen, 0);
 			if (sy && (sy->flags & VF_SYM_ADDR))
 				r->br[r->nbr].addr = sy->value + ci->toff;
+		} else if (ci->addr >= 0 && ci->enc >= 0 && ((ci->enc >> 23) & 0x1ff) == 0x17f) {
+			/* objdump: a SOPP branch's simm16 (dwords after the 4-byte
+			 * branch) from its encoding, whatever the operand shows */
+			int64_t simm = (int16_t)(uint16_t)(ci->enc & 0xffff);
+			r->br[r->nbr].addr = ci->addr + 4 + simm * 4;
 		} else if (p->objdump && ci->addr >= 0 && t1 > t0 && isdigit((unsigned char)*t0)) {
 			/* objdump without a <sym+off> comment: SOPP simm16 in dwords
 			 * after the branch (4 bytes) */
@@ -736,6 +882,8 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			return -1;
 		}
 	}
+	if (ci->addr >= 0)
+		sconst_step(r, in, m, mn, ops, e, ci->addr);
 	p->ninst++;
 	return 0;
 }
@@ -761,7 +909,7 @@ static int objdump_symbol(const char *s, const char *e, int64_t *addr, const cha
 
 static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 {
-	cinfo ci = { 0, -1, NULL, 0, 0 };
+	cinfo ci = { 0, -1, -1, NULL, 0, 0 };
 	const char *q, *code_end = e;
 	int slashes = 0;
 
@@ -889,7 +1037,17 @@ static int build_functions(rd *r)
 		int start;
 
 		if (l->addr >= 0) {
-			start = 1;
+			/* objdump prints every symbol, local labels too: a symbol
+			 * starts a function when nothing falls through into it and
+			 * it sits where a kernel does (256-byte aligned, .p2align 8)
+			 * or has the name of a callable function */
+			if (l->inst == 0 || l->inst >= p->ninst) {
+				start = l->inst == 0;
+			} else {
+				uint8_t pk = p->insts[l->inst - 1].kind;
+				start = (pk == VF_I_END || pk == VF_I_SETPC || pk == VF_I_BRANCH) &&
+					((l->addr & 255) == 0 || is_callable_name(l->name, l->len));
+			}
 		} else if (r->any_func_decl) {
 			sy = vf_sym_get(&p->syms, l->name, l->len, 0);
 			start = sy && (sy->flags & VF_SYM_FUNC);
@@ -969,7 +1127,9 @@ static void resolve_branches(rd *r)
 			t = inst_at_addr(p, b->addr);
 		} else if (b->len) {
 			const vf_sym *sy = vf_sym_get(&p->syms, b->name, b->len, 0);
-			if (sy && (sy->flags & VF_SYM_LABEL))
+			if (sy && (sy->flags & VF_SYM_ADDR))
+				t = inst_at_addr(p, sy->value);
+			else if (sy && (sy->flags & VF_SYM_LABEL))
 				t = (uint32_t)sy->value;
 		}
 		p->insts[b->inst].aux = t;

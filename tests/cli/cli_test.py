@@ -293,6 +293,8 @@ def t_odd_argv():
     for flag in ("--jobs", "--max-line-bytes"):
         rc, _, err = kwgen("--batch", flag, allowed=(2,))
         assert "%s needs a value" % flag in err, err
+    rc, out, err = kwgen("--canonical", "--batch", stdin=json.dumps(ORACLE_REQ).encode(), allowed=(2,))
+    assert "--canonical takes one request" in err and not out, (out, err)
     rc, out, err = kwgen(O.tmp, allowed=(2,))
     assert "is a directory" in err and not out, (out, err)
     rc, out, err = kwgen("--batch", O.tmp, allowed=(2,))
@@ -436,6 +438,32 @@ def t_logic_timeout():
         for c in held:
             c.close()
         srv.close()
+
+
+def t_logic_token_file_errors():
+    """--token-file names a directory or holds an over-long first line: a
+    usage error saying so (not "the first line is empty", not a token cut
+    short that the daemon then refuses)."""
+    rc, _, err = logic("--token-file", O.tmp, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "Is a directory" in err, err
+    long_tok = os.path.join(O.tmp, "long-token")
+    with open(long_tok, "w") as f:
+        f.write("t" * 5000 + "\n")
+    rc, _, err = logic("--token-file", long_tok, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "the first line is longer than" in err, err
+
+
+def t_logic_walk_fifo():
+    """A FIFO named *.yaml in a walked directory is skipped with a note (it
+    used to block the walk for ever: nothing ever writes to it)."""
+    tree = os.path.join(O.tmp, "fifo-tree")
+    os.makedirs(os.path.join(tree, "sub"))
+    with open(FIXTURE, "rb") as src, open(os.path.join(tree, "a.yaml"), "wb") as dst:
+        dst.write(src.read())
+    os.mkfifo(os.path.join(tree, "sub", "b.yaml"))
+    rc, out, err = logic("--no-progress", tree, timeout=30)
+    assert "b.yaml: not a regular file" in err and "1 files" in err, err
+    assert len(out.splitlines()) > 0, "the regular file's requests are written"
 
 
 def t_logic_hostile_server():
@@ -687,7 +715,7 @@ CHECKS = [
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
-    ("kwgen --, an option without its value, a directory as FILE", t_odd_argv),
+    ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
@@ -696,7 +724,9 @@ CHECKS = [
     ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
+    ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
+    ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),

@@ -575,7 +575,7 @@ def t_workers(binary, tmp):
         lock = threading.Lock()
 
         def one(i):
-            st, h, data = d.request("POST", "/v1/kernels:batch", big_batch(30), J)
+            st, h, data = d.request("POST", "/v1/kernels:batch", big_batch(40), J)
             with lock:
                 out.append((st, h, data))
 
@@ -594,7 +594,7 @@ def t_workers(binary, tmp):
         assert set(codes) <= {(200, None), (503, "timeout")}, set(codes)
         st, _, _ = d.request("GET", "/healthz")
         assert st == 200
-        FIG["work_timeout"] = "--work-timeout 1, 1 worker, 6 x 30-item batches: %d items 200, %d items 503 timeout" % (
+        FIG["work_timeout"] = "--work-timeout 1, 1 worker, 6 x 40-item batches: %d items 200, %d items 503 timeout" % (
             codes.count((200, None)), len(timeouts))
     finally:
         rc = d.stop()
