@@ -57,7 +57,8 @@ static void usage(FILE *f)
 	      "  --batch          JSON lines in, one compact answer per line out: answer N is\n"
 	      "                   line N's (a blank line, a line that is not JSON and a line\n"
 	      "                   past --max-line-bytes each answer an error); exit 0\n"
-	      "  --max-line-bytes N  longest batch line (default 1048576)\n"
+	      "  --max-line-bytes N  longest batch line, and longest request in single mode\n"
+	      "                   (default 1048576, as kwgend's --max-body-bytes)\n"
 	      "  --jobs N         answer batch lines on N threads (default: online CPUs);\n"
 	      "                   the output order is the input order\n"
 	      "  --line-buffered  flush after every answer (for interactive pipes; 1 thread)\n"
@@ -200,14 +201,13 @@ static json_t *answer(const json_t *req, int *ok)
 	return farm_answer(req, ok);
 }
 
-/* kwgen --asm FILE: the text on stdout; an error on stderr, exit 1. */
-static int run_single_text(json_t *req, const json_error_t *jerr)
+/* kwgen --asm FILE: the text on stdout; an error on stderr, exit 1.
+ * req NULL: *in_err says why there is none. */
+static int run_single_text(json_t *req, const kw_error *in_err)
 {
 	kw_error err = KW_ERROR_INIT;
 	kw_buf b = KW_BUF_INIT;
-	int rc = req ? asm_text(&b, req, &err)
-		     : kw_error_set(&err, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr->text, jerr->line,
-				    jerr->column);
+	int rc = req ? asm_text(&b, req, &err) : (err = *in_err, err.code);
 
 	json_decref(req);
 	errno = 0;
@@ -228,16 +228,58 @@ static int run_single_text(json_t *req, const json_error_t *jerr)
 	return 0;
 }
 
-static int run_single(FILE *in, int canonical, int as_text)
+/* The single-mode input: at most max bytes are read (a request is small;
+ * an endless or huge input must not take all memory). */
+typedef struct single_in {
+	FILE *f;
+	size_t max, got;
+	int too_big;
+	int read_errno;   /* nonzero: reading failed with this errno */
+} single_in;
+
+static size_t read_single(void *buf, size_t n, void *data)
+{
+	single_in *s = data;
+	size_t want = n, got;
+
+	if (want > s->max + 1 - s->got)
+		want = s->max + 1 - s->got;
+	errno = 0;
+	got = fread(buf, 1, want, s->f);
+	if (got == 0 && ferror(s->f)) {
+		s->read_errno = errno ? errno : EIO;
+		return (size_t)-1;
+	}
+	s->got += got;
+	if (s->got > s->max) {
+		s->too_big = 1;
+		return (size_t)-1;
+	}
+	return got;
+}
+
+static int run_single(FILE *in, int canonical, int as_text, size_t max)
 {
 	json_error_t jerr;
-	json_t *req = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr), *out;
+	single_in src = { in, max, 0, 0, 0 };
+	json_t *req = json_load_callback(read_single, &src, JSON_REJECT_DUPLICATES, &jerr), *out;
+	kw_error in_err = KW_ERROR_INIT;
 	int ok = 0;
 
+	if (!req && src.read_errno) {
+		fprintf(stderr, "kwgen: read error: %s\n", strerror(src.read_errno));
+		return 2;
+	}
+	if (!req && src.too_big)
+		kw_error_set(&in_err, KW_ELIMIT, NULL,
+			     "the request is over %zu bytes; that is the limit (--max-line-bytes N raises it)", max);
+	else if (!req)
+		kw_error_set(&in_err, KW_ESYNTAX, NULL, "not JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+			     jerr.column);
 	if (as_text)
-		return run_single_text(req, &jerr);
+		return run_single_text(req, &in_err);
 	if (!req) {
-		out = syntax_answer(&jerr, 0);
+		out = error_answer(&in_err);
 	} else if (canonical) {
 		kw_error err = KW_ERROR_INIT;
 		kw_request *r = NULL;
@@ -584,6 +626,10 @@ int main(int argc, char **argv)
 		fputs("kwgen: --asm and --canonical do not go together\n", stderr);
 		return 2;
 	}
+	if (batch && canonical) {
+		fputs("kwgen: --canonical takes one request, not --batch\n", stderr);
+		return 2;
+	}
 	if (path && strcmp(path, "-")) {
 		struct stat sb;
 
@@ -603,7 +649,7 @@ int main(int argc, char **argv)
 		jobs = 1;
 	if (jobs > 64)
 		jobs = 64;
-	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line, as_text) : run_single(in, canonical, as_text);
+	rc = batch ? run_batch(in, (int)jobs, line_buffered, max_line, as_text) : run_single(in, canonical, as_text, max_line);
 	if (in != stdin)
 		fclose(in);
 	return rc;

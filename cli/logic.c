@@ -400,11 +400,14 @@ static struct {
 
 static int on_walk(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-	(void)sb;
 	(void)ftw;
 	size_t len = strlen(path);
 	if (type != FTW_F || !((len > 5 && !strcmp(path + len - 5, ".yaml")) || (len > 4 && !strcmp(path + len - 4, ".yml"))))
 		return 0;
+	if (!S_ISREG(sb->st_mode)) { /* a FIFO would block the walk for ever, a device never ends */
+		fprintf(stderr, "kwgen logic: %s: not a regular file (a FIFO, device or socket): skipped\n", path);
+		return 0;
+	}
 	if (walk.n == walk.cap) {
 		size_t cap = walk.cap ? 2 * walk.cap : 64;
 		char **p = realloc(walk.paths, cap * sizeof *p);
@@ -486,9 +489,21 @@ static int read_token_file(opts *o, const char *path, char *buf, size_t n)
 		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(errno));
 		return 2;
 	}
+	errno = 0;
 	if (!fgets(buf, (int)n, f))
 		buf[0] = '\0';
+	int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
+	int whole = strchr(buf, '\n') || feof(f);
 	fclose(f);
+	if (read_errno) {
+		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(read_errno));
+		return 2;
+	}
+	if (!whole) {
+		fprintf(stderr, "kwgen logic: --token-file %s: the first line is longer than %zu bytes (a token is shorter)\n",
+			path, n - 2);
+		return 2;
+	}
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (!buf[0]) {
 		fprintf(stderr, "kwgen logic: --token-file %s: the first line is empty (it should hold the token)\n", path);

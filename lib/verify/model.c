@@ -282,9 +282,9 @@ static vf_mclass classify_s(const vf_isa *isa, const char *m, size_t n)
 			return mk(VF_I_SETPC);
 		return mk(VF_I_CBRANCH);
 	}
-	if (PFX("s_setpc_"))
+	if (PFX("s_setpc_") || PFX("s_set_pc_"))
 		return mk(VF_I_SETPC);
-	if (PFX("s_swappc_") || PFX("s_call_")) {
+	if (PFX("s_swappc_") || PFX("s_swap_pc_") || PFX("s_call_")) {
 		c = mk(VF_I_CALL);
 		c.flags |= VF_F_DEF0;
 		return c;

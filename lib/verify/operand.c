@@ -327,6 +327,10 @@ int vf_parse_reg(const vf_symtab *st, const char *s, const char *e, uint16_t *sl
 		if (range(st, s + 1, e - 1, &lo, &hi))
 			return -1;
 	} else if (isdigit((unsigned char)*s)) {
+		/* 16-bit halves (gfx11+ true16: v12.l, v12.h) are tracked as the
+		 * 32-bit register, as SIInsertWaitcnts' register intervals do */
+		if (e - s > 2 && e[-2] == '.' && (e[-1] == 'l' || e[-1] == 'h'))
+			e -= 2;
 		lo = 0;
 		for (; s < e; s++) {
 			if (!isdigit((unsigned char)*s))

@@ -32,6 +32,18 @@ typedef struct label_ref {
 	int64_t addr;        /* objdump symbol address; -1 for labels */
 } label_ref;
 
+#define MAC_PARAMS 32
+
+struct macro {
+	const char *name;
+	uint32_t len;
+	uint32_t nparam;
+	int vararg;
+	const char *pn[MAC_PARAMS], *pd[MAC_PARAMS];
+	uint32_t pnl[MAC_PARAMS], pdl[MAC_PARAMS];
+	const char *body_s, *body_e;
+};
+
 typedef struct rd {
 	vf_prog *p;
 	kw_error *err;
@@ -43,8 +55,21 @@ typedef struct rd {
 	size_t nlab, clab;
 	int in_block_comment, in_macro;
 	const char *skip_end;
+	/* macros: definitions, the one being defined, expansion state */
+	struct macro *mac;
+	size_t nmac, cmac;
+	long defining;
+	const char *raw_s, *raw_e;   /* the raw line being read */
+	int depth;
+	uint8_t allow_inherit;
+	uint64_t xbytes, xcount;
 	int any_func_decl, any_kernel_decl;
 	int64_t cur_sym_addr;
+	/* SGPR constants of straight-line scalar code (objdump form), to
+	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */
+	uint32_t sval[128];
+	uint8_t sknown[128];
+	int scc; /* -1 unknown */
 } rd;
 
 #define GROW(arr, n, cap, init)                                                       \
@@ -158,6 +183,7 @@ static int parse_hex(const char *s, const char *e, int64_t *out, const char **en
 typedef struct cinfo {
 	uint8_t allow;
 	int64_t addr;       /* -1 */
+	int64_t enc;        /* first encoding word after the address; -1 */
 	const char *tname;  /* <name+0xOFF> */
 	size_t tlen;
 	int64_t toff;
@@ -219,6 +245,9 @@ static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
 			ci->addr = a;
 		else
 			return;
+		q = skip_ws(after + 1, e);
+		if (!parse_hex(q, e, &a, &after) && after - q == 8)
+			ci->enc = a;
 	}
 	lt = memchr(q, '<', (size_t)(e - q));
 	if (lt) {
@@ -238,6 +267,185 @@ static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
 	}
 }
 
+/* ---- macros (.macro NAME params / .endm; \\param, \\(), \\@) ---- */
+
+static int line(rd *r, const char *s, const char *e, uint32_t lineno);
+
+/* split [s, e) at top-level commas and blanks; returns the count */
+static uint32_t split_args(const char *s, const char *e, const char **as, const char **ae,
+			   uint32_t max)
+{
+	uint32_t n = 0;
+
+	while (s < e && n < max) {
+		const char *t;
+		int depth = 0;
+		while (s < e && (*s == ' ' || *s == '\t' || *s == ','))
+			s++;
+		if (s >= e)
+			break;
+		t = s;
+		while (t < e) {
+			if (*t == '(' || *t == '[')
+				depth++;
+			else if ((*t == ')' || *t == ']') && depth > 0)
+				depth--;
+			else if (!depth && (*t == ',' || *t == ' ' || *t == '\t'))
+				break;
+			t++;
+		}
+		as[n] = s;
+		ae[n] = t;
+		n++;
+		s = t;
+	}
+	return n;
+}
+
+static int macro_define(rd *r, const char *q, const char *e)
+{
+	const char *as[MAC_PARAMS + 1], *ae[MAC_PARAMS + 1];
+	uint32_t n;
+	struct macro *m;
+	vf_sym *sy;
+
+	q = skip_ws(q, e);
+	n = split_args(q, e, as, ae, MAC_PARAMS + 1);
+	if (!n || r->depth)
+		return 0;
+	if (GROW(r->mac, r->nmac, r->cmac, 16))
+		return oom(r);
+	m = &r->mac[r->nmac];
+	memset(m, 0, sizeof(*m));
+	m->name = as[0];
+	m->len = (uint32_t)(ae[0] - as[0]);
+	for (uint32_t i = 1; i < n && m->nparam < MAC_PARAMS; i++) {
+		const char *pe = as[i], *eq, *colon;
+		while (pe < ae[i] && *pe != ':' && *pe != '=')
+			pe++;
+		colon = pe < ae[i] && *pe == ':' ? pe : NULL;
+		eq = memchr(as[i], '=', (size_t)(ae[i] - as[i]));
+		m->pn[m->nparam] = as[i];
+		m->pnl[m->nparam] = (uint32_t)(pe - as[i]);
+		m->pd[m->nparam] = eq ? eq + 1 : NULL;
+		m->pdl[m->nparam] = eq ? (uint32_t)(ae[i] - eq - 1) : 0;
+		if (colon && (size_t)(ae[i] - colon) >= 7 && !memcmp(colon, ":vararg", 7))
+			m->vararg = 1;
+		m->nparam++;
+	}
+	m->body_s = r->raw_e < r->p->text + r->p->len ? r->raw_e + 1 : r->raw_e;
+	m->body_e = m->body_s;
+	sy = vf_sym_get(&r->p->syms, m->name, m->len, 1);
+	if (!sy)
+		return oom(r);
+	sy->flags |= VF_SYM_MACRO;
+	sy->value = (int64_t)r->nmac;
+	r->defining = (long)r->nmac;
+	r->nmac++;
+	return 0;
+}
+
+static int expand(rd *r, const struct macro *m, const char *s, const char *e, uint32_t lineno,
+		  uint8_t allow)
+{
+	const char *as[MAC_PARAMS * 2], *ae[MAC_PARAMS * 2];
+	const char *val[MAC_PARAMS], *vale[MAC_PARAMS];
+	uint32_t n = split_args(skip_ws(s, e), e, as, ae, MAC_PARAMS * 2), pos = 0;
+	kw_buf b = KW_BUF_INIT;
+	const char *q = m->body_s;
+	uint8_t saved_allow = r->allow_inherit;
+	int rc = 0;
+
+	if (r->depth >= 16)
+		return kw_error_set(r->err, KW_ELIMIT, NULL,
+				    "line %u: macro expansion deeper than 16 levels", lineno);
+	/* arguments: positional, or name=value */
+	for (uint32_t i = 0; i < m->nparam; i++) {
+		val[i] = m->pd[i];
+		vale[i] = m->pd[i] ? m->pd[i] + m->pdl[i] : NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const char *eq = memchr(as[i], '=', (size_t)(ae[i] - as[i]));
+		int named = 0;
+		if (eq)
+			for (uint32_t k = 0; k < m->nparam; k++)
+				if ((size_t)(eq - as[i]) == m->pnl[k] && !memcmp(as[i], m->pn[k], m->pnl[k])) {
+					val[k] = eq + 1;
+					vale[k] = ae[i];
+					named = 1;
+				}
+		if (named)
+			continue;
+		if (pos < m->nparam) {
+			val[pos] = as[i];
+			vale[pos] = (m->vararg && pos == m->nparam - 1) ? ae[n - 1] : ae[i];
+			if (m->vararg && pos == m->nparam - 1)
+				break;
+			pos++;
+		}
+	}
+	r->xcount++;
+	r->depth++;
+	r->allow_inherit |= allow;
+	while (q < m->body_e && !rc) {
+		const char *le = memchr(q, '\n', (size_t)(m->body_e - q));
+		char *x;
+		if (!le)
+			le = m->body_e;
+		kw_buf_reset(&b);
+		for (const char *c = q; c < le; c++) {
+			if (*c == '\\' && c + 1 < le) {
+				const char *id = c + 1, *ie = id;
+				if (*id == '(' && id + 1 < le && id[1] == ')') {
+					c = id + 1;
+					continue;
+				}
+				if (*id == '@') {
+					kw_buf_put_i64(&b, (int64_t)r->xcount);
+					c = id;
+					continue;
+				}
+				while (ie < le && (isalnum((unsigned char)*ie) || *ie == '_'))
+					ie++;
+				for (uint32_t k = 0; k < m->nparam; k++) {
+					if ((size_t)(ie - id) == m->pnl[k] && !memcmp(id, m->pn[k], m->pnl[k])) {
+						if (val[k])
+							kw_buf_put(&b, val[k], (size_t)(vale[k] - val[k]));
+						c = ie - 1;
+						goto next;
+					}
+				}
+			}
+			kw_buf_putc(&b, *c);
+next:;
+		}
+		if (b.oom) {
+			rc = oom(r);
+			break;
+		}
+		r->xbytes += b.len + 1;
+		if (r->xbytes > (uint64_t)r->p->len * 64 + (64u << 20)) {
+			rc = kw_error_set(r->err, KW_ELIMIT, NULL,
+					  "line %u: macro expansions exceed %llu bytes", lineno,
+					  (unsigned long long)r->xbytes);
+			break;
+		}
+		x = kw_arena_alloc(&r->p->xtext, b.len + 1);
+		if (!x) {
+			rc = oom(r);
+			break;
+		}
+		memcpy(x, b.p ? b.p : "", b.len);
+		x[b.len] = 0;
+		rc = line(r, x, x + b.len, lineno);
+		q = le + 1;
+	}
+	r->depth--;
+	r->allow_inherit = saved_allow;
+	kw_buf_free(&b);
+	return rc;
+}
+
 /* ---- directives ---- */
 
 static int directive(rd *r, const char *s, const char *e)
@@ -250,8 +458,12 @@ static int directive(rd *r, const char *s, const char *e)
 	dn = (size_t)(q - d);
 #define DIR(lit) (dn == sizeof(lit) - 1 && !memcmp(d, lit, sizeof(lit) - 1))
 	if (r->in_macro) {
-		if (dn == strlen(r->skip_end) && !memcmp(d, r->skip_end, dn))
+		if (dn == strlen(r->skip_end) && !memcmp(d, r->skip_end, dn)) {
 			r->in_macro = 0;
+			if (r->defining >= 0)
+				r->mac[r->defining].body_e = r->raw_s;
+			r->defining = -1;
+		}
 		return 0;
 	}
 	/* YAML / metadata blocks: not assembly */
@@ -266,20 +478,8 @@ static int directive(rd *r, const char *s, const char *e)
 	if (DIR(".macro")) {
 		r->in_macro = 1;
 		r->skip_end = ".endm";
-		q = skip_ws(q, e);
-		{
-			const char *n0 = q;
-			vf_sym *sy;
-			while (q < e && is_id((unsigned char)*q))
-				q++;
-			if (q > n0) {
-				sy = vf_sym_get(&r->p->syms, n0, (size_t)(q - n0), 1);
-				if (!sy)
-					return oom(r);
-				sy->flags |= VF_SYM_MACRO;
-			}
-		}
-		return 0;
+		r->defining = -1;
+		return macro_define(r, q, e);
 	}
 	if (DIR(".set") || DIR(".equ") || DIR(".equiv")) {
 		const char *n0 = skip_ws(q, e), *n1 = n0, *v;
@@ -334,6 +534,9 @@ static int directive(rd *r, const char *s, const char *e)
 static int add_label(rd *r, const char *name, size_t len, int64_t addr)
 {
 	vf_sym *sy;
+
+	if (addr < 0)
+		memset(r->sknown, 0, sizeof(r->sknown));
 
 	if (GROW(r->lab, r->nlab, r->clab, 256))
 		return oom(r);
@@ -555,6 +758,135 @@ static int add_operands(rd *r, const char *s, const char *e, int def_first, uint
 	return 0;
 }
 
+/* value of a scalar source operand: a literal or a known SGPR */
+static int sval_of(rd *r, const char *a, const char *b, uint32_t *out)
+{
+	uint16_t slot;
+	uint8_t n;
+	int64_t v;
+
+	a = skip_ws(a, b);
+	b = rtrim(a, b);
+	if (b - a > 5 && !memcmp(a, "lit(", 4) && b[-1] == ')')
+		a += 4, b--;
+	if (a < b && (isdigit((unsigned char)*a) || *a == '-')) {
+		if (vf_expr(&r->p->syms, a, b, &v))
+			return 0;
+		*out = (uint32_t)v;
+		return 1;
+	}
+	if (vf_parse_reg(&r->p->syms, a, b, &slot, &n) == 1 && n == 1 && slot >= VF_SLOT_S &&
+	    slot < VF_SLOT_S + 128 && r->sknown[slot - VF_SLOT_S]) {
+		*out = r->sval[slot - VF_SLOT_S];
+		return 1;
+	}
+	return 0;
+}
+
+/* Track SGPR constants through s_getpc / s_mov / s_add / s_addc / s_sub /
+ * s_subb; an s_setpc_b64 whose target is then known becomes a branch
+ * (Tensile's long branches).  Every other SGPR write forgets the value. */
+static void sconst_step(rd *r, vf_inst *in, const char *m, size_t mn, const char *ops,
+			const char *e, int64_t addr)
+{
+	vf_prog *p = r->p;
+	const char *f[3] = { NULL, NULL, NULL }, *fe[3] = { NULL, NULL, NULL };
+	int nf = 0, d = -1;
+	uint32_t a = 0, b = 0;
+	uint16_t slot;
+	uint8_t n;
+#define M(lit) (mn == sizeof(lit) - 1 && !memcmp(m, lit, sizeof(lit) - 1))
+
+	for (const char *q = ops; q <= e && nf < 3;) {
+		const char *c = q;
+		while (c < e && *c != ',')
+			c++;
+		f[nf] = q;
+		fe[nf] = c;
+		{
+			const char *sp = skip_ws(q, c);
+			while (sp < c && *sp != ' ' && *sp != '\t')
+				sp++;
+			fe[nf] = sp;
+		}
+		nf++;
+		if (c >= e)
+			break;
+		q = c + 1;
+	}
+	if (nf && vf_parse_reg(&p->syms, skip_ws(f[0], fe[0]), fe[0], &slot, &n) == 1 &&
+	    slot >= VF_SLOT_S && slot + n <= VF_SLOT_S + 128)
+		d = slot - VF_SLOT_S;
+	if ((M("s_getpc_b64") || M("s_get_pc_i64")) && d >= 0 && n == 2) {
+		r->sval[d] = (uint32_t)(addr + 4);
+		r->sval[d + 1] = (uint32_t)((uint64_t)(addr + 4) >> 32);
+		r->sknown[d] = r->sknown[d + 1] = 1;
+		return;
+	}
+	if ((M("s_setpc_b64") || M("s_set_pc_i64")) && d >= 0 && n == 2 && r->sknown[d] &&
+	    r->sknown[d + 1] && in->kind == VF_I_SETPC) {
+		int64_t t = (int64_t)(((uint64_t)r->sval[d + 1] << 32) | r->sval[d]);
+		if (!GROW(r->br, r->nbr, r->cbr, 256)) {
+			in->kind = VF_I_BRANCH;
+			r->br[r->nbr].inst = (uint32_t)p->ninst;
+			r->br[r->nbr].name = NULL;
+			r->br[r->nbr].len = 0;
+			r->br[r->nbr].addr = t;
+			r->nbr++;
+		}
+		return;
+	}
+	if (d >= 0 && n == 1 && nf >= 2) {
+		int ok1 = sval_of(r, f[1], fe[1], &a);
+		int ok2 = nf >= 3 && sval_of(r, f[2], fe[2], &b);
+		uint64_t wide;
+		if ((M("s_mov_b32") || M("s_movk_i32")) && ok1) {
+			r->sval[d] = a;
+			r->sknown[d] = 1;
+			return;
+		}
+		if ((M("s_add_u32") || M("s_add_i32") || M("s_add_co_u32")) && ok1 && ok2) {
+			wide = (uint64_t)a + b;
+			r->sval[d] = (uint32_t)wide;
+			r->sknown[d] = 1;
+			r->scc = M("s_add_i32") ? -1 : (int)(wide >> 32);
+			return;
+		}
+		if ((M("s_addc_u32") || M("s_add_co_ci_u32")) && ok1 && ok2 && r->scc >= 0) {
+			wide = (uint64_t)a + b + (uint64_t)r->scc;
+			r->sval[d] = (uint32_t)wide;
+			r->sknown[d] = 1;
+			r->scc = (int)(wide >> 32);
+			return;
+		}
+		if ((M("s_sub_u32") || M("s_sub_i32") || M("s_sub_co_u32")) && ok1 && ok2) {
+			r->sval[d] = a - b;
+			r->sknown[d] = 1;
+			r->scc = M("s_sub_i32") ? -1 : (b > a);
+			return;
+		}
+		if ((M("s_subb_u32") || M("s_sub_co_ci_u32")) && ok1 && ok2 && r->scc >= 0) {
+			uint64_t sub = (uint64_t)b + (uint64_t)r->scc;
+			r->sval[d] = (uint32_t)((uint64_t)a - sub);
+			r->sknown[d] = 1;
+			r->scc = sub > a;
+			return;
+		}
+	}
+#undef M
+	/* anything else: forget what it writes (and SCC if scalar ALU) */
+	if (m[0] == 's')
+		r->scc = -1;
+	for (uint8_t i = 0; i < in->nops; i++) {
+		const vf_op *o = &p->ops[in->op0 + i];
+		if (o->def && o->slot >= VF_SLOT_S && o->slot < VF_SLOT_S + 128)
+			for (int k = o->slot - VF_SLOT_S; k < o->slot - VF_SLOT_S + o->n && k < 128; k++)
+				r->sknown[k] = 0;
+	}
+	if (in->kind != VF_I_ALU && in->kind != VF_I_WAIT && in->kind != VF_I_IGNORE)
+		memset(r->sknown, 0, sizeof(r->sknown));
+}
+
 static int instruction(rd *r, const char *s, const char *e, uint32_t line, const cinfo *ci)
 {
 	vf_prog *p = r->p;
@@ -599,7 +931,7 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 	in = &p->insts[p->ninst];
 	memset(in, 0, sizeof(*in));
 	in->line = line;
-	in->text = (uint32_t)(s - p->text);
+	in->tp = s;
 	in->text_len = (uint16_t)((size_t)(e - s) > 0xffff ? 0xffff : (size_t)(e - s));
 	in->mnem_len = (uint16_t)(mn > 0xffff ? 0xffff : mn);
 	in->kind = mc->kind;
@@ -695,6 +1027,11 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			vf_sym *sy = vf_sym_get(&p->syms, ci->tname, ci->tlen, 0);
 			if (sy && (sy->flags & VF_SYM_ADDR))
 				r->br[r->nbr].addr = sy->value + ci->toff;
+		} else if (ci->addr >= 0 && ci->enc >= 0 && ((ci->enc >> 23) & 0x1ff) == 0x17f) {
+			/* objdump: a SOPP branch's simm16 (dwords after the 4-byte
+			 * branch) from its encoding, whatever the operand shows */
+			int64_t simm = (int16_t)(uint16_t)(ci->enc & 0xffff);
+			r->br[r->nbr].addr = ci->addr + 4 + simm * 4;
 		} else if (p->objdump && ci->addr >= 0 && t1 > t0 && isdigit((unsigned char)*t0)) {
 			/* objdump without a <sym+off> comment: SOPP simm16 in dwords
 			 * after the branch (4 bytes) */
@@ -736,6 +1073,8 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			return -1;
 		}
 	}
+	if (ci->addr >= 0)
+		sconst_step(r, in, m, mn, ops, e, ci->addr);
 	p->ninst++;
 	return 0;
 }
@@ -761,9 +1100,12 @@ static int objdump_symbol(const char *s, const char *e, int64_t *addr, const cha
 
 static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 {
-	cinfo ci = { 0, -1, NULL, 0, 0 };
+	cinfo ci = { 0, -1, -1, NULL, 0, 0 };
 	const char *q, *code_end = e;
 	int slashes = 0;
+
+	r->raw_s = s;
+	r->raw_e = e;
 
 	if (r->in_block_comment) {
 		const char *end = NULL;
@@ -816,6 +1158,7 @@ static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 		}
 	}
 	(void)slashes;
+	ci.allow |= r->allow_inherit;
 	e = rtrim(s, code_end);
 	if (s >= e)
 		return 0;
@@ -869,6 +1212,16 @@ static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 	}
 	if (*s == '.')
 		return directive(r, s, e);
+	/* macro invocation */
+	if (r->nmac) {
+		const char *t = s;
+		const vf_sym *sy;
+		while (t < e && *t != ' ' && *t != '\t')
+			t++;
+		sy = vf_sym_get(&r->p->syms, s, (size_t)(t - s), 0);
+		if (sy && (sy->flags & VF_SYM_MACRO) && r->mac[sy->value].body_e > r->mac[sy->value].body_s)
+			return expand(r, &r->mac[sy->value], t, e, lineno, ci.allow);
+	}
 	return instruction(r, s, e, lineno, &ci);
 }
 
@@ -889,7 +1242,17 @@ static int build_functions(rd *r)
 		int start;
 
 		if (l->addr >= 0) {
-			start = 1;
+			/* objdump prints every symbol, local labels too: a symbol
+			 * starts a function when nothing falls through into it and
+			 * it sits where a kernel does (256-byte aligned, .p2align 8)
+			 * or has the name of a callable function */
+			if (l->inst == 0 || l->inst >= p->ninst) {
+				start = l->inst == 0;
+			} else {
+				uint8_t pk = p->insts[l->inst - 1].kind;
+				start = (pk == VF_I_END || pk == VF_I_SETPC || pk == VF_I_BRANCH) &&
+					((l->addr & 255) == 0 || is_callable_name(l->name, l->len));
+			}
 		} else if (r->any_func_decl) {
 			sy = vf_sym_get(&p->syms, l->name, l->len, 0);
 			start = sy && (sy->flags & VF_SYM_FUNC);
@@ -969,7 +1332,9 @@ static void resolve_branches(rd *r)
 			t = inst_at_addr(p, b->addr);
 		} else if (b->len) {
 			const vf_sym *sy = vf_sym_get(&p->syms, b->name, b->len, 0);
-			if (sy && (sy->flags & VF_SYM_LABEL))
+			if (sy && (sy->flags & VF_SYM_ADDR))
+				t = inst_at_addr(p, sy->value);
+			else if (sy && (sy->flags & VF_SYM_LABEL))
 				t = (uint32_t)sy->value;
 		}
 		p->insts[b->inst].aux = t;
@@ -1008,6 +1373,7 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	int rc = 0;
 
 	memset(&r, 0, sizeof(r));
+	r.defining = -1;
 	r.p = p;
 	r.err = err;
 	p->text = text;
@@ -1045,6 +1411,7 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 		resolve_branches(&r);
 out:
 	free(r.mc);
+	free(r.mac);
 	free(r.br);
 	free(r.lab);
 	return rc ? (rc < 0 ? rc : KW_EINVAL) : 0;
@@ -1058,5 +1425,6 @@ void vf_prog_free(vf_prog *p)
 	free(p->addr);
 	free(p->funcs);
 	vf_symtab_free(&p->syms);
+	kw_arena_free(&p->xtext);
 	memset(p, 0, sizeof(*p));
 }

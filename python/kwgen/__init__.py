@@ -163,18 +163,24 @@ _STATE_KEYS = ("numReadsPerIterA", "numReadsPerIterB", "numReadsPerIterMetadata"
                "numReadsPerIterMXSA", "numReadsPerIterMXSB")
 
 
-def _plain(v):
+_MAX_DEPTH = 12  # deeper than any request key; object graphs with cycles stop here
+
+
+def _plain(v, depth=0):
     """A Tensile value as JSON data: mappings and Solution-like objects
     (keys() + __getitem__) become dicts, DataType objects their .value,
-    other objects the dict of their public attributes."""
+    other objects the dict of their public attributes.  Past _MAX_DEPTH
+    levels (a cycle) a value becomes its str()."""
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
+    if depth > _MAX_DEPTH:
+        return str(v)
     if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
+        return {str(k): _plain(x, depth + 1) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
+        return [_plain(x, depth + 1) for x in v]
     if hasattr(v, "keys") and hasattr(v, "__getitem__"):
-        return {str(k): _plain(v[k]) for k in v.keys()}
+        return {str(k): _plain(v[k], depth + 1) for k in v.keys()}
     val = getattr(v, "value", None)
     if isinstance(val, int) and not isinstance(val, bool):
         return val
@@ -183,11 +189,15 @@ def _plain(v):
     except (TypeError, ValueError):
         pass
     if hasattr(v, "__dict__"):
-        return {k: _plain(x) for k, x in vars(v).items() if not k.startswith("_") and not callable(x)}
+        return {k: _plain(x, depth + 1) for k, x in vars(v).items() if not k.startswith("_") and not callable(x)}
     return str(v)
 
 
 def _dumps(obj):
+    if isinstance(obj, bytes):
+        return obj
+    if isinstance(obj, str):
+        return obj.encode("utf-8")
     return json.dumps(obj, default=_plain, separators=(",", ":")).encode("utf-8")
 
 
@@ -241,7 +251,8 @@ def _asm_of(res):
 # ------------------------------------------------------------------ the API
 
 def generate(request):
-    """Answer one request (a dict in either form of `kwgen --help`) as
+    """Answer one request (a dict in either form of `kwgen --help`, or its
+    JSON text) as
     kwgend and `kwgen` do for the farm form:
     {"isa", "config_id", "key", "generator_version", "results": [{"name",
     "args", "asm", "type", "acc2arch", "arch2acc", "value", "diagnostics"}],
@@ -250,7 +261,8 @@ def generate(request):
 
 
 def asm(request):
-    """The answer as plain text, exactly what `kwgen --asm` prints.  Raises Error."""
+    """The answer as plain text, exactly what `kwgen --asm` prints (request:
+    a dict or its JSON text).  Raises Error."""
     return _call("kw_ffi_asm", request)
 
 

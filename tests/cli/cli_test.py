@@ -230,6 +230,55 @@ def t_output_errors():
                 assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
 
 
+def t_single_bounded():
+    """Single mode reads at most --max-line-bytes (1 MiB): a bigger request
+    answers limit; an endless stdin ends there instead of filling memory;
+    a directory on stdin is a read error (exit 2)."""
+    big = os.path.join(O.tmp, "big-request.json")
+    with open(big, "w") as f:
+        f.write('{"isa": "' + "x" * (3 << 20) + '"}')
+    for args in ([big], ["--canonical", big]):
+        rc, out, _ = kwgen(*args, allowed=(1,))
+        e = json.loads(out)["error"]
+        assert e["code"] == "limit" and "--max-line-bytes" in e["message"], e
+    rc, out, err = kwgen("--asm", big, allowed=(1,))
+    assert not out and "limit: the request is over 1048576 bytes" in err, err
+    rc, out, _ = kwgen("--max-line-bytes", str(4 << 20), big, allowed=(1,))
+    assert json.loads(out)["error"]["field"] == "isa", out[:300]
+    p = subprocess.Popen([O.kwgen], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        try:
+            p.stdin.write(b'{"isa": "')
+            while True:
+                p.stdin.write(b"y" * 65536)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    killer = threading.Timer(60, p.kill)   # (communicate() would close stdin: not endless)
+    killer.start()
+    try:
+        out = p.stdout.read()
+        p.wait()
+    finally:
+        killer.cancel()
+    assert p.returncode != -signal.SIGKILL, "kwgen kept reading an endless stdin"
+    t.join(10)
+    for f in (p.stdin, p.stdout, p.stderr):
+        try:
+            f.close()
+        except OSError:
+            pass
+    assert p.returncode == 1 and json.loads(out)["error"]["code"] == "limit", (p.returncode, out[:300])
+    fd = os.open(O.tmp, os.O_RDONLY)
+    try:
+        r = subprocess.run([O.kwgen], stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(fd)
+    assert r.returncode == 2 and b"read error" in r.stderr, (r.returncode, r.stderr)
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -244,6 +293,8 @@ def t_odd_argv():
     for flag in ("--jobs", "--max-line-bytes"):
         rc, _, err = kwgen("--batch", flag, allowed=(2,))
         assert "%s needs a value" % flag in err, err
+    rc, out, err = kwgen("--canonical", "--batch", stdin=json.dumps(ORACLE_REQ).encode(), allowed=(2,))
+    assert "--canonical takes one request" in err and not out, (out, err)
     rc, out, err = kwgen(O.tmp, allowed=(2,))
     assert "is a directory" in err and not out, (out, err)
     rc, out, err = kwgen("--batch", O.tmp, allowed=(2,))
@@ -387,6 +438,32 @@ def t_logic_timeout():
         for c in held:
             c.close()
         srv.close()
+
+
+def t_logic_token_file_errors():
+    """--token-file names a directory or holds an over-long first line: a
+    usage error saying so (not "the first line is empty", not a token cut
+    short that the daemon then refuses)."""
+    rc, _, err = logic("--token-file", O.tmp, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "Is a directory" in err, err
+    long_tok = os.path.join(O.tmp, "long-token")
+    with open(long_tok, "w") as f:
+        f.write("t" * 5000 + "\n")
+    rc, _, err = logic("--token-file", long_tok, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "the first line is longer than" in err, err
+
+
+def t_logic_walk_fifo():
+    """A FIFO named *.yaml in a walked directory is skipped with a note (it
+    used to block the walk for ever: nothing ever writes to it)."""
+    tree = os.path.join(O.tmp, "fifo-tree")
+    os.makedirs(os.path.join(tree, "sub"))
+    with open(FIXTURE, "rb") as src, open(os.path.join(tree, "a.yaml"), "wb") as dst:
+        dst.write(src.read())
+    os.mkfifo(os.path.join(tree, "sub", "b.yaml"))
+    rc, out, err = logic("--no-progress", tree, timeout=30)
+    assert "b.yaml: not a regular file" in err and "1 files" in err, err
+    assert len(out.splitlines()) > 0, "the regular file's requests are written"
 
 
 def t_logic_hostile_server():
@@ -638,7 +715,8 @@ CHECKS = [
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
-    ("kwgen --, an option without its value, a directory as FILE", t_odd_argv),
+    ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
+    ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
     ("kwgen logic --isa, --generators (names and JSON), checked locally", t_logic_isa_generators),
@@ -646,7 +724,9 @@ CHECKS = [
     ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
+    ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
+    ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),

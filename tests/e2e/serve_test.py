@@ -408,13 +408,17 @@ def t_signals(binary, tmp):
         assert st == 200
         os.rename(logf, logf + ".1")
         d.proc.send_signal(signal.SIGHUP)
-        time.sleep(0.3)
+        t_end = time.time() + 10
+        while not os.path.exists(logf) and time.time() < t_end:
+            time.sleep(0.05)
         assert d.proc.poll() is None, "SIGHUP killed the daemon"
         st, _, _ = d.request("GET", "/healthz", headers={"X-Request-Id": "after-rotate"})
         assert st == 200
-        time.sleep(0.3)
-        with open(logf) as f:
-            new = f.read()
+        new = ""
+        while "after-rotate" not in new and time.time() < t_end:
+            time.sleep(0.05)
+            with open(logf) as f:
+                new = f.read()
         with open(logf + ".1") as f:
             old = f.read()
         assert "after-rotate" in new and "after-rotate" not in old, (new[-300:], old[-300:])
@@ -571,7 +575,7 @@ def t_workers(binary, tmp):
         lock = threading.Lock()
 
         def one(i):
-            st, h, data = d.request("POST", "/v1/kernels:batch", big_batch(30), J)
+            st, h, data = d.request("POST", "/v1/kernels:batch", big_batch(40), J)
             with lock:
                 out.append((st, h, data))
 
@@ -590,7 +594,7 @@ def t_workers(binary, tmp):
         assert set(codes) <= {(200, None), (503, "timeout")}, set(codes)
         st, _, _ = d.request("GET", "/healthz")
         assert st == 200
-        FIG["work_timeout"] = "--work-timeout 1, 1 worker, 6 x 30-item batches: %d items 200, %d items 503 timeout" % (
+        FIG["work_timeout"] = "--work-timeout 1, 1 worker, 6 x 40-item batches: %d items 200, %d items 503 timeout" % (
             codes.count((200, None)), len(timeouts))
     finally:
         rc = d.stop()

@@ -12,19 +12,26 @@
  *   - a failing call fills err with a known negative code and a non-empty,
  *     NUL-terminated message, and never reports KW_EINTERNAL;
  *   - a successful run returns an array with one object per generator call;
- *   - kw_oracle_answer always returns an object with "error" xor "asm".
+ *   - kw_oracle_answer always returns an object with "error" xor "asm";
+ *   - the text of a successful run (kw_text_render, kwgen --asm) renders,
+ *     starts with a comment line, and has one header line per result;
+ *   - kw_ffi_asm on the raw input returns a text, and a JSON error object
+ *     exactly when its code is non-zero.
  *
  * Build and run: make fuzz (mk/fuzz.mk).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "kwgen/error.h"
+#include "kwgen/ffi.h"
 #include "kwgen/request.h"
+#include "kwgen/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -80,6 +87,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!text)
 				abort();
 			free(text);
+			{
+				json_t *ans = json_pack("{s:O}", "results", results);
+				kw_buf b = KW_BUF_INIT;
+				size_t heads = 0;
+
+				if (!ans)
+					abort();
+				if (kw_request_source(r))
+					json_object_set(ans, "source", (json_t *)kw_request_source(r));
+				if (kw_text_render(&b, ans, &err) != 0 || !b.p || strncmp(b.p, "// ", 3) != 0)
+					abort();
+				for (size_t i = 0; i < n; i++) {
+					char head[64];
+
+					snprintf(head, sizeof(head), "// %s(", kw_request_gen_name(r, i));
+					for (const char *p = b.p; (p = strstr(p, head)); p++)
+						if (p == b.p || p[-1] == '\n') {
+							heads++;
+							break;
+						}
+				}
+				if (heads == 0 && n > 0)
+					abort();
+				kw_buf_free(&b);
+				json_decref(ans);
+			}
 			json_decref(results);
 		}
 		kw_request_free(r);
@@ -100,6 +133,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(text);
 	}
 	json_decref(answer);
+	{
+		static const char err_head[] = "{\"error\":{\"code\":";
+		int code = 1;
+		char *t = kw_ffi_asm((const char *)data, size, &code);
+
+		if (!t)
+			abort();
+		if ((code != 0) != (strncmp(t, err_head, sizeof(err_head) - 1) == 0))
+			abort();
+		kw_ffi_free(t);
+	}
 	json_decref(root);
 	return 0;
 }

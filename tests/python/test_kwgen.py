@@ -254,6 +254,17 @@ def errors(kwgen):
     check(m.startswith("v_accvgpr_read_b32 v[vgprValuC], acc0") and
           m8.startswith("v_accvgpr_read_b32 v[vgprValuC+8], acc0") and "v[vgprValuC]," not in m8,
           "replaceHolder re-bases the holder: %r / %r" % (m[:60], m8[:60]))
+    # JSON text is accepted as it is; an object graph with a cycle does not hang
+    check(kwgen.generate(json.dumps(ex))["key"] == kwgen.generate(ex)["key"], "generate(JSON text)")
+
+    class Node:
+        def __init__(self):
+            self.me = self
+            self.NumThreads = 256
+
+    k = dict(ex["kernel"], Extra=Node())
+    check(kwgen.generate(dict(ex, kernel=k))["key"] == kwgen.generate(ex)["key"],
+          "a kernel holding a cyclic object (unknown keys are ignored)")
     # threads
     results, errs = [], []
 

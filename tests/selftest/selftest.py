@@ -299,9 +299,62 @@ def flags_cases(res, o, tmp):
                 r"FAILED  kwgend --brand-new-flag has a row")
 
 
+VERIFY_WRAPPER = r'''#!%(py)s
+# A broken `kwgen verify`: runs the real one, then %(what)s.
+import json, subprocess, sys
+REAL = %(real)r
+MODE = %(mode)r
+args = sys.argv[1:]
+p = subprocess.run([REAL] + args, stdout=subprocess.PIPE)
+rc, out = p.returncode, p.stdout
+if args[:1] == ["verify"] and "--json" in args and rc in (0, 1):
+    r = json.loads(out)
+    path = args[-1]
+    elf = open(path, "rb").read(4) == b"\x7fELF"
+    objdump = not elf and "file format elf64-amdgpu" in open(path, errors="replace").read(4096)
+    if MODE == "no-findings" or (MODE == "no-findings-in-objdump" and (elf or objdump)):
+        r["findings"] = []
+        rc = 0
+    elif MODE == "race-on-first-wait":
+        for n, line in enumerate(open(path, errors="replace"), 1):
+            if "s_wait" in line:
+                r["findings"].append({"code": "race_raw", "line": n, "severity": "error", "message": "fake"})
+                rc = 1
+                break
+    elif MODE == "exit-3":
+        rc = 3
+    out = json.dumps(r).encode()
+sys.stdout.buffer.write(out)
+sys.exit(rc)
+'''
+
+
+def verify_wrapper(tmp, real, mode, what):
+    return write_exe(os.path.join(tmp, "kwgen-verify-" + mode), VERIFY_WRAPPER % dict(
+        py=PY, real=os.path.abspath(real), mode=mode, what=what))
+
+
+def verify_cases(res, o, tmp):
+    corpus = [PY, "tests/verify/corpus_test.py"]
+    w = verify_wrapper(tmp, o.kwgen, "no-findings", "reports nothing")
+    expect_fail(res, "verify-test: a verifier that reports nothing misses the cases' findings",
+                corpus + ["--kwgen", w], r"expected race_raw at line 19 not reported")
+    w = verify_wrapper(tmp, o.kwgen, "race-on-first-wait", "adds a race on the first wait")
+    expect_fail(res, "verify-test: a race on an LLVM file is a false positive",
+                corpus + ["--kwgen", w], r"llvm/gfx942/.*no race finding")
+    w = verify_wrapper(tmp, o.kwgen, "exit-3", "exits 3")
+    expect_fail(res, "verify-test: exit 3 is an error", corpus + ["--kwgen", w], r"exit 3")
+    w = verify_wrapper(tmp, o.kwgen, "no-findings", "reports nothing")
+    expect_fail(res, "verify-mutants: a verifier that reports nothing detects nothing",
+                [PY, "tests/verify/mutants.py", "--short", "1", "--kwgen", w], r"FAILED .*detection 0/")
+    w = verify_wrapper(tmp, o.kwgen, "no-findings-in-objdump", "reports nothing on objdump text or code objects")
+    expect_fail(res, "verify-forms: findings lost in the objdump form and the code object",
+                [PY, "tests/verify/objdump_test.py", "--mutants", "40", "--kwgen", w], r"only \.s:")
+
+
 CASES = [("runner", runner_cases), ("flags", flags_cases), ("golden", golden_cases), ("e2e", e2e_cases),
          ("hardening", hardening_cases), ("storage", storage_cases), ("package", package_cases),
-         ("scaleout", scaleout_cases)]
+         ("scaleout", scaleout_cases), ("verify", verify_cases)]
 
 
 def main():

@@ -9,10 +9,12 @@ syntax (tests/verify/cases) and a sample of mutants (mutants.py):
                      targets only in <sym+0xOFF> comments)
   3. map every instruction line of the .s to its objdump line (per function,
      in order; the mnemonics must agree) and so to its byte offset;
-  4. run `kwgen verify --json` on the .s, on the objdump text and on the
+  4. run `kwgen verify --json` on the .s, on the objdump text, on the
      object file itself (decoded by libkwgen-codeobj with LLVM's
-     disassembler), and compare the findings as sets of (code, offset,
-     mnemonic).  The code-object decoding must also equal llvm-objdump's
+     disassembler) and on the object linked with ld.lld-22 -shared (a
+     .hsaco-like code object at another address), and compare the findings
+     as sets of (code, offset, mnemonic) (function and offset in it for the
+     linked one).  The code-object decoding must also equal llvm-objdump's
      text (line for line, `codeobj_dump`).
 
   objdump_test.py --kwgen build/kwgen [--codeobj-dump build/tests/codeobj_dump]
@@ -29,6 +31,7 @@ from checks import Results, sanitizer_report  # noqa: E402
 
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
 LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
+LD_LLD = os.environ.get("LD_LLD", "ld.lld-22")
 MCPU = {"gfx940": "gfx942", "gfx941": "gfx942"}
 
 LABEL = re.compile(r"^([.\w$]+):")
@@ -82,6 +85,21 @@ def dis_instructions(text):
             cur.append((n, m.group(1), off))
             by_line[n] = (off, m.group(1))
     return funcs, by_line
+
+
+def func_rel(d_text):
+    """objdump text -> {offset: (function, offset - function start, mnemonic)}."""
+    out, cur, start = {}, None, 0
+    for raw in d_text.split("\n"):
+        m = DIS_SYM.match(raw)
+        if m:
+            cur, start = m.group(2), int(m.group(1), 16)
+            continue
+        m = DIS_INST.match(raw)
+        if m and cur is not None:
+            off = int(m.group(2), 16)
+            out[off] = (cur, off - start, m.group(1))
+    return out
 
 
 def line_map(s_text, d_text):
@@ -214,6 +232,26 @@ def one(a, item, tmp):
                 why.append(f"only objdump: {sorted(kd - ko)[:4]} only code object: {sorted(ko - kd)[:4]}")
             COMPARED["codeobj_objdump"] += len(ko)
             res.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
+        if a.link and fs_o is not None:
+            # a linked (ET_DYN, .hsaco-like) code object: addresses move, the
+            # findings stay at the same instruction of the same function
+            co = base + ".co"
+            p = run([LD_LLD, "-shared", o_path, "-o", co])
+            if p.returncode != 0:
+                res.append((False, f"{name}: link with {LD_LLD}", p.stderr.decode()[-300:]))
+                return res
+            co_text = run([LLVM_OBJDUMP, "-d", co]).stdout.decode()
+            fs_c, e4 = verify(a.kwgen, None, co, a.timeout)
+            os.unlink(co)
+            if e4:
+                res.append((False, f"{name}: verify linked code object", e4))
+                return res
+            rel_o, rel_c = func_rel(d_text), func_rel(co_text)
+            kc = set((f.get("code"),) + rel_c.get(f.get("offset"), (None, None, None)) for f in fs_c)
+            kd2 = set((f.get("code"),) + rel_o.get(d_by_line[f["line"]][0], (None, None, None))
+                      for f in fs_d if f.get("line") in d_by_line)
+            why = "" if kc == kd2 else f"only objdump: {sorted(kd2 - kc, key=str)[:3]} only linked: {sorted(kc - kd2, key=str)[:3]}"
+            res.append((not why, f"{name}: linked code object agrees (same function, same instruction)", why))
         return res
     finally:
         for p_ in (s_path, o_path, d_path):
@@ -231,6 +269,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     a = ap.parse_args()
     R = Results("verify-forms")
+    a.link = bool(shutil.which(LD_LLD))
+    if not a.link:
+        R.skip("linked code objects", f"{LD_LLD} not installed (scripts/deps/core.txt: lld-22)")
     for tool in (LLVM_MC, LLVM_OBJDUMP):
         if not shutil.which(tool):
             R.skip("assembled forms", f"{tool} not installed (scripts/deps/core.txt: llvm-22)")
