@@ -9,7 +9,9 @@ Per ISA two measurements, each the best of --repeat runs on both sides:
    (symbols renamed per copy, the metadata blocks dropped so that llvm-mc
    accepts it): `kwgen verify --isa ISA --json big.s` vs
    `llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=ISA -filetype=obj big.s`
-   (whole-process wall time; output to a temporary file);
+   (whole-process wall time; output to a temporary file); also the
+   object's `llvm-objdump -d` text (MB/s) and the object itself (seconds,
+   decoding with LLVM's disassembler included);
 2. per file: the sum over the ISA's files of the same two commands (process
    start included: what a build step pays per kernel).
 
@@ -61,6 +63,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
     ap.add_argument("--llvm-mc", default=os.environ.get("LLVM_MC", "llvm-mc-22"))
+    ap.add_argument("--llvm-objdump", default=os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22"))
     ap.add_argument("--copies", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", help="write the figures here")
@@ -68,7 +71,8 @@ def main():
     isas = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)))
     tmp = tempfile.mkdtemp(prefix="kwgen-bench-verify-")
     obj = os.path.join(tmp, "out.o")
-    rows, tot = [], dict(big_mb=0.0, big_kw=0.0, big_mc=0.0, file_mb=0.0, file_kw=0.0, file_mc=0.0)
+    rows, tot = [], dict(big_mb=0.0, big_kw=0.0, big_mc=0.0, file_mb=0.0, file_kw=0.0, file_mc=0.0,
+                         dis_mb=0.0, dis_kw=0.0, obj_kw=0.0)
     try:
         for isa in isas:
             files = sorted(glob.glob(os.path.join(ROOT, isa, "*.s.gz")))
@@ -81,6 +85,16 @@ def main():
             mc = best(a.repeat, lambda: timed([a.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}",
                                                "-filetype=obj", big, "-o", obj]))
             os.unlink(big)
+            # the same kernels as llvm-objdump -d prints them (the form of
+            # shipped Tensile kernels), and as the code object itself
+            dis = os.path.join(tmp, f"big_{isa}.dis.s")
+            p = subprocess.run([a.llvm_objdump, "-d", obj], stdout=subprocess.PIPE, check=True)
+            with open(dis, "wb") as f:
+                f.write(p.stdout)
+            dmb = len(p.stdout) / 1e6
+            dkw = best(a.repeat, lambda: timed([a.kwgen, "verify", "--isa", isa, "--json", dis], ok=(0, 1)))
+            okw = best(a.repeat, lambda: timed([a.kwgen, "verify", "--json", obj], ok=(0, 1)))
+            os.unlink(dis)
             fmb = fkw = fmc = 0.0
             for i, src in enumerate(files):
                 path = os.path.join(tmp, f"{isa}_{i}.s")
@@ -92,7 +106,8 @@ def main():
                 fmc += best(a.repeat, lambda: timed([a.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}",
                                                      "-filetype=obj", path, "-o", obj]))
                 os.unlink(path)
-            rows.append(dict(isa=isa, big_mb=mb, big_kw=kw, big_mc=mc, file_mb=fmb, file_kw=fkw, file_mc=fmc))
+            rows.append(dict(isa=isa, big_mb=mb, big_kw=kw, big_mc=mc, file_mb=fmb, file_kw=fkw, file_mc=fmc,
+                             dis_mb=dmb, dis_kw=dkw, obj_kw=okw))
             for k in tot:
                 tot[k] += rows[-1][k]
     finally:
@@ -106,6 +121,9 @@ def main():
         print(f"{r['isa']:8s} {r['big_mb']:8.2f} {r['big_mb'] / r['big_kw']:11.2f} {r['big_mb'] / r['big_mc']:12.2f} "
               f"{r['big_mc'] / r['big_kw']:6.2f}   {r['file_mb']:8.2f} {r['file_mb'] / r['file_kw']:11.2f} "
               f"{r['file_mb'] / r['file_mc']:12.2f} {r['file_mc'] / r['file_kw']:6.2f}")
+    print(f"\n{'isa':8s} {'objdump MB':>10s} {'verify MB/s':>11s} {'code object s':>13s}   (the large files disassembled, and as .o)")
+    for r in rows + [dict(tot, isa="all")]:
+        print(f"{r['isa']:8s} {r['dis_mb']:10.2f} {r['dis_mb'] / r['dis_kw']:11.2f} {r['obj_kw']:13.3f}")
     ratio = tot["big_mc"] / tot["big_kw"]
     print(f"verify {tot['big_mb'] / tot['big_kw']:.2f} MB/s, llvm-mc {tot['big_mb'] / tot['big_mc']:.2f} MB/s: "
           f"ratio {ratio:.2f} (goal >= 1); per file ratio {tot['file_mc'] / tot['file_kw']:.2f}")

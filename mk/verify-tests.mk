@@ -10,7 +10,11 @@
 #   make verify-mutants       mutation test: every wait relaxed, dropped or
 #                             deleted, labelled by tests/verify/refsim.py;
 #                             detection >= 98 %, no false alarm (per-ISA table)
-#   make verify-mutants-short the same on 1 harmful + 1 benign mutant per file
+#   make verify-mutants-short the same on 1 harmful mutant per file and every
+#                             benign one
+#   make verify-mutants-objdump[-short]  the same mutants in llvm-objdump form
+#                             (assembled, disassembled; a deleted wait becomes
+#                             s_nop 0 at the same address, as in shipped kernels)
 #   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
 #                             (tests/e2e/verify_route_test.py)
 #   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling
@@ -46,7 +50,8 @@ $(BUILD)/kwgen $(BUILD)/kwgend: $(BUILD)/libkwgen-codeobj.a
 CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 
-.PHONY: verify-test verify-forms verify-mutants verify-mutants-short bench-verify verify-route
+.PHONY: verify-test verify-forms verify-mutants verify-mutants-short verify-mutants-objdump \
+	verify-mutants-objdump-short bench-verify verify-route
 
 verify-test: $(BUILD)/kwgen
 	python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
@@ -61,6 +66,13 @@ verify-mutants: $(BUILD)/kwgen
 verify-mutants-short: $(BUILD)/kwgen
 	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --short 1
 
+verify-mutants-objdump: $(BUILD)/kwgen
+	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --form objdump \
+		--report $(BUILD)/verify-mutants-objdump.jsonl
+
+verify-mutants-objdump-short: $(BUILD)/kwgen
+	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --form objdump --short 1
+
 -include $(CODEOBJ_OBJS:.o=.d)
 
 bench-verify: $(BUILD)/kwgen
@@ -71,5 +83,5 @@ verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
 
 # make test: the corpus, the three input forms, the short mutation run and
 # the route; under ASan (build-asan/) the corpus and the route again.
-SUITES += verify-test verify-forms verify-mutants-short verify-route
+SUITES += verify-test verify-forms verify-mutants-short verify-mutants-objdump-short verify-route
 ASAN_SUITES += verify-test verify-route

@@ -544,23 +544,39 @@ static void check_lds_barrier(work *w, uint32_t at)
 		}
 		fix(w, k, needed);
 	}
-	/* LDS DMA in flight at the barrier: report, and remember it crossed */
-	while (find_pending(w, VF_SLOT_DMA, 1, ~0u, &k, &s)) {
-		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
-		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
+	/* LDS DMA in flight at the barrier with no wait at all on its counter
+	 * since it issued: the barrier was meant to publish it but waits on
+	 * the wrong counter (llvm/llvm-project#75245).  A DMA in flight
+	 * behind a partial wait is the double-buffered schedule (it fills the
+	 * other buffer) and is left alone. */
+	for (;;) {
+		uint32_t sc, prod;
+		int needed, have, found = 0;
+		uint16_t m = w->mask[VF_SLOT_DMA];
+		for (k = 0; k < VF_NCLS && !found; k++) {
+			if (!(m & (1u << k)) || w->score[k][VF_SLOT_DMA] <= w->lb[k])
+				continue;
+			if (have_for(w, k, w->score[k][VF_SLOT_DMA]) < 0)
+				found = 1;
+		}
+		if (!found)
+			break;
+		k--;
+		sc = w->score[k][VF_SLOT_DMA];
+		prod = w->prod[k][VF_SLOT_DMA];
+		needed = needed_for(w, k, sc);
+		have = -1;
 		if (w->report) {
-			char msg[512], m[64], pm[64], hv[48];
+			char msg[512], mn[64], pm[64];
 			int c = w->isa->cls_cnt[k];
-			mnem(w->p, at, m, sizeof(m));
+			mnem(w->p, at, mn, sizeof(mn));
 			mnem(w->p, prod, pm, sizeof(pm));
-			if (have >= 0)
-				snprintf(hv, sizeof(hv), "has %s(%d)", cname(w, c), have);
-			else
-				snprintf(hv, sizeof(hv), "has no wait on %s", cname(w, c));
 			snprintf(msg, sizeof(msg),
 				 "%s reached while the LDS-DMA load %s (line %u) may still be writing LDS "
-				 "(it completes on %s, not on the LDS counter): needs %s(%d) before it, %s",
-				 m, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), needed, hv);
+				 "(it completes on %s, not on the LDS counter): needs %s(%d) before it, "
+				 "has no wait on %s",
+				 mn, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), needed,
+				 cname(w, c));
 			emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
 		}
 		w->score[k][VF_SLOT_DMAX] = sc;

@@ -426,6 +426,18 @@ static void test_lds_dma(void **state)
 	r = run("gfx942", good);
 	assert_int_equal(races(r), 0);
 	kw_verify_result_free(r);
+	/* double buffering: the DMA into the other buffer stays in flight
+	 * behind a partial vmcnt wait */
+	r = run("gfx942", "k:\n"
+			  "\tbuffer_load_dword v1, s[4:7], 0 offen lds\n"
+			  "\tbuffer_load_dword v1, s[4:7], 0 offen offset:256 lds\n"
+			  "\ts_waitcnt vmcnt(1)\n"
+			  "\ts_barrier\n"
+			  "\tds_read_b32 v2, v3\n"
+			  "\ts_waitcnt vmcnt(0) lgkmcnt(0)\n"
+			  "\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
 }
 
 /* ---- redundant waits ---- */

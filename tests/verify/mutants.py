@@ -233,13 +233,14 @@ def candidates(isa, rel, text):
                     lab, exp, why = label(gen, blk, k, new_wait(I, kind, cnt), affected)
                     name = f"{kind}_{cnt}" if cnt else "delete"
                     mid = f"{rel[5:-5]}@{I.line}:{name}"
+                    exp_base = [dict(e) for e in exp] if exp else exp  # base numbering (objdump form)
                     if exp and kind == "delete":
                         for e in exp:
                             if e["line"] > I.line:
                                 e["line"] -= 1
                             if e.get("producer_line", 0) > I.line:
                                 e["producer_line"] -= 1
-                    out.append(dict(id=mid, isa=isa, base=rel, label=lab, why=why, expected=exp,
+                    out.append(dict(id=mid, isa=isa, base=rel, label=lab, why=why, expected=exp, expected_base=exp_base,
                                     mutation=dict(kind=name, line=I.line, before=raw.strip(),
                                                   after=None if patch is None else patch.strip(), patch_line=patch)))
     return out
@@ -253,6 +254,50 @@ def mutant_text(base_text, m):
     else:
         lines[mu["line"] - 1] = mu["patch_line"]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- objdump form
+LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
+LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
+
+
+def nop_text(base_text, m):
+    """The mutant as shipped kernels are mutated: a deleted wait becomes
+    `s_nop 0` (same size, every address kept), a relaxed one is patched."""
+    lines = base_text.split("\n")
+    mu = m["mutation"]
+    raw = lines[mu["line"] - 1]
+    lines[mu["line"] - 1] = mu["patch_line"] if mu["patch_line"] is not None else \
+        raw[:len(raw) - len(raw.lstrip())] + "s_nop 0"
+    return "\n".join(lines)
+
+
+def to_objdump(text, isa, tmp, name):
+    """Assemble with llvm-mc and disassemble with llvm-objdump -d: -> (objdump
+    text, {.s line: objdump line}) or raises RuntimeError."""
+    import objdump_test as OT
+    base = os.path.join(tmp, hashlib.sha1(name.encode()).hexdigest()[:16])
+    src, obj = base + ".s", base + ".o"
+    with open(src, "w") as f:
+        f.write(text)
+    try:
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={OT.MCPU.get(isa, isa)}", "-filetype=obj",
+                            src, "-o", obj], capture_output=True, text=True)
+        if p.returncode:
+            raise RuntimeError(f"llvm-mc: {p.stderr[-200:]}")
+        d = subprocess.run([LLVM_OBJDUMP, "-d", obj], capture_output=True, text=True)
+        if d.returncode:
+            raise RuntimeError(f"llvm-objdump: {d.stderr[-200:]}")
+    finally:
+        for f in (src, obj):
+            if os.path.exists(f):
+                os.unlink(f)
+    lm, err = OT.line_map(text, d.stdout)
+    if err:
+        raise RuntimeError(err)
+    _, by_line = OT.dis_instructions(d.stdout)
+    line_of = {off: ln for ln, (off, _) in by_line.items()}
+    return d.stdout, {sl: line_of[off] for sl, (off, _) in lm.items()}
 
 
 # ---------------------------------------------------------------- verifier
@@ -313,6 +358,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--min-detect", type=float, default=0.98)
     ap.add_argument("--labels-only", action="store_true", help="label the mutants, run no verifier")
+    ap.add_argument("--form", choices=("s", "objdump"), default="s",
+                    help="objdump: every base and mutant assembled with llvm-mc and verified as llvm-objdump -d "
+                         "text; deleted waits become s_nop 0 at the same address (as in shipped kernels)")
     ap.add_argument("--report", help="write every mutant, its label and the verdict as JSON lines here")
     ap.add_argument("--write-labels", help="write the labelled mutants (JSON lines) here")
     a = ap.parse_args()
@@ -351,9 +399,33 @@ def main():
     V = Verifier(tmpl, a.timeout)
     used = sorted(set(m["base"] for m in kept))
     isa_of = {rel: isa for isa, rel, _ in bases}
-    with ThreadPoolExecutor(a.jobs) as ex:
-        base_res = dict(zip(used, ex.map(lambda rel: V.run(rel, isa_of[rel], texts[rel]), used)))
-        mres = list(ex.map(lambda m: V.run(m["id"], m["isa"], mutant_text(texts[m["base"]], m)), kept))
+    if a.form == "objdump":
+        import shutil
+        if not (shutil.which(LLVM_MC) and shutil.which(LLVM_OBJDUMP)):
+            R = Results("verify-mutants")
+            R.skip("objdump form", f"{LLVM_MC} or {LLVM_OBJDUMP} not installed (scripts/deps/core.txt: llvm-22)")
+            R.finish()
+        tmpd = tempfile.mkdtemp(prefix="kwgen-mutants-objdump-")
+
+        def run_obj(name, isa, text, exp=None):
+            try:
+                dtext, lmap = to_objdump(text, isa, tmpd, name)
+            except RuntimeError as e:
+                return (None, f"objdump form: {e}"), None
+            return V.run(name, isa, dtext), ([dict(e, line=lmap.get(e["line"], -1)) for e in exp] if exp else exp)
+
+        with ThreadPoolExecutor(a.jobs) as ex:
+            base_res = dict(zip(used, (r for r, _ in ex.map(lambda rel: run_obj(rel, isa_of[rel], texts[rel]), used))))
+            outs = list(ex.map(lambda m: run_obj(m["id"], m["isa"], nop_text(texts[m["base"]], m),
+                                                 m["expected_base"]), kept))
+        os.rmdir(tmpd)
+        mres = [r for r, _ in outs]
+        kept = [dict(m, expected=e, mutation=dict(m["mutation"], patch_line=m["mutation"]["patch_line"] or "s_nop 0"))
+                for m, (_, e) in zip(kept, outs)]
+    else:
+        with ThreadPoolExecutor(a.jobs) as ex:
+            base_res = dict(zip(used, ex.map(lambda rel: V.run(rel, isa_of[rel], texts[rel]), used)))
+            mres = list(ex.map(lambda m: V.run(m["id"], m["isa"], mutant_text(texts[m["base"]], m)), kept))
     V.close()
 
     per, rows = {}, []
@@ -415,7 +487,7 @@ def main():
           f"false alarms {T['false_alarms']}/{T['benign']} (goal 0); {'OK' if good else 'FAIL'}")
     # The count line counts the goals, per ISA (a single missed mutant is
     # within the detection goal; the table and the MISSED lines show it).
-    R = Results("verify-mutants")
+    R = Results("verify-mutants" + ("-objdump" if a.form == "objdump" else ""))
     for isa in sorted(per, key=lambda i: (refsim.GEN[i], i)):
         p = per[isa]
         r = p["detected"] / p["harmful"] if p["harmful"] else 1.0
