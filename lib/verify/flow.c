@@ -255,7 +255,7 @@ static void mnem(const vf_prog *p, uint32_t i, char *out, size_t n)
 	const vf_inst *in = &p->insts[i];
 	size_t len = in->mnem_len < n - 1 ? in->mnem_len : n - 1;
 
-	memcpy(out, p->text + in->text, len);
+	memcpy(out, in->tp, len);
 	out[len] = 0;
 }
 
@@ -264,7 +264,7 @@ static void inst_text(const vf_prog *p, uint32_t i, char *out, size_t n)
 	const vf_inst *in = &p->insts[i];
 	size_t len = in->text_len < n - 1 ? in->text_len : n - 1;
 
-	memcpy(out, p->text + in->text, len);
+	memcpy(out, in->tp, len);
 	out[len] = 0;
 }
 
@@ -290,7 +290,7 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 	fi.reg = reg;
 	fi.function = f ? f->name : NULL;
 	fi.function_len = f ? f->name_len : 0;
-	fi.mnemonic = p->text + in->text;
+	fi.mnemonic = in->tp;
 	fi.mnemonic_len = in->mnem_len;
 	fi.allow = in->allow;
 	fi.message = msg;
