@@ -466,6 +466,41 @@ def t_logic_walk_fifo():
     assert len(out.splitlines()) > 0, "the regular file's requests are written"
 
 
+def t_logic_memory_per_request():
+    """kwgen logic keeps a digest per unique request, not its text: 20,000
+    distinct solutions cost a few MB more than kwgen --version, not ~30 MB
+    (a hipBLASLt tree has 10^5..10^6 of them)."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        raise e2e.Skip("/usr/bin/time is absent (package time)")
+    lines = open(FIXTURE).read().split("\n")
+    start = next(i for i, l in enumerate(lines) if l.startswith("- - "))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("  - "))
+    head, sol = lines[:start], ["  " + lines[start][2:]] + lines[start + 1:end]
+    path = os.path.join(O.tmp, "many.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(head) + "\n-\n")
+        for i in range(20000):
+            for l in sol:
+                if l.strip().startswith("MIWaveTile:"):
+                    l = l[:l.index("M")] + "MIWaveTile: [%d, %d]" % (1 + i % 32, 1 + (i // 32) % 32)
+                elif l.strip().startswith("NumLoadsCoalescedA:"):
+                    l = l[:l.index("N")] + "NumLoadsCoalescedA: %d" % (1 + i // 1024)
+                f.write(l + "\n")
+
+    def peak_kb(args):
+        p = subprocess.run(["/usr/bin/time", "-f", "peak=%M"] + args, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=300)
+        err = p.stderr.decode()
+        assert p.returncode == 0 and not sanitizer_report(err), err[-400:]
+        return int(re.findall(r"peak=(\d+)", err)[-1]), err
+    base, _ = peak_kb([O.kwgen, "--version"])
+    peak, err = peak_kb([O.kwgen, "logic", "--no-progress", path])
+    assert "20000 unique requests" in err, err[-300:]
+    extra_mb = (peak - base) / 1024.0
+    sanitized = bool(re.search(rb"__asan_init", open(O.kwgen, "rb").read()))
+    assert sanitized or extra_mb < 15, "kwgen logic peaks %.1f MB over kwgen --version" % extra_mb
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     and an answer past the size bound fails the exchange instead of filling
@@ -725,6 +760,7 @@ CHECKS = [
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
+    ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
     ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
