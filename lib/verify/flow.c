@@ -638,7 +638,7 @@ static void step(work *w, uint32_t at)
 {
 	const vf_prog *p = w->p;
 	const vf_inst *in = &p->insts[at];
-	const vf_op *ops = &p->ops[in->op0];
+	const vf_op *ops = p->ops ? &p->ops[in->op0] : NULL;
 
 	switch (in->kind) {
 	case VF_I_WAIT:
