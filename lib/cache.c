@@ -1357,3 +1357,43 @@ int kw_cache_purge(int64_t *out, kw_cache *c, int64_t before_ms, kw_error *err)
 	pthread_mutex_unlock(&c->write_mu);
 	return rc;
 }
+
+int kw_cache_resolve(char out[65], kw_cache *c, const char *prefix, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st = NULL;
+	char hi[66];
+	size_t n = strlen(prefix);
+	int rc, found = 0;
+
+	if (n < 4 || n > 64 || strspn(prefix, "0123456789abcdef") != n)
+		return kw_error_set(err, KW_EINVAL, "key", "\"%s\" is not a key or a key prefix (4..64 lower-case hex digits)",
+				    prefix);
+	/* keys from prefix up to (not including) prefix + "g": a range on the
+	 * primary key's index */
+	snprintf(hi, sizeof(hi), "%sg", prefix);
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(k->db, "SELECT key FROM entries WHERE key >= ?1 AND key < ?2 ORDER BY key LIMIT 2", -1,
+			       &st, NULL) != SQLITE_OK) {
+		rc = db_error(err, c, k->db, "preparing a query");
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, prefix, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, hi, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (found++ == 0)
+			snprintf(out, 65, "%s", col(st, 0));
+	if (rc != SQLITE_DONE)
+		rc = db_error(err, c, k->db, "reading");
+	else if (found == 0)
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", prefix);
+	else if (found > 1)
+		rc = kw_error_set(err, KW_EINVAL, "key", "%s is the start of more than one key; give more digits", prefix);
+	else
+		rc = 0;
+out:
+	sqlite3_finalize(st);
+	conn_put(c, k);
+	return rc;
+}
