@@ -279,6 +279,40 @@ def t_single_bounded():
     assert r.returncode == 2 and b"read error" in r.stderr, (r.returncode, r.stderr)
 
 
+def t_batch_output_bounded():
+    """--batch holds at most ~32 MiB of answers per job before writing: 40
+    short lines that each ask for ~2.7 MB of assembly (110 MB in all) peak
+    far below their total, and the output is the same bytes, in order, for
+    --jobs 1 and 2."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        raise e2e.Skip("/usr/bin/time is absent (package time)")
+    req = json.load(open(EXAMPLE))
+    req["kernel"].update(MIWaveTile=[16, 16], MIArchVgpr=True)
+    req["generators"] = [{"name": "mapAcctoArchRegs", "args": {"maxAgpr": 256}}] * 32
+    small = json.dumps(ORACLE_REQ)
+    text = ("\n".join([small] + [json.dumps(req)] * 40 + [small]) + "\n").encode()
+    path = os.path.join(O.tmp, "amplify.jsonl")
+    with open(path, "wb") as f:
+        f.write(text)
+    sanitized = bool(re.search(rb"__asan_init", open(O.kwgen, "rb").read()))
+    digests = []
+    for jobs in ("1", "2"):
+        with open(path, "rb") as f:
+            p = subprocess.run(["/usr/bin/time", "-f", "peak=%M", O.kwgen, "--batch", "--jobs", jobs], stdin=f,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+        err = p.stderr.decode()
+        assert p.returncode == 0 and not sanitizer_report(err), err[-400:]
+        lines = p.stdout.split(b"\n")[:-1]
+        assert len(lines) == 42 and b'"asm"' in lines[0] and b'"asm"' in lines[-1], [l[:80] for l in lines[:3]]
+        total_mb = len(p.stdout) / 1e6
+        peak_mb = int(re.findall(r"peak=(\d+)", err)[-1]) / 1024.0
+        assert total_mb > 100, "the lines answer %.0f MB (the test wants > 100)" % total_mb
+        assert sanitized or peak_mb < 32 * int(jobs) + 60, \
+            "--jobs %s peaks at %.0f MB for %.0f MB of answers" % (jobs, peak_mb, total_mb)
+        digests.append(hash(p.stdout))
+    assert digests[0] == digests[1], "--jobs 1 and 2 answer different bytes"
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -750,6 +784,7 @@ CHECKS = [
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
+    ("kwgen --batch: answers of short lines that ask for a lot held ~32 MiB per job", t_batch_output_bounded),
     ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
