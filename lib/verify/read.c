@@ -1300,11 +1300,36 @@ static int build_functions(rd *r)
 	return 0;
 }
 
-static uint32_t inst_at_addr(const vf_prog *p, int64_t a)
+typedef struct addr_idx {
+	int64_t a;
+	uint32_t i;
+} addr_idx;
+
+static int cmp_addr_idx(const void *x, const void *y)
+{
+	const addr_idx *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* Instruction at address a: binary search over the addresses (ascending in
+ * a disassembly), or over a sorted copy when they are not. */
+static uint32_t inst_at_addr(const vf_prog *p, const addr_idx *sorted, int64_t a)
 {
 	size_t lo = 0, hi = p->ninst;
 
-	/* addresses ascend within a disassembly; fall back to a scan */
+	if (sorted) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (sorted[mid].a < a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < p->ninst && sorted[lo].a == a ? sorted[lo].i : UINT32_MAX;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (p->addr[mid] < a)
@@ -1314,26 +1339,37 @@ static uint32_t inst_at_addr(const vf_prog *p, int64_t a)
 	}
 	if (lo < p->ninst && p->addr[lo] == a)
 		return (uint32_t)lo;
-	for (size_t i = 0; i < p->ninst; i++)
-		if (p->addr[i] == a)
-			return (uint32_t)i;
 	return UINT32_MAX;
 }
 
-static void resolve_branches(rd *r)
+static int resolve_branches(rd *r)
 {
 	vf_prog *p = r->p;
+	addr_idx *sorted = NULL;
 
+	for (size_t i = 1; i < p->ninst && r->nbr; i++) {
+		if (p->addr[i] < p->addr[i - 1]) {
+			sorted = malloc(p->ninst * sizeof(*sorted));
+			if (!sorted)
+				return oom(r);
+			for (size_t j = 0; j < p->ninst; j++) {
+				sorted[j].a = p->addr[j];
+				sorted[j].i = (uint32_t)j;
+			}
+			qsort(sorted, p->ninst, sizeof(*sorted), cmp_addr_idx);
+			break;
+		}
+	}
 	for (size_t i = 0; i < r->nbr; i++) {
 		const branch_ref *b = &r->br[i];
 		uint32_t t = UINT32_MAX;
 
 		if (b->addr >= 0) {
-			t = inst_at_addr(p, b->addr);
+			t = inst_at_addr(p, sorted, b->addr);
 		} else if (b->len) {
 			const vf_sym *sy = vf_sym_get(&p->syms, b->name, b->len, 0);
 			if (sy && (sy->flags & VF_SYM_ADDR))
-				t = inst_at_addr(p, sy->value);
+				t = inst_at_addr(p, sorted, sy->value);
 			else if (sy && (sy->flags & VF_SYM_LABEL))
 				t = (uint32_t)sy->value;
 		}
@@ -1341,6 +1377,8 @@ static void resolve_branches(rd *r)
 		if (t == UINT32_MAX)
 			p->nbranch_unresolved++;
 	}
+	free(sorted);
+	return 0;
 }
 
 static const vf_isa *isa_from_text(const char *t, size_t len)
@@ -1408,7 +1446,7 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	p->nlines = lineno;
 	rc = build_functions(&r);
 	if (!rc)
-		resolve_branches(&r);
+		rc = resolve_branches(&r);
 out:
 	free(r.mc);
 	free(r.mac);
