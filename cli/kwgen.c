@@ -270,6 +270,13 @@ static int run_single(FILE *in, int canonical, int as_text, size_t max)
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(src.read_errno));
 		return 2;
 	}
+	if (req && src.too_big) {
+		/* jansson reads the callback's "stop" as the end of input: a
+		 * whole request followed by more than the limit allows is
+		 * still over it (kwgend answers such a body 413). */
+		json_decref(req);
+		req = NULL;
+	}
 	if (!req && src.too_big)
 		kw_error_set(&in_err, KW_ELIMIT, NULL,
 			     "the request is over %zu bytes; that is the limit (--max-line-bytes N raises it)", max);

@@ -116,6 +116,31 @@ def t_max_line_bytes():
     assert "--max-line-bytes" in err, err
 
 
+def t_max_line_bytes_default():
+    """The default --max-line-bytes is kwgend's default --max-body-bytes
+    (1048576): a request of exactly that size is answered by both, one byte
+    more is refused by both (kwgen: limit naming --max-line-bytes; kwgend:
+    413 too_large naming the 1048576-byte bound)."""
+    base = json.dumps(e2e.example())
+    at = (base + " " * (1048576 - len(base))).encode()
+    over = at + b" "
+    assert len(at) == 1048576
+    rc, out, _ = kwgen(stdin=at)
+    assert rc == 0 and "results" in json.loads(out), out[:200]
+    rc, out, err = kwgen(stdin=over, allowed=(1,))
+    assert "--max-line-bytes" in out + err, (out + err)[:300]
+    for extra in ((), ("--max-body-bytes", "1048576")):
+        d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "body%d.db" % len(extra)), "--log-level", "error", *extra).start()
+        try:
+            hdr = {"Content-Type": "application/json"}
+            st, _, data = d.request("POST", "/v1/kernels", at, hdr)
+            assert st == 200, (extra, st, data[:200])
+            st, _, data = d.request("POST", "/v1/kernels", over, hdr)
+            assert st == 413 and b"too_large" in data and b"1048576" in data, (extra, st, data[:200])
+        finally:
+            assert d.stop() == 0
+
+
 def t_jobs():
     lines = golden_lines(400)
     text = ("\n".join(lines) + "\n").encode()
@@ -781,6 +806,8 @@ CHECKS = [
     ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
     ("kwgen --batch: one compact answer per line, bad lines answered", t_batch),
     ("kwgen --batch --max-line-bytes: a longer line answers limit, the next is answered", t_max_line_bytes),
+    ("kwgen --max-line-bytes default = kwgend's --max-body-bytes: 1 MiB answered, 1 MiB + 1 refused by both",
+     t_max_line_bytes_default),
     ("kwgen --jobs 1 / 4 / default: same bytes; bad --jobs refused", t_jobs),
     ("kwgen --line-buffered: each answer before stdin closes", t_line_buffered),
     ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),

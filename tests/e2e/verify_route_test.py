@@ -158,10 +158,22 @@ class T:
         st, _, data = self.d.request("GET", "/v1/verify/" + self.kept["key"])
         assert st == 200 and strip(json.loads(data)) == strip(self.kept), (st, data[:200])
 
-    def metrics(self):
-        self.post("s_endpgm\n", "text/plain", "?isa=gfx942")
+    def verify_count(self):
         st, _, data = self.d.request("GET", "/metrics")
-        assert st == 200 and b'route="/v1/verify"' in data, "no /v1/verify series in /metrics"
+        assert st == 200, st
+        pre = 'kwgen_requests_total{route="/v1/verify",code="200"} '
+        return sum(int(l[len(pre):]) for l in data.decode().splitlines() if l.startswith(pre))
+
+    def metrics(self):
+        # each answer is counted before the client can read it: /metrics
+        # asked right after an answer already has it (it was counted when
+        # libmicrohttpd reported the request complete, a race a loaded
+        # machine lost)
+        base = self.verify_count()
+        for i in range(60):
+            self.post("s_endpgm // %d\n" % i, "text/plain", "?isa=gfx942")
+            n = self.verify_count()
+            assert n == base + i + 1, "after %d answers /metrics counts %d on route=\"/v1/verify\"" % (i + 1, n - base)
 
     def one_slot(self):
         # a verification takes one --max-inflight slot, not two
@@ -194,7 +206,7 @@ def main():
                 e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
                  "code object (application/octet-stream)", "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
-                 "/metrics has the route", "--max-inflight 1 verifies", "SIGTERM exits 0"]
+                 "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies", "SIGTERM exits 0"]
         if t is None:
             e2e.not_run(names, "kwgend start")
         else:
