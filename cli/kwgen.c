@@ -11,6 +11,7 @@
  *   kwgen --help
  */
 #include "kwgen/buf.h"
+#include "kwgen/codeobj.h"
 #include "kwgen/request.h"
 #include "kwgen/text.h"
 #include "cache_cli.h"
@@ -594,6 +595,8 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	FILE *in = stdin;
 
+	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG)) /* kwgen verify's decoder process */
+		return kw_codeobj_child_main(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "verify"))

@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+import elf  # noqa: E402  (tests/lib/elf.py)
 from checks import exit_problems, sanitizer_report  # noqa: E402
 import run as e2e  # noqa: E402  (Daemon, check(), the counters)
 
@@ -650,6 +651,54 @@ def verify_case(name):
     return path
 
 
+def t_verify_undecodable():
+    """A code object whose .text crashes LLVM 22's AMDGPU disassembler is
+    decoded in a child process: exit 2 naming the crash, not a SIGSEGV of
+    kwgen; the file after it is still verified.  A foreign ELF (x86-64) is
+    refused by its e_machine, also with --isa."""
+    crash = os.path.join(O.tmp, "crash.co")
+    with open(crash, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942))
+    ok = os.path.join(O.tmp, "ok.s")
+    with open(ok, "w") as f:
+        f.write("k:\n\ts_endpgm\n")
+    for extra in ((), ("--isa", "gfx942")):
+        rc, out, err = kwgen("verify", *extra, crash, allowed=(2,))
+        assert "crash.co: cannot decode the code object" in err, err
+        rc, out, err = kwgen("verify", "--isa", "gfx942", "--json", crash, ok, allowed=(2,))
+        assert json.loads(out)["isa"] == "gfx942" and "cannot decode" in err, (out, err)
+    x86 = os.path.join(O.tmp, "x86.o")
+    with open(x86, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64))
+    rc, out, err = kwgen("verify", "--isa", "gfx942", x86, allowed=(2,))
+    assert "e_machine is 62" in err, err
+
+
+def t_verify_max_bytes():
+    """kwgen verify reads at most --max-bytes of a file (default 128 MiB, as
+    kwgend's --max-verify-bytes): an endless /dev/zero is exit 2 naming the
+    bound, in bounded memory and time, not a read that grows for ever."""
+    t0 = time.monotonic()
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "/dev/zero", allowed=(2,), timeout=60)
+    assert "/dev/zero: the input is over 134217728 bytes" in err and "--max-bytes" in err, err
+    assert time.monotonic() - t0 < 30, "reading 128 MiB of /dev/zero took %.1f s" % (time.monotonic() - t0)
+    text = "k:\n" + "\ts_nop 0\n" * 200 + "\ts_endpgm\n"
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--max-bytes", "1000", "-", stdin=text.encode(), allowed=(2,))
+    assert "<stdin>: the input is over 1000 bytes" in err, err
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--max-bytes", str(len(text)), "-", stdin=text.encode())
+    assert rc == 0, err
+    rules = os.path.join(O.tmp, "big.supp")
+    with open(rules, "w") as f:
+        f.write("race_raw\n" * 100)
+    rc, out, err = kwgen("verify", "--max-bytes", "500", "--suppress", rules, "-", stdin=text.encode(), allowed=(2,))
+    assert "big.supp: the file is over 500 bytes" in err, err
+    for bad in ("0", "-1", "lots"):
+        rc, out, err = kwgen("verify", "--max-bytes", bad, "-", stdin=text.encode(), allowed=(2,))
+        assert "--max-bytes takes a positive integer" in err, (bad, err)
+    rc, out, err = kwgen("verify", "--max-bytes", allowed=(2,))
+    assert "--max-bytes needs a value" in err, err
+
+
 def t_verify_flags():
     red = verify_case("issue11584_redundant_lgkmcnt")       # two waits for nothing
     race = verify_case("pr3635_lgkmcnt4_three_in_flight")   # one race_raw
@@ -831,6 +880,9 @@ CHECKS = [
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
+    ("kwgen verify --max-bytes: /dev/zero is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
+    ("kwgen verify: a code object LLVM's disassembler crashes on is exit 2, a foreign ELF refused",
+     t_verify_undecodable),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),

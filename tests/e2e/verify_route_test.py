@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run as e2e  # noqa: E402  (the Daemon helper and the check() reporter)
+import elf  # noqa: E402  (tests/lib/elf.py, on the path run.py set)
 import jsonschema  # noqa: E402
 
 VDIR = os.path.join(ROOT, "tests", "verify")
@@ -133,6 +134,24 @@ class T:
         again = self.post(data, "application/octet-stream")
         assert again["cached"] is True and again["key"] == got["key"]
 
+    def undecodable(self):
+        # .text bytes on which LLVM 22's AMDGPU disassembler crashes: decoded
+        # in a child process, the daemon answers 422 undecodable and lives on
+        data = elf.elf(elf.CRASH_GFX942)
+        for query in ("", "?isa=gfx942", "?cache=bypass"):
+            e = self.post(data, "application/octet-stream", query, status=422)
+            assert e["error"]["code"] == "undecodable" and "cannot decode the code object" in e["error"]["message"], e
+            st, _, body = self.d.request("GET", "/healthz")
+            assert st == 200, "kwgend after an undecodable code object: /healthz %s %r" % (st, body[:100])
+        assert self.d.proc.poll() is None, "kwgend exited"
+        ok = self.post("k:\n\ts_endpgm\n", "text/plain", "?isa=gfx942&cache=bypass")
+        assert ok["cached"] is False, ok
+        # a foreign ELF (e_machine x86-64) is refused before decoding, ?isa= or not
+        x86 = elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64)
+        for query in ("", "?isa=gfx942"):
+            e = self.post(x86, "application/octet-stream", query, status=422)
+            assert e["error"]["code"] == "invalid" and "e_machine is 62" in e["error"]["message"], e
+
     def get_bypass_kernelkey(self):
         text = read_gz("llvm/gfx942/dot_f64.s.gz")
         a = self.post(text, "text/plain")
@@ -205,7 +224,9 @@ def main():
             except (RuntimeError, OSError) as ex:
                 e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
-                 "code object (application/octet-stream)", "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
+                 "code object (application/octet-stream)",
+                 "a code object LLVM's disassembler crashes on: 422 undecodable, kwgend lives; a foreign ELF 422",
+                 "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
                  "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies", "SIGTERM exits 0"]
         if t is None:
             e2e.not_run(names, "kwgend start")
@@ -214,13 +235,14 @@ def main():
             e2e.check(names[1], t.isa_query)
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
-            if e2e.check(names[4], t.get_bypass_kernelkey):
-                e2e.check(names[5], t.restart)
+            e2e.check(names[4], t.undecodable)
+            if e2e.check(names[5], t.get_bypass_kernelkey):
+                e2e.check(names[6], t.restart)
             else:
-                e2e.not_run([names[5]], names[4])
-            e2e.check(names[6], t.metrics)
-            e2e.check(names[7], t.one_slot)
-            e2e.check(names[8], t.stop)
+                e2e.not_run([names[6]], names[5])
+            e2e.check(names[7], t.metrics)
+            e2e.check(names[8], t.one_slot)
+            e2e.check(names[9], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
