@@ -26,11 +26,14 @@ static void usage(FILE *f)
 	      "Look into a kwgend cache file (default ./kwgen-cache.db, kwgend's default);\n"
 	      "safe while kwgend runs on it.\n"
 	      "  stats                 entries, bytes, file sizes, per ISA counts and ages\n"
-	      "  ls [--limit N]        one line per entry, most recently used first:\n"
-	      "                        key, isa, bytes, last use (UTC), source\n"
+	      "  ls [--limit N] [--json]\n"
+	      "                        one line per entry, most recently used first:\n"
+	      "                        key, isa, bytes, last use (UTC), source; --json:\n"
+	      "                        one JSON object per line\n"
 	      "  show KEY [--json]     an entry: its metadata and its assembly as text\n"
 	      "                        (kwgen --asm); --json prints the stored response\n"
 	      "  rm KEY                delete an entry (exit 1 if there is none)\n"
+	      "KEY is a whole key or its first 4 or more hex digits (one key only).\n"
 	      "  purge [--older-than DAYS]\n"
 	      "                        delete the entries not used for DAYS days (a\n"
 	      "                        decimal; without it: every entry), oldest first,\n"
@@ -60,10 +63,12 @@ static int64_t now_ms(void)
 
 static int key_ok(const char *key)
 {
-	if (strlen(key) == 64 && strspn(key, "0123456789abcdef") == 64)
+	size_t n = strlen(key);
+
+	if (n >= 4 && n <= 64 && strspn(key, "0123456789abcdef") == n)
 		return 1;
-	fprintf(stderr, "kwgen cache: \"%s\" is not a key (64 lower-case hex digits, the \"key\" of an answer)\n",
-		key);
+	fprintf(stderr, "kwgen cache: \"%s\" is not a key (64 lower-case hex digits, the \"key\" of an answer, "
+		"or its first 4 or more)\n", key);
 	return 0;
 }
 
@@ -131,7 +136,22 @@ static int print_row(void *ud, const kw_cache_row *r)
 {
 	char b[32];
 
-	(void)ud;
+	if (ud) {
+		/* --json: one object per line */
+		json_t *src = r->source[0] ? json_loads(r->source, 0, NULL) : NULL;
+		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I}", "key", r->key, "config_id", r->config_id,
+				      "generator_version", r->generator_version, "isa", r->isa, "bytes",
+				      (json_int_t)r->bytes, "created", (json_int_t)r->created, "last_access",
+				      (json_int_t)r->last_access);
+
+		if (o && src)
+			json_object_set(o, "source", src);
+		if (o && json_dumpf(o, stdout, JSON_COMPACT) == 0)
+			putchar('\n');
+		json_decref(src);
+		json_decref(o);
+		return 0;
+	}
 	printf("%s  %-8s %10lld  %s  ", r->key, r->isa, (long long)r->bytes, utc(b, r->last_access));
 	put_source(r->source);
 	putchar('\n');
@@ -208,6 +228,7 @@ int kw_cli_cache(int argc, char **argv)
 	kw_error err = KW_ERROR_INIT;
 	kw_cache *c = NULL;
 	const char *db = "kwgen-cache.db", *cmd = NULL, *key = NULL;
+	char full[65];
 	int64_t limit = 0, before = INT64_MAX, n = 0;
 	int json = 0, rc = 0, older = 0;
 	struct stat st;
@@ -262,7 +283,8 @@ int kw_cli_cache(int argc, char **argv)
 	}
 	if (key && !key_ok(key))
 		return 2;
-	if ((json && strcmp(cmd, "show")) || (limit && strcmp(cmd, "ls")) || (older && strcmp(cmd, "purge"))) {
+	if ((json && strcmp(cmd, "show") && strcmp(cmd, "ls")) || (limit && strcmp(cmd, "ls")) ||
+	    (older && strcmp(cmd, "purge"))) {
 		fprintf(stderr, "kwgen cache: %s takes none of --json, --limit, --older-than but its own (kwgen cache --help)\n", cmd);
 		return 2;
 	}
@@ -278,10 +300,15 @@ int kw_cli_cache(int argc, char **argv)
 		fprintf(stderr, "kwgen cache: %s\n", err.message);
 		return 2;
 	}
-	if (!strcmp(cmd, "stats")) {
+	/* a key prefix names the one key it starts */
+	if (key && (rc = kw_cache_resolve(full, c, key, &err)) == 0)
+		key = full;
+	if (rc < 0) {
+		/* reported below */
+	} else if (!strcmp(cmd, "stats")) {
 		rc = cmd_stats(c, db, &err);
 	} else if (!strcmp(cmd, "ls")) {
-		rc = kw_cache_list(c, limit, print_row, NULL, &err);
+		rc = kw_cache_list(c, limit, print_row, json ? &json : NULL, &err);
 	} else if (!strcmp(cmd, "show")) {
 		show_opts o = { json, 0, &err };
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <curl/curl.h>
+#include <openssl/evp.h>
 
 #include "kwgen/arch.h"
 #include "kwgen/request.h"
@@ -40,7 +41,7 @@ typedef struct stats {
 	size_t files, file_errors, conn_errors;
 	size_t solutions, requests, derive_errors, posted, hits, server_errors;
 	json_t *errors;           /* error message -> times seen (each printed once) */
-	json_t *seen_requests;    /* canonical request text -> true */
+	json_t *seen_requests;    /* SHA-256 (hex) of the canonical request text -> true */
 	json_t *seen_keys;        /* response key -> true */
 } stats;
 
@@ -250,8 +251,20 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 		json_decref(req);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	}
-	int dup = json_object_get(r->st->seen_requests, canon) != NULL;
-	if (!dup && json_object_set_new(r->st->seen_requests, canon, json_true()) < 0)
+	/* The digest, not the text, is kept: a tree of 10^5..10^6 solutions
+	 * would otherwise hold ~1.5 KB per unique request for the whole run. */
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	char seen[2 * EVP_MAX_MD_SIZE + 1];
+	if (EVP_Digest(canon, strlen(canon), md, &mdlen, EVP_sha256(), NULL) != 1) {
+		free(canon);
+		json_decref(req);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory (hashing a request)");
+	}
+	for (unsigned int i = 0; i < mdlen; i++)
+		snprintf(seen + 2 * i, 3, "%02x", md[i]);
+	int dup = json_object_get(r->st->seen_requests, seen) != NULL;
+	if (!dup && json_object_set_new(r->st->seen_requests, seen, json_true()) < 0)
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	/* Where it came from (after the duplicate check: two solutions with
 	 * the same configuration are the same request). */

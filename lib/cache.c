@@ -391,8 +391,10 @@ static char *immutable_uri(const char *path)
 
 /* The writer's commit hook: the WAL holds frames pages.  At half its share
  * the background thread is woken; at all of it the writer checkpoints now
- * (PASSIVE: never waits; the log restarts at the next write, and
- * journal_size_limit trims the file).  Runs with write_mu held. */
+ * (after any background PASSIVE round; PASSIVE itself waits for no lock;
+ * the log restarts at the next write and journal_size_limit trims the
+ * file).  Runs with write_mu held; without a background thread, at half
+ * the share. */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 {
 	kw_cache *c = arg;
@@ -594,20 +596,22 @@ static int64_t file_size(const char *path, const char *suffix)
 /* ------------------------------------------------------- checkpointer */
 
 /*
- * One round, holding write_mu so that no write of this process lands
- * between the checkpoint and its end (a log that gains frames meanwhile
- * cannot restart, and the writer's own checkpoint would find this one
- * running and do nothing): a read (a connection that has never read has
- * no WAL open and its checkpoint does nothing), then a TRUNCATE checkpoint
- * that waits up to 20 ms for readers of older snapshots (and another
- * process's writer) and empties the -wal file; when it cannot, it has
- * still copied what it could.  Writers wait meanwhile (the fsyncs);
- * readers do not.
+ * One round: a PASSIVE checkpoint beside the writers (the bulk of the
+ * copying and its fsyncs; the writer's own checkpoint waits for it rather
+ * than find it running and do nothing), then, holding write_mu so that no
+ * write of this process lands in between (a log that gains frames
+ * meanwhile cannot restart), a TRUNCATE checkpoint of what was committed
+ * meanwhile that waits up to 20 ms for readers of older snapshots (and
+ * another process's writer) and empties the -wal file; when it cannot, it
+ * has still copied what it could.  Readers never wait for it.  The
+ * connection read once when it was opened (kw_cache_open): one that has
+ * never read has no WAL open and its checkpoints do nothing; reading
+ * again here would pin a snapshot that the writer's checkpoint must stop
+ * at.
  */
 static void checkpoint_once(kw_cache *c)
 {
 	kw_cache_conn *k = c->ckpt;
-	int64_t e, b;
 	int rc;
 
 	/* a WAL under half its share stays: checkpoints cost fsyncs that
@@ -615,9 +619,6 @@ static void checkpoint_once(kw_cache *c)
 	if ((int64_t)atomic_load(&c->wal_frames) * c->page_size < c->wal_share / 2 &&
 	    file_size(c->path, "-wal") <= c->wal_share)
 		return;
-	if (totals(k, &e, &b) < 0)
-		return;
-	/* the bulk of the copying and its fsyncs beside the writers ... */
 	pthread_mutex_lock(&c->ckpt_mu);
 	c->ckpt_passive = 1;
 	pthread_mutex_unlock(&c->ckpt_mu);
@@ -626,16 +627,13 @@ static void checkpoint_once(kw_cache *c)
 	c->ckpt_passive = 0;
 	pthread_cond_broadcast(&c->ckpt_done);
 	pthread_mutex_unlock(&c->ckpt_mu);
-	/* ... then what they committed meanwhile, without them */
 	pthread_mutex_lock(&c->write_mu);
-	if (totals(k, &e, &b) == 0) {
-		sqlite3_busy_timeout(k->db, 20);
-		rc = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-		sqlite3_busy_timeout(k->db, 0);
-		if (rc == SQLITE_OK) {
-			atomic_store(&c->wal_frames, 0);
-			atomic_fetch_add(&c->checkpoints, 1);
-		}
+	sqlite3_busy_timeout(k->db, 20);
+	rc = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	sqlite3_busy_timeout(k->db, 0);
+	if (rc == SQLITE_OK) {
+		atomic_store(&c->wal_frames, 0);
+		atomic_fetch_add(&c->checkpoints, 1);
 	}
 	pthread_mutex_unlock(&c->write_mu);
 }
@@ -810,7 +808,13 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 		conn_put(c, k);
 	}
 	if (!c->read_only && c->opt.checkpoint_ms > 0) {
-		if ((rc = conn_open(&c->ckpt, c, OPEN_READ, 0, err)) < 0) {
+		int64_t e, b;
+
+		/* one read opens the WAL on this connection for good (see
+		 * checkpoint_once) */
+		if ((rc = conn_open(&c->ckpt, c, OPEN_READ, 0, err)) < 0 ||
+		    (totals(c->ckpt, &e, &b) < 0 &&
+		     (rc = db_error(err, c, c->ckpt->db, "reading totals")) < 0)) {
 			kw_cache_close(c);
 			return rc;
 		}
@@ -1351,5 +1355,45 @@ int kw_cache_purge(int64_t *out, kw_cache *c, int64_t before_ms, kw_error *err)
 	pthread_mutex_lock(&c->write_mu);
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&c->write_mu);
+	return rc;
+}
+
+int kw_cache_resolve(char out[65], kw_cache *c, const char *prefix, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st = NULL;
+	char hi[66];
+	size_t n = strlen(prefix);
+	int rc, found = 0;
+
+	if (n < 4 || n > 64 || strspn(prefix, "0123456789abcdef") != n)
+		return kw_error_set(err, KW_EINVAL, "key", "\"%s\" is not a key or a key prefix (4..64 lower-case hex digits)",
+				    prefix);
+	/* keys from prefix up to (not including) prefix + "g": a range on the
+	 * primary key's index */
+	snprintf(hi, sizeof(hi), "%sg", prefix);
+	if ((rc = conn_get(&k, c, err)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(k->db, "SELECT key FROM entries WHERE key >= ?1 AND key < ?2 ORDER BY key LIMIT 2", -1,
+			       &st, NULL) != SQLITE_OK) {
+		rc = db_error(err, c, k->db, "preparing a query");
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, prefix, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, hi, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (found++ == 0)
+			snprintf(out, 65, "%s", col(st, 0));
+	if (rc != SQLITE_DONE)
+		rc = db_error(err, c, k->db, "reading");
+	else if (found == 0)
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", prefix);
+	else if (found > 1)
+		rc = kw_error_set(err, KW_EINVAL, "key", "%s is the start of more than one key; give more digits", prefix);
+	else
+		rc = 0;
+out:
+	sqlite3_finalize(st);
+	conn_put(c, k);
 	return rc;
 }

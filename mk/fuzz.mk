@@ -43,7 +43,7 @@ FUZZ_BINS    := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 # What a harness links besides libkwgen-fuzz.a
 FUZZ_CACHE_OBJ := $(FUZZ_BUILD)/obj/lib/cache.o
 FUZZ_SRV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,server/kernels.c server/reply.c server/flight.c \
-		server/admit.c server/memo.c server/metrics.c server/log.c)
+		server/admit.c server/memo.c server/metrics.c server/log.c server/work.c)
 FUZZ_YAML_OBJS := $(FUZZ_BUILD)/obj/cli/logic_yaml.o $(FUZZ_BUILD)/obj/cli/logic_derive.o
 
 .PHONY: fuzz fuzz-long fuzz-bins fuzz-clean

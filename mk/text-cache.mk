@@ -11,3 +11,6 @@ text-cache-test: $(BUILD)/kwgen $(BUILD)/kwgend
 	python3 tests/e2e/text_cache_test.py --kwgen $(BUILD)/kwgen --kwgend $(BUILD)/kwgend
 
 SUITES += text-cache-test
+
+# also against the sanitized kwgen and kwgend (make asan)
+ASAN_SUITES += text-cache-test

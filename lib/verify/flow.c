@@ -255,7 +255,7 @@ static void mnem(const vf_prog *p, uint32_t i, char *out, size_t n)
 	const vf_inst *in = &p->insts[i];
 	size_t len = in->mnem_len < n - 1 ? in->mnem_len : n - 1;
 
-	memcpy(out, p->text + in->text, len);
+	memcpy(out, in->tp, len);
 	out[len] = 0;
 }
 
@@ -264,7 +264,7 @@ static void inst_text(const vf_prog *p, uint32_t i, char *out, size_t n)
 	const vf_inst *in = &p->insts[i];
 	size_t len = in->text_len < n - 1 ? in->text_len : n - 1;
 
-	memcpy(out, p->text + in->text, len);
+	memcpy(out, in->tp, len);
 	out[len] = 0;
 }
 
@@ -290,7 +290,7 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 	fi.reg = reg;
 	fi.function = f ? f->name : NULL;
 	fi.function_len = f ? f->name_len : 0;
-	fi.mnemonic = p->text + in->text;
+	fi.mnemonic = in->tp;
 	fi.mnemonic_len = in->mnem_len;
 	fi.allow = in->allow;
 	fi.message = msg;
@@ -544,23 +544,39 @@ static void check_lds_barrier(work *w, uint32_t at)
 		}
 		fix(w, k, needed);
 	}
-	/* LDS DMA in flight at the barrier: report, and remember it crossed */
-	while (find_pending(w, VF_SLOT_DMA, 1, ~0u, &k, &s)) {
-		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
-		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
+	/* LDS DMA in flight at the barrier with no wait at all on its counter
+	 * since it issued: the barrier was meant to publish it but waits on
+	 * the wrong counter (llvm/llvm-project#75245).  A DMA in flight
+	 * behind a partial wait is the double-buffered schedule (it fills the
+	 * other buffer) and is left alone. */
+	for (;;) {
+		uint32_t sc, prod;
+		int needed, have, found = 0;
+		uint16_t m = w->mask[VF_SLOT_DMA];
+		for (k = 0; k < VF_NCLS && !found; k++) {
+			if (!(m & (1u << k)) || w->score[k][VF_SLOT_DMA] <= w->lb[k])
+				continue;
+			if (have_for(w, k, w->score[k][VF_SLOT_DMA]) < 0)
+				found = 1;
+		}
+		if (!found)
+			break;
+		k--;
+		sc = w->score[k][VF_SLOT_DMA];
+		prod = w->prod[k][VF_SLOT_DMA];
+		needed = needed_for(w, k, sc);
+		have = -1;
 		if (w->report) {
-			char msg[512], m[64], pm[64], hv[48];
+			char msg[512], mn[64], pm[64];
 			int c = w->isa->cls_cnt[k];
-			mnem(w->p, at, m, sizeof(m));
+			mnem(w->p, at, mn, sizeof(mn));
 			mnem(w->p, prod, pm, sizeof(pm));
-			if (have >= 0)
-				snprintf(hv, sizeof(hv), "has %s(%d)", cname(w, c), have);
-			else
-				snprintf(hv, sizeof(hv), "has no wait on %s", cname(w, c));
 			snprintf(msg, sizeof(msg),
 				 "%s reached while the LDS-DMA load %s (line %u) may still be writing LDS "
-				 "(it completes on %s, not on the LDS counter): needs %s(%d) before it, %s",
-				 m, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), needed, hv);
+				 "(it completes on %s, not on the LDS counter): needs %s(%d) before it, "
+				 "has no wait on %s",
+				 mn, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), needed,
+				 cname(w, c));
 			emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
 		}
 		w->score[k][VF_SLOT_DMAX] = sc;
@@ -622,7 +638,7 @@ static void step(work *w, uint32_t at)
 {
 	const vf_prog *p = w->p;
 	const vf_inst *in = &p->insts[at];
-	const vf_op *ops = &p->ops[in->op0];
+	const vf_op *ops = p->ops ? &p->ops[in->op0] : NULL;
 
 	switch (in->kind) {
 	case VF_I_WAIT:
@@ -706,6 +722,38 @@ static void step(work *w, uint32_t at)
 
 /* ---- driver ---- */
 
+static void heap_push(uint32_t *h, size_t *n, uint32_t v)
+{
+	size_t i = (*n)++;
+
+	while (i && h[(i - 1) / 2] > v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static uint32_t heap_pop(uint32_t *h, size_t *n)
+{
+	uint32_t top = h[0], v = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = v;
+	return top;
+}
+
 static void init_work(work *w, const vf_prog *p, kw_verify_result *r)
 {
 	const vf_isa *isa = p->isa;
@@ -753,7 +801,9 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	work *w;
 	vf_cfg g;
 	uint64_t work_done = 0, max_work;
-	int rc, again;
+	uint32_t *heap = NULL;
+	size_t nheap = 0;
+	int rc;
 
 	r->stats.instructions = p->ninst;
 	r->stats.functions = p->nfuncs;
@@ -801,49 +851,52 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			bl->in.unk = (uint16_t)p->isa->entry_unknown;
 		bl->dirty = 1;
 	}
-	/* fixed point: sweep in program order over dirty blocks */
+	/* fixed point: a min-heap of dirty blocks, so the lowest (program
+	 * order) dirty block goes next and clean blocks cost nothing */
 	rc = 0;
-	do {
-		again = 0;
-		for (size_t b = 0; b < g.n && !rc; b++) {
-			vf_block *bl = &g.b[b];
-			vf_sstate out;
-			uint32_t n;
+	heap = malloc(g.n * sizeof(*heap));
+	if (!heap)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	for (size_t b = 0; b < g.n && !rc; b++)
+		if (g.b[b].dirty)
+			heap_push(heap, &nheap, (uint32_t)b);
+	while (nheap && !rc) {
+		uint32_t b = heap_pop(heap, &nheap);
+		vf_block *bl = &g.b[b];
+		vf_sstate out;
+		uint32_t n;
 
-			if (!bl->dirty)
-				continue;
-			bl->dirty = 0;
-			work_done += bl->end - bl->first;
-			if (work_done > max_work) {
-				rc = kw_error_set(err, KW_ELIMIT, "max_work",
-						  "the data-flow did not settle within %llu instruction "
-						  "visits (max_work); raise the bound",
-						  (unsigned long long)max_work);
-				break;
-			}
-			load_state(w, &bl->in);
-			for (uint32_t i = bl->first; i < bl->end; i++)
-				step(w, i);
-			memset(&out, 0, sizeof(out));
-			if (save_state(w, &out, &n)) {
+		bl->dirty = 0;
+		work_done += bl->end - bl->first;
+		if (work_done > max_work) {
+			rc = kw_error_set(err, KW_ELIMIT, "max_work",
+					  "the data-flow did not settle within %llu instruction "
+					  "visits (max_work); raise the bound",
+					  (unsigned long long)max_work);
+			break;
+		}
+		load_state(w, &bl->in);
+		for (uint32_t i = bl->first; i < bl->end; i++)
+			step(w, i);
+		memset(&out, 0, sizeof(out));
+		if (save_state(w, &out, &n)) {
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		for (uint8_t s = 0; s < bl->nsucc; s++) {
+			vf_block *sb = &g.b[bl->succ[s]];
+			int ch = join(w, &sb->in, &out, n);
+			if (ch < 0) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
 			}
-			for (uint8_t s = 0; s < bl->nsucc; s++) {
-				vf_block *sb = &g.b[bl->succ[s]];
-				int ch = join(w, &sb->in, &out, n);
-				if (ch < 0) {
-					rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-					break;
-				}
-				if (ch) {
-					sb->dirty = 1;
-					if (bl->succ[s] <= b)
-						again = 1;
-				}
+			if (ch && !sb->dirty) {
+				sb->dirty = 1;
+				heap_push(heap, &nheap, bl->succ[s]);
 			}
 		}
-	} while (again && !rc);
+	}
+	free(heap);
 	r->stats.work = work_done;
 	/* reporting pass over the fixed point */
 	if (!rc) {

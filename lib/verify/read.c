@@ -32,6 +32,18 @@ typedef struct label_ref {
 	int64_t addr;        /* objdump symbol address; -1 for labels */
 } label_ref;
 
+#define MAC_PARAMS 32
+
+struct macro {
+	const char *name;
+	uint32_t len;
+	uint32_t nparam;
+	int vararg;
+	const char *pn[MAC_PARAMS], *pd[MAC_PARAMS];
+	uint32_t pnl[MAC_PARAMS], pdl[MAC_PARAMS];
+	const char *body_s, *body_e;
+};
+
 typedef struct rd {
 	vf_prog *p;
 	kw_error *err;
@@ -43,6 +55,14 @@ typedef struct rd {
 	size_t nlab, clab;
 	int in_block_comment, in_macro;
 	const char *skip_end;
+	/* macros: definitions, the one being defined, expansion state */
+	struct macro *mac;
+	size_t nmac, cmac;
+	long defining;
+	const char *raw_s, *raw_e;   /* the raw line being read */
+	int depth;
+	uint8_t allow_inherit;
+	uint64_t xbytes, xcount;
 	int any_func_decl, any_kernel_decl;
 	int64_t cur_sym_addr;
 	/* SGPR constants of straight-line scalar code (objdump form), to
@@ -247,6 +267,185 @@ static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
 	}
 }
 
+/* ---- macros (.macro NAME params / .endm; \\param, \\(), \\@) ---- */
+
+static int line(rd *r, const char *s, const char *e, uint32_t lineno);
+
+/* split [s, e) at top-level commas and blanks; returns the count */
+static uint32_t split_args(const char *s, const char *e, const char **as, const char **ae,
+			   uint32_t max)
+{
+	uint32_t n = 0;
+
+	while (s < e && n < max) {
+		const char *t;
+		int depth = 0;
+		while (s < e && (*s == ' ' || *s == '\t' || *s == ','))
+			s++;
+		if (s >= e)
+			break;
+		t = s;
+		while (t < e) {
+			if (*t == '(' || *t == '[')
+				depth++;
+			else if ((*t == ')' || *t == ']') && depth > 0)
+				depth--;
+			else if (!depth && (*t == ',' || *t == ' ' || *t == '\t'))
+				break;
+			t++;
+		}
+		as[n] = s;
+		ae[n] = t;
+		n++;
+		s = t;
+	}
+	return n;
+}
+
+static int macro_define(rd *r, const char *q, const char *e)
+{
+	const char *as[MAC_PARAMS + 1], *ae[MAC_PARAMS + 1];
+	uint32_t n;
+	struct macro *m;
+	vf_sym *sy;
+
+	q = skip_ws(q, e);
+	n = split_args(q, e, as, ae, MAC_PARAMS + 1);
+	if (!n || r->depth)
+		return 0;
+	if (GROW(r->mac, r->nmac, r->cmac, 16))
+		return oom(r);
+	m = &r->mac[r->nmac];
+	memset(m, 0, sizeof(*m));
+	m->name = as[0];
+	m->len = (uint32_t)(ae[0] - as[0]);
+	for (uint32_t i = 1; i < n && m->nparam < MAC_PARAMS; i++) {
+		const char *pe = as[i], *eq, *colon;
+		while (pe < ae[i] && *pe != ':' && *pe != '=')
+			pe++;
+		colon = pe < ae[i] && *pe == ':' ? pe : NULL;
+		eq = memchr(as[i], '=', (size_t)(ae[i] - as[i]));
+		m->pn[m->nparam] = as[i];
+		m->pnl[m->nparam] = (uint32_t)(pe - as[i]);
+		m->pd[m->nparam] = eq ? eq + 1 : NULL;
+		m->pdl[m->nparam] = eq ? (uint32_t)(ae[i] - eq - 1) : 0;
+		if (colon && (size_t)(ae[i] - colon) >= 7 && !memcmp(colon, ":vararg", 7))
+			m->vararg = 1;
+		m->nparam++;
+	}
+	m->body_s = r->raw_e < r->p->text + r->p->len ? r->raw_e + 1 : r->raw_e;
+	m->body_e = m->body_s;
+	sy = vf_sym_get(&r->p->syms, m->name, m->len, 1);
+	if (!sy)
+		return oom(r);
+	sy->flags |= VF_SYM_MACRO;
+	sy->value = (int64_t)r->nmac;
+	r->defining = (long)r->nmac;
+	r->nmac++;
+	return 0;
+}
+
+static int expand(rd *r, const struct macro *m, const char *s, const char *e, uint32_t lineno,
+		  uint8_t allow)
+{
+	const char *as[MAC_PARAMS * 2], *ae[MAC_PARAMS * 2];
+	const char *val[MAC_PARAMS], *vale[MAC_PARAMS];
+	uint32_t n = split_args(skip_ws(s, e), e, as, ae, MAC_PARAMS * 2), pos = 0;
+	kw_buf b = KW_BUF_INIT;
+	const char *q = m->body_s;
+	uint8_t saved_allow = r->allow_inherit;
+	int rc = 0;
+
+	if (r->depth >= 16)
+		return kw_error_set(r->err, KW_ELIMIT, NULL,
+				    "line %u: macro expansion deeper than 16 levels", lineno);
+	/* arguments: positional, or name=value */
+	for (uint32_t i = 0; i < m->nparam; i++) {
+		val[i] = m->pd[i];
+		vale[i] = m->pd[i] ? m->pd[i] + m->pdl[i] : NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const char *eq = memchr(as[i], '=', (size_t)(ae[i] - as[i]));
+		int named = 0;
+		if (eq)
+			for (uint32_t k = 0; k < m->nparam; k++)
+				if ((size_t)(eq - as[i]) == m->pnl[k] && !memcmp(as[i], m->pn[k], m->pnl[k])) {
+					val[k] = eq + 1;
+					vale[k] = ae[i];
+					named = 1;
+				}
+		if (named)
+			continue;
+		if (pos < m->nparam) {
+			val[pos] = as[i];
+			vale[pos] = (m->vararg && pos == m->nparam - 1) ? ae[n - 1] : ae[i];
+			if (m->vararg && pos == m->nparam - 1)
+				break;
+			pos++;
+		}
+	}
+	r->xcount++;
+	r->depth++;
+	r->allow_inherit |= allow;
+	while (q < m->body_e && !rc) {
+		const char *le = memchr(q, '\n', (size_t)(m->body_e - q));
+		char *x;
+		if (!le)
+			le = m->body_e;
+		kw_buf_reset(&b);
+		for (const char *c = q; c < le; c++) {
+			if (*c == '\\' && c + 1 < le) {
+				const char *id = c + 1, *ie = id;
+				if (*id == '(' && id + 1 < le && id[1] == ')') {
+					c = id + 1;
+					continue;
+				}
+				if (*id == '@') {
+					kw_buf_put_i64(&b, (int64_t)r->xcount);
+					c = id;
+					continue;
+				}
+				while (ie < le && (isalnum((unsigned char)*ie) || *ie == '_'))
+					ie++;
+				for (uint32_t k = 0; k < m->nparam; k++) {
+					if ((size_t)(ie - id) == m->pnl[k] && !memcmp(id, m->pn[k], m->pnl[k])) {
+						if (val[k])
+							kw_buf_put(&b, val[k], (size_t)(vale[k] - val[k]));
+						c = ie - 1;
+						goto next;
+					}
+				}
+			}
+			kw_buf_putc(&b, *c);
+next:;
+		}
+		if (b.oom) {
+			rc = oom(r);
+			break;
+		}
+		r->xbytes += b.len + 1;
+		if (r->xbytes > (uint64_t)r->p->len * 64 + (64u << 20)) {
+			rc = kw_error_set(r->err, KW_ELIMIT, NULL,
+					  "line %u: macro expansions exceed %llu bytes", lineno,
+					  (unsigned long long)r->xbytes);
+			break;
+		}
+		x = kw_arena_alloc(&r->p->xtext, b.len + 1);
+		if (!x) {
+			rc = oom(r);
+			break;
+		}
+		memcpy(x, b.p ? b.p : "", b.len);
+		x[b.len] = 0;
+		rc = line(r, x, x + b.len, lineno);
+		q = le + 1;
+	}
+	r->depth--;
+	r->allow_inherit = saved_allow;
+	kw_buf_free(&b);
+	return rc;
+}
+
 /* ---- directives ---- */
 
 static int directive(rd *r, const char *s, const char *e)
@@ -259,8 +458,12 @@ static int directive(rd *r, const char *s, const char *e)
 	dn = (size_t)(q - d);
 #define DIR(lit) (dn == sizeof(lit) - 1 && !memcmp(d, lit, sizeof(lit) - 1))
 	if (r->in_macro) {
-		if (dn == strlen(r->skip_end) && !memcmp(d, r->skip_end, dn))
+		if (dn == strlen(r->skip_end) && !memcmp(d, r->skip_end, dn)) {
 			r->in_macro = 0;
+			if (r->defining >= 0)
+				r->mac[r->defining].body_e = r->raw_s;
+			r->defining = -1;
+		}
 		return 0;
 	}
 	/* YAML / metadata blocks: not assembly */
@@ -275,20 +478,8 @@ static int directive(rd *r, const char *s, const char *e)
 	if (DIR(".macro")) {
 		r->in_macro = 1;
 		r->skip_end = ".endm";
-		q = skip_ws(q, e);
-		{
-			const char *n0 = q;
-			vf_sym *sy;
-			while (q < e && is_id((unsigned char)*q))
-				q++;
-			if (q > n0) {
-				sy = vf_sym_get(&r->p->syms, n0, (size_t)(q - n0), 1);
-				if (!sy)
-					return oom(r);
-				sy->flags |= VF_SYM_MACRO;
-			}
-		}
-		return 0;
+		r->defining = -1;
+		return macro_define(r, q, e);
 	}
 	if (DIR(".set") || DIR(".equ") || DIR(".equiv")) {
 		const char *n0 = skip_ws(q, e), *n1 = n0, *v;
@@ -740,7 +931,7 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 	in = &p->insts[p->ninst];
 	memset(in, 0, sizeof(*in));
 	in->line = line;
-	in->text = (uint32_t)(s - p->text);
+	in->tp = s;
 	in->text_len = (uint16_t)((size_t)(e - s) > 0xffff ? 0xffff : (size_t)(e - s));
 	in->mnem_len = (uint16_t)(mn > 0xffff ? 0xffff : mn);
 	in->kind = mc->kind;
@@ -913,6 +1104,9 @@ static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 	const char *q, *code_end = e;
 	int slashes = 0;
 
+	r->raw_s = s;
+	r->raw_e = e;
+
 	if (r->in_block_comment) {
 		const char *end = NULL;
 		for (q = s; q + 1 < e; q++)
@@ -964,6 +1158,7 @@ static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 		}
 	}
 	(void)slashes;
+	ci.allow |= r->allow_inherit;
 	e = rtrim(s, code_end);
 	if (s >= e)
 		return 0;
@@ -1017,6 +1212,16 @@ static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 	}
 	if (*s == '.')
 		return directive(r, s, e);
+	/* macro invocation */
+	if (r->nmac) {
+		const char *t = s;
+		const vf_sym *sy;
+		while (t < e && *t != ' ' && *t != '\t')
+			t++;
+		sy = vf_sym_get(&r->p->syms, s, (size_t)(t - s), 0);
+		if (sy && (sy->flags & VF_SYM_MACRO) && r->mac[sy->value].body_e > r->mac[sy->value].body_s)
+			return expand(r, &r->mac[sy->value], t, e, lineno, ci.allow);
+	}
 	return instruction(r, s, e, lineno, &ci);
 }
 
@@ -1095,11 +1300,36 @@ static int build_functions(rd *r)
 	return 0;
 }
 
-static uint32_t inst_at_addr(const vf_prog *p, int64_t a)
+typedef struct addr_idx {
+	int64_t a;
+	uint32_t i;
+} addr_idx;
+
+static int cmp_addr_idx(const void *x, const void *y)
+{
+	const addr_idx *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* Instruction at address a: binary search over the addresses (ascending in
+ * a disassembly), or over a sorted copy when they are not. */
+static uint32_t inst_at_addr(const vf_prog *p, const addr_idx *sorted, int64_t a)
 {
 	size_t lo = 0, hi = p->ninst;
 
-	/* addresses ascend within a disassembly; fall back to a scan */
+	if (sorted) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (sorted[mid].a < a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < p->ninst && sorted[lo].a == a ? sorted[lo].i : UINT32_MAX;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (p->addr[mid] < a)
@@ -1109,26 +1339,37 @@ static uint32_t inst_at_addr(const vf_prog *p, int64_t a)
 	}
 	if (lo < p->ninst && p->addr[lo] == a)
 		return (uint32_t)lo;
-	for (size_t i = 0; i < p->ninst; i++)
-		if (p->addr[i] == a)
-			return (uint32_t)i;
 	return UINT32_MAX;
 }
 
-static void resolve_branches(rd *r)
+static int resolve_branches(rd *r)
 {
 	vf_prog *p = r->p;
+	addr_idx *sorted = NULL;
 
+	for (size_t i = 1; i < p->ninst && r->nbr; i++) {
+		if (p->addr[i] < p->addr[i - 1]) {
+			sorted = malloc(p->ninst * sizeof(*sorted));
+			if (!sorted)
+				return oom(r);
+			for (size_t j = 0; j < p->ninst; j++) {
+				sorted[j].a = p->addr[j];
+				sorted[j].i = (uint32_t)j;
+			}
+			qsort(sorted, p->ninst, sizeof(*sorted), cmp_addr_idx);
+			break;
+		}
+	}
 	for (size_t i = 0; i < r->nbr; i++) {
 		const branch_ref *b = &r->br[i];
 		uint32_t t = UINT32_MAX;
 
 		if (b->addr >= 0) {
-			t = inst_at_addr(p, b->addr);
+			t = inst_at_addr(p, sorted, b->addr);
 		} else if (b->len) {
 			const vf_sym *sy = vf_sym_get(&p->syms, b->name, b->len, 0);
 			if (sy && (sy->flags & VF_SYM_ADDR))
-				t = inst_at_addr(p, sy->value);
+				t = inst_at_addr(p, sorted, sy->value);
 			else if (sy && (sy->flags & VF_SYM_LABEL))
 				t = (uint32_t)sy->value;
 		}
@@ -1136,6 +1377,8 @@ static void resolve_branches(rd *r)
 		if (t == UINT32_MAX)
 			p->nbranch_unresolved++;
 	}
+	free(sorted);
+	return 0;
 }
 
 static const vf_isa *isa_from_text(const char *t, size_t len)
@@ -1168,6 +1411,7 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	int rc = 0;
 
 	memset(&r, 0, sizeof(r));
+	r.defining = -1;
 	r.p = p;
 	r.err = err;
 	p->text = text;
@@ -1202,9 +1446,10 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	p->nlines = lineno;
 	rc = build_functions(&r);
 	if (!rc)
-		resolve_branches(&r);
+		rc = resolve_branches(&r);
 out:
 	free(r.mc);
+	free(r.mac);
 	free(r.br);
 	free(r.lab);
 	return rc ? (rc < 0 ? rc : KW_EINVAL) : 0;
@@ -1218,5 +1463,6 @@ void vf_prog_free(vf_prog *p)
 	free(p->addr);
 	free(p->funcs);
 	vf_symtab_free(&p->syms);
+	kw_arena_free(&p->xtext);
 	memset(p, 0, sizeof(*p));
 }

@@ -129,7 +129,7 @@ typedef struct vf_op {
 
 typedef struct vf_inst {
 	uint32_t line;
-	uint32_t text;       /* offset of the mnemonic in the input */
+	const char *tp;      /* the mnemonic, in the input or in a macro expansion */
 	uint32_t op0;        /* first operand in vf_prog.ops */
 	uint32_t aux;        /* wait index (VF_I_WAIT) or branch target inst (-1u) */
 	uint16_t text_len;   /* up to the comment */
@@ -218,6 +218,7 @@ typedef struct vf_prog {
 	size_t max_instructions;
 	vf_symtab syms;
 	size_t nbranch_unresolved;
+	kw_arena xtext;      /* macro expansions (stable addresses) */
 } vf_prog;
 
 

@@ -279,6 +279,40 @@ def t_single_bounded():
     assert r.returncode == 2 and b"read error" in r.stderr, (r.returncode, r.stderr)
 
 
+def t_batch_output_bounded():
+    """--batch holds at most ~32 MiB of answers per job before writing: 40
+    short lines that each ask for ~2.7 MB of assembly (110 MB in all) peak
+    far below their total, and the output is the same bytes, in order, for
+    --jobs 1 and 2."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        raise e2e.Skip("/usr/bin/time is absent (package time)")
+    req = json.load(open(EXAMPLE))
+    req["kernel"].update(MIWaveTile=[16, 16], MIArchVgpr=True)
+    req["generators"] = [{"name": "mapAcctoArchRegs", "args": {"maxAgpr": 256}}] * 32
+    small = json.dumps(ORACLE_REQ)
+    text = ("\n".join([small] + [json.dumps(req)] * 40 + [small]) + "\n").encode()
+    path = os.path.join(O.tmp, "amplify.jsonl")
+    with open(path, "wb") as f:
+        f.write(text)
+    sanitized = bool(re.search(rb"__asan_init", open(O.kwgen, "rb").read()))
+    digests = []
+    for jobs in ("1", "2"):
+        with open(path, "rb") as f:
+            p = subprocess.run(["/usr/bin/time", "-f", "peak=%M", O.kwgen, "--batch", "--jobs", jobs], stdin=f,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+        err = p.stderr.decode()
+        assert p.returncode == 0 and not sanitizer_report(err), err[-400:]
+        lines = p.stdout.split(b"\n")[:-1]
+        assert len(lines) == 42 and b'"asm"' in lines[0] and b'"asm"' in lines[-1], [l[:80] for l in lines[:3]]
+        total_mb = len(p.stdout) / 1e6
+        peak_mb = int(re.findall(r"peak=(\d+)", err)[-1]) / 1024.0
+        assert total_mb > 100, "the lines answer %.0f MB (the test wants > 100)" % total_mb
+        assert sanitized or peak_mb < 32 * int(jobs) + 60, \
+            "--jobs %s peaks at %.0f MB for %.0f MB of answers" % (jobs, peak_mb, total_mb)
+        digests.append(hash(p.stdout))
+    assert digests[0] == digests[1], "--jobs 1 and 2 answer different bytes"
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -464,6 +498,41 @@ def t_logic_walk_fifo():
     rc, out, err = logic("--no-progress", tree, timeout=30)
     assert "b.yaml: not a regular file" in err and "1 files" in err, err
     assert len(out.splitlines()) > 0, "the regular file's requests are written"
+
+
+def t_logic_memory_per_request():
+    """kwgen logic keeps a digest per unique request, not its text: 20,000
+    distinct solutions cost a few MB more than kwgen --version, not ~30 MB
+    (a hipBLASLt tree has 10^5..10^6 of them)."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        raise e2e.Skip("/usr/bin/time is absent (package time)")
+    lines = open(FIXTURE).read().split("\n")
+    start = next(i for i, l in enumerate(lines) if l.startswith("- - "))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("  - "))
+    head, sol = lines[:start], ["  " + lines[start][2:]] + lines[start + 1:end]
+    path = os.path.join(O.tmp, "many.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(head) + "\n-\n")
+        for i in range(20000):
+            for l in sol:
+                if l.strip().startswith("MIWaveTile:"):
+                    l = l[:l.index("M")] + "MIWaveTile: [%d, %d]" % (1 + i % 32, 1 + (i // 32) % 32)
+                elif l.strip().startswith("NumLoadsCoalescedA:"):
+                    l = l[:l.index("N")] + "NumLoadsCoalescedA: %d" % (1 + i // 1024)
+                f.write(l + "\n")
+
+    def peak_kb(args):
+        p = subprocess.run(["/usr/bin/time", "-f", "peak=%M"] + args, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=300)
+        err = p.stderr.decode()
+        assert p.returncode == 0 and not sanitizer_report(err), err[-400:]
+        return int(re.findall(r"peak=(\d+)", err)[-1]), err
+    base, _ = peak_kb([O.kwgen, "--version"])
+    peak, err = peak_kb([O.kwgen, "logic", "--no-progress", path])
+    assert "20000 unique requests" in err, err[-300:]
+    extra_mb = (peak - base) / 1024.0
+    sanitized = bool(re.search(rb"__asan_init", open(O.kwgen, "rb").read()))
+    assert sanitized or extra_mb < 15, "kwgen logic peaks %.1f MB over kwgen --version" % extra_mb
 
 
 def t_logic_hostile_server():
@@ -715,6 +784,7 @@ CHECKS = [
     ("kwgen --canonical: key = the answer's and the daemon's key", t_canonical),
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
+    ("kwgen --batch: answers of short lines that ask for a lot held ~32 MiB per job", t_batch_output_bounded),
     ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
@@ -725,6 +795,7 @@ CHECKS = [
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
+    ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
     ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),

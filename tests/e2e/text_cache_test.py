@@ -209,6 +209,15 @@ def t_daemon(tmp):
         rc, out, err = kwgen("cache", "--db", db, "show", key, "--json")
         sj = json.loads(out)
         assert rc == 0 and sj["key"] == key and sj["source"] == r1["source"] and sj["cached"] is True
+        # a key prefix names its key; ls --json is one object per line
+        rc, out2, err = kwgen("cache", "--db", db, "show", key[:10], "--json")
+        assert rc == 0 and json.loads(out2) == sj, (rc, err)
+        rc, out, err = kwgen("cache", "--db", db, "ls", "--json")
+        objs = [json.loads(l) for l in out.splitlines()]
+        assert rc == 0 and len(objs) == rows and objs[0]["key"] == key and objs[0]["source"] == r1["source"], objs[:1]
+        assert all(set(o) >= {"key", "isa", "bytes", "created", "last_access"} for o in objs)
+        rc, out, err = kwgen("cache", "--db", db, "show", "0000")
+        assert (rc, out) == (1, "") and "no entry for key 0000" in err, (rc, err)
         # the README's sqlite3 shell queries read the same
         if shutil.which("sqlite3"):
             q = subprocess.run(["sqlite3", db, "SELECT count(*), sum(bytes) FROM entries"], stdout=subprocess.PIPE,
@@ -275,7 +284,8 @@ def t_wrong_uses(tmp):
         (("cache", "--db", db, "purge", "--older-than", "soon"), "--older-than takes a number of days"),
         (("cache", "--db", db, "purge", "--older-than", "nan"), "--older-than takes a number of days"),
         (("cache", "--db", db, "ls", "--limit", "0"), "--limit takes a count"),
-        (("cache", "--db", db, "ls", "--json"), "takes none of"),
+        (("cache", "--db", db, "stats", "--json"), "takes none of"),
+        (("cache", "--db", db, "show", "abc"), "or its first 4 or more"),
         (("cache", "--db", db, "stats", "--bogus"), "unknown option --bogus"),
         (("cache", "--db", os.path.join(tmp, "missing.db"), "stats"), "missing.db: No such file"),
         (("--asm", "--canonical", EXAMPLE), "--asm and --canonical do not go together"),

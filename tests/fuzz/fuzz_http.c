@@ -8,7 +8,9 @@
  *   /v1/kernels/KEY       GET: kw_kernels_get, then DELETE: kw_kernels_delete
  * - and the rest is the body, parsed by the daemon's own code
  * (JSON_REJECT_DUPLICATES, its limits: --max-batch 8, the default request
- * limits).  Answers are stored in a real SQLite cache (a temporary file,
+ * limits).  Work that must generate becomes a job, run by the daemon's own
+ * worker pool (two workers) and waited for as kwgend's suspended request
+ * waits.  Answers are stored in a real SQLite cache (a temporary file,
  * bounded to 4 MiB) and the hot-cache memo, so repeats take the hit paths.
  *
  * Properties (abort() on violation): every reply has a status in 200..599
@@ -19,6 +21,7 @@
  *
  * Build and run: make fuzz (mk/fuzz.mk).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +43,8 @@ static char db_path[64];
 
 static void cleanup(void)
 {
+	kw_work_stop(S.work);
+	kw_work_free(S.work);
 	kw_flights_free(S.flights);
 	kw_memo_free(S.memo);
 	kw_cache_close(S.cache);
@@ -75,13 +80,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	S.cfg.hot_bytes = 1 << 20;
 	S.cfg.max_inflight = 4;
 	S.cfg.max_response_bytes = 1 << 20;
+	S.cfg.workers = 2;
 	S.limits = limits;
 	kw_admit_init(&S.admit, 4);
 	copt.max_bytes = S.cfg.max_cache_bytes;
 	copt.checkpoint_ms = 0;
 	if (kw_cache_open(&S.cache, db_path, &copt, &e) < 0)
 		abort();
-	if (!(S.flights = kw_flights_new()) || !(S.memo = kw_memo_new(1024, S.cfg.hot_bytes, 1000)))
+	if (!(S.flights = kw_flights_new()) || !(S.memo = kw_memo_new(1024, S.cfg.hot_bytes, 1000)) ||
+	    !(S.work = kw_work_new(S.cfg.workers)))
 		abort();
 	kw_log_set_level(0);
 	atexit(cleanup);
@@ -132,8 +139,45 @@ static size_t count_requests(const char *body, size_t len)
 	return n;
 }
 
+/* A suspended request: the job's done hook wakes the waiting thread. */
+typedef struct waiter {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+} waiter;
+
+static void on_done(void *arg)
+{
+	waiter *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	w->done = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* rc from kw_kernels_post / kw_kernels_batch: 1 = run the job, wait for it,
+ * take its reply into out (as kwgend resumes the request). */
+static void finish(int rc, kw_kjob *job, kw_reply *out)
+{
+	waiter w = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+
+	if (rc == 0)
+		return;
+	if (rc != 1 || !job)
+		abort();
+	kw_kjob_start(job, on_done, &w);
+	pthread_mutex_lock(&w.mu);
+	while (!w.done)
+		pthread_cond_wait(&w.cv, &w.mu);
+	pthread_mutex_unlock(&w.mu);
+	kw_kjob_reply(job, out);
+	kw_kjob_free(job);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	kw_kjob *job = NULL;
 	const char *nl = memchr(data, '\n', size);
 	char path[256];
 	size_t plen;
@@ -158,12 +202,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*q = '\0';
 	}
 	if (strcmp(path, "/v1/kernels") == 0) {
-		kw_kernels_post(&r, &S, body, blen, bypass, text);
+		finish(kw_kernels_post(&r, &job, &S, body, blen, bypass, text), job, &r);
 		check_reply(&r, 0);
 	} else if (strcmp(path, "/v1/kernels:batch") == 0) {
 		size_t n = count_requests(body, blen);
 
-		kw_kernels_batch(&r, &S, body, blen, bypass);
+		finish(kw_kernels_batch(&r, &job, &S, body, blen, bypass), job, &r);
 		check_reply(&r, 0);
 		if (r.status == 200) {
 			json_t *ans = json_loadb(r.body, r.len, JSON_REJECT_DUPLICATES, NULL);

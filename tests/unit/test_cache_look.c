@@ -212,6 +212,22 @@ static void test_groups_delete(void **state)
 	assert_int_equal(g.oldest[1], 1000);
 	assert_int_equal(g.newest[1], 5000);
 
+	/* prefixes: one key, none, several, not a prefix */
+	{
+		char full[65];
+
+		key_of(key, 3);
+		assert_int_equal(kw_cache_resolve(full, c, key, &err), 0);
+		assert_string_equal(full, key);
+		assert_int_equal(kw_cache_resolve(full, c, "0000", &err), KW_EINVAL); /* keys 1, 2, 3 */
+		assert_non_null(strstr(err.message, "more than one key"));
+		assert_int_equal(kw_cache_resolve(full, c, "ffff", &err), KW_ENOTFOUND);
+		assert_int_equal(kw_cache_resolve(full, c, "000", &err), KW_EINVAL);
+		assert_int_equal(kw_cache_resolve(full, c, "00zz", &err), KW_EINVAL);
+		key[63] = '\0'; /* 63 digits: still keys 1, 2 and 3 */
+		assert_int_equal(kw_cache_resolve(full, c, key, &err), KW_EINVAL);
+		key_of(key, 3);
+	}
 	key_of(key, 3);
 	assert_int_equal(kw_cache_delete(c, key, &err), 0);
 	assert_int_equal(kw_cache_delete(c, key, &err), KW_ENOTFOUND);

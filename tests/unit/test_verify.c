@@ -426,6 +426,18 @@ static void test_lds_dma(void **state)
 	r = run("gfx942", good);
 	assert_int_equal(races(r), 0);
 	kw_verify_result_free(r);
+	/* double buffering: the DMA into the other buffer stays in flight
+	 * behind a partial vmcnt wait */
+	r = run("gfx942", "k:\n"
+			  "\tbuffer_load_dword v1, s[4:7], 0 offen lds\n"
+			  "\tbuffer_load_dword v1, s[4:7], 0 offen offset:256 lds\n"
+			  "\ts_waitcnt vmcnt(1)\n"
+			  "\ts_barrier\n"
+			  "\tds_read_b32 v2, v3\n"
+			  "\ts_waitcnt vmcnt(0) lgkmcnt(0)\n"
+			  "\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
 }
 
 /* ---- redundant waits ---- */
@@ -638,6 +650,43 @@ static void test_symbols_and_immediates(void **state)
 	kw_verify_result_free(r);
 }
 
+/* ---- Tensile macros: expanded with their arguments ---- */
+
+static void test_macros(void **state)
+{
+	static const char *text =
+		".set sgprStrideAL, 41\n"
+		".macro _v_add_co_u32 dst:req, cc:req, src0:req, src1:req, dpp=\n"
+		"   v_add_co_u32 \\dst, \\cc, \\src0, \\src1 \\dpp\n"
+		".endm\n"
+		"/* Global Offset A */\n"
+		".macro GLOBAL_OFFSET_A vgprAddr:req vgprOffset0I:req vgprOffsetL:req vgprTmp:req\n"
+		"v_mul_lo_u32 v[\\vgprTmp+0], s[sgprStrideAL], v[\\vgprOffsetL] // mul d1 lower\n"
+		"_v_add_co_u32 v[\\vgprAddr+0], vcc, v[\\vgprOffset0I], v[\\vgprTmp+0] // accumulate\n"
+		".endm\n"
+		"k:\n"
+		"  buffer_load_dword v5, v1, s[8:11], 0 offen\n"
+		"  GLOBAL_OFFSET_A 10, 5, 6, 7\n" /* 12: v5 read in the expansion */
+		"  s_waitcnt vmcnt(0)\n"
+		"  buffer_load_dword v5, v1, s[8:11], 0 offen\n"
+		"  GLOBAL_OFFSET_A 10, 5, 6, 7  // kwgen-verify: allow race_raw\n"
+		"  s_waitcnt vmcnt(0)\n"
+		"  s_endpgm\n";
+	kw_verify_result *r = run("gfx908", text);
+	const kw_verify_finding *f;
+
+	(void)state;
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNKNOWN_INSTRUCTION), 0);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->line, 12);
+	assert_string_equal(f->reg, "v5");
+	assert_string_equal(f->mnemonic, "v_add_co_u32");
+	assert_int_equal(kw_verify_result_suppressed(r), 1);
+	assert_int_equal(kw_verify_result_stats(r)->instructions, 9);
+	kw_verify_result_free(r);
+}
+
 /* ---- suppressions (file rules and inline), exact totals ---- */
 
 static void test_suppressions(void **state)
@@ -824,6 +873,7 @@ int main(void)
 		cmocka_unit_test(test_objdump),
 		cmocka_unit_test(test_long_branch),
 		cmocka_unit_test(test_symbols_and_immediates),
+		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_suppressions),
 		cmocka_unit_test(test_totals_exact),
 		cmocka_unit_test(test_output),

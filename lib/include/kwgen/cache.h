@@ -248,6 +248,12 @@ typedef int (*kw_cache_group_cb)(void *ud, const char *isa, int64_t entries, int
 				 int64_t newest_ms);
 int kw_cache_groups(kw_cache *c, kw_cache_group_cb cb, void *ud, kw_error *err);
 
+/* The one key that starts with prefix (4..64 lower-case hex digits; a
+ * whole key resolves to itself when stored) into out.  Returns 0;
+ * KW_ENOTFOUND (no key starts so); KW_EINVAL (not hex, too short, or the
+ * start of more than one key: the message says so); KW_EIO. */
+int kw_cache_resolve(char out[65], kw_cache *c, const char *prefix, kw_error *err);
+
 /* Delete the row of key (one transaction).  Returns 0, KW_ENOTFOUND (no
  * such row) or KW_EIO (busy past the timeout, read-only file, ...). */
 int kw_cache_delete(kw_cache *c, const char *key, kw_error *err);
