@@ -645,6 +645,17 @@ static void step(work *w, uint32_t at)
 		do_wait(w, at);
 		return;
 	case VF_I_IGNORE:
+		if (in->aux == 1 && w->report) {
+			char msg[256], text[96];
+			inst_text(p, at, text, sizeof(text));
+			snprintf(msg, sizeof(msg),
+				 "`%s` selects VGPRs above v255 for the following operands; the model "
+				 "reads operand numbers as written, so findings on those VGPRs may be "
+				 "missed or misplaced",
+				 text);
+			emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
+		}
+		return;
 	case VF_I_END:
 		return;
 	case VF_I_UNKNOWN:

@@ -1000,6 +1000,14 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			in->cls[in->ncls++] = (uint8_t)cls1;
 		if (!in->ncls)
 			in->kind = VF_I_UNKNOWN;
+	} else if (mn == 14 && !memcmp(m, "s_set_vgpr_msb", 14)) {
+		/* gfx1250 VGPR MSB mode: operands name v0-v255 of a bank the
+		 * model does not follow; flagged (aux = 1) as unsupported */
+		int ok;
+		int64_t imm = imm_of(r, ops, e, &ok);
+		in->kind = VF_I_IGNORE;
+		if (!ok || (imm & 0xff))
+			in->aux = 1;
 	} else if (mc->kind == VF_I_ALU || mc->kind == VF_I_CALL) {
 		if (mc->flags & VF_F_DEF0)
 			def_first = (mc->flags & VF_F_READDST) ? 2 : 1;

@@ -233,7 +233,8 @@ def t_output_errors():
 def t_single_bounded():
     """Single mode reads at most --max-line-bytes (1 MiB): a bigger request
     answers limit; an endless stdin ends there instead of filling memory;
-    a directory on stdin is a read error (exit 2)."""
+    a directory on stdin is a read error that says why (exit 2), also with
+    --batch."""
     big = os.path.join(O.tmp, "big-request.json")
     with open(big, "w") as f:
         f.write('{"isa": "' + "x" * (3 << 20) + '"}')
@@ -271,12 +272,14 @@ def t_single_bounded():
         except OSError:
             pass
     assert p.returncode == 1 and json.loads(out)["error"]["code"] == "limit", (p.returncode, out[:300])
-    fd = os.open(O.tmp, os.O_RDONLY)
-    try:
-        r = subprocess.run([O.kwgen], stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    finally:
-        os.close(fd)
-    assert r.returncode == 2 and b"read error" in r.stderr, (r.returncode, r.stderr)
+    for args in ([], ["--batch"], ["--asm", "--batch"]):
+        fd = os.open(O.tmp, os.O_RDONLY)
+        try:
+            r = subprocess.run([O.kwgen] + args, stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=60)
+        finally:
+            os.close(fd)
+        assert r.returncode == 2 and b"read error: Is a directory" in r.stderr, (args, r.returncode, r.stderr)
 
 
 def t_batch_output_bounded():
