@@ -540,10 +540,13 @@ def t_logic_memory_per_request():
 
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
-    and an answer past the size bound fails the exchange instead of filling
-    memory."""
+    a password in the URL is not printed in messages, and an answer past the
+    size bound fails the exchange instead of filling memory."""
     rc, _, err = logic("--no-progress", "--server", "file:///etc/passwd", FIXTURE, allowed=(2,))
     assert "must start with http:// or https://" in err, err
+    for url in ("http://alice:s3cret@127.0.0.1:1", "ftp://alice:s3cret@127.0.0.1:1"):
+        rc, _, err = logic("--no-progress", "--server", url, FIXTURE, allowed=(2,))
+        assert "s3cret" not in err and "alice:***@" in err, "the password is printed: " + err
 
     class Huge(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -799,7 +802,7 @@ CHECKS = [
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
-    ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
+    ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
