@@ -106,6 +106,28 @@ static void test_lds_in_order(void **state)
 	kw_verify_result_free(r);
 }
 
+/* ---- every late producer is reported at its own first use ---- */
+
+static void test_each_producer(void **state)
+{
+	static const char *text = "k:\n"
+				  "\tds_read_b32 v1, v0\n"
+				  "\tds_read_b32 v2, v0 offset:4\n"
+				  "\tv_add_u32_e32 v3, v2, v2\n" /* 4: the younger read */
+				  "\tv_add_u32_e32 v5, v2, v3\n" /* 5: same producer: once */
+				  "\tv_add_u32_e32 v4, v1, v1\n" /* 6: the older read, still late */
+				  "\ts_waitcnt lgkmcnt(0)\n"
+				  "\ts_endpgm\n";
+	kw_verify_result *r = run("gfx942", text);
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 4), 1);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 5), 0);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 6), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT), 0);
+	kw_verify_result_free(r);
+}
+
 /* ---- SMEM is out of order: only a zero count completes it ---- */
 
 static void test_smem_out_of_order(void **state)
@@ -857,6 +879,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lds_in_order),
+		cmocka_unit_test(test_each_producer),
 		cmocka_unit_test(test_smem_out_of_order),
 		cmocka_unit_test(test_flat_both_counters),
 		cmocka_unit_test(test_gfx12_combined),
