@@ -636,6 +636,25 @@ static void test_long_branch(void **state)
 	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
 	assert_int_equal(kw_verify_result_stats(r)->functions, 1);
 	kw_verify_result_free(r);
+	/* text form: Tensile's long branch names its label */
+	r = run("gfx942", "k:\n"
+			  "  buffer_load_dword v5, v1, s[8:11], 0 offen\n"
+			  "  s_cmp_eq_u32 s11, 0x1\n"
+			  "  s_cbranch_scc1 label_NoBranch_0\n"
+			  "  s_getpc_b64 s[64:65]\n"
+			  "  s_add_i32 s66, label_Sync_EDN_0, 0x4\n"
+			  "  s_add_u32 s64, s64, s66\n"
+			  "  s_addc_u32 s65, s65, 0\n"
+			  "  s_setpc_b64 s[64:65]\n"
+			  "label_NoBranch_0:\n"
+			  "  s_waitcnt vmcnt(0)\n"
+			  "  s_endpgm\n"
+			  "label_Sync_EDN_0:\n"
+			  "  v_add_u32 v6, v5, v5\n" /* 14 */
+			  "  s_endpgm\n");
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 14), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	kw_verify_result_free(r);
 }
 
 /* ---- .set symbols in register indices, raw s_waitcnt immediates ---- */
