@@ -538,6 +538,32 @@ def t_logic_memory_per_request():
     assert sanitized or extra_mb < 15, "kwgen logic peaks %.1f MB over kwgen --version" % extra_mb
 
 
+def t_logic_non_utf8_name():
+    """A logic file whose name is not UTF-8 (a byte 0xff): its requests are
+    written, source.file with U+FFFD for the byte (it was "out of memory",
+    exit 2, nothing written)."""
+    d = os.path.join(O.tmp, "names").encode()
+    os.makedirs(d, exist_ok=True)
+    bad = os.path.join(d, b"bad\xff-caf\xc3\xa9.yaml")
+    with open(FIXTURE, "rb") as src, open(bad, "wb") as dst:
+        dst.write(src.read())
+    p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", bad], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode("utf-8", "replace")
+    assert p.returncode == 0 and not sanitizer_report(err), (p.returncode, err[-300:])
+    first = json.loads(p.stdout.split(b"\n")[0])
+    assert first["source"]["file"].endswith("bad\ufffd-caf\u00e9.yaml"), first["source"]
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "names.db"), "--log-level", "error").start()
+    try:
+        p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", b"--server",
+                            ("http://127.0.0.1:%d" % d.port).encode(), bad],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode("utf-8", "replace")
+        assert p.returncode == 0 and "no errors" in err, (p.returncode, err[-300:])
+    finally:
+        assert d.stop() == 0
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
@@ -802,6 +828,7 @@ CHECKS = [
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
+    ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
