@@ -5,6 +5,8 @@ same answer: parse, canonical form and key, generate, answer JSON).
 
   python     kwgen.generate(request) in a loop (json.dumps, ctypes call,
              json.loads of the answer), one thread
+  no key     the same without the canonical form and key (kw_ffi_run: the
+             path of kwgen.wait(), kwgen.accToArchMapper(), ...)
   cli-batch  `kwgen --batch --jobs 1` over the same requests as JSON lines
              (process start, parse, answer, write), one thread
   cli-each   one `kwgen` process per request (what a script without the
@@ -65,6 +67,12 @@ def main():
             kwgen.generate(r)
         return time.perf_counter() - t0
 
+    def run_pass():
+        t0 = time.perf_counter()
+        for r in good:
+            kwgen._call("kw_ffi_run", r)
+        return time.perf_counter() - t0
+
     def cli_pass():
         t0 = time.perf_counter()
         p = subprocess.run([a.kwgen, "--batch", "--jobs", "1"], input=lines, stdout=subprocess.PIPE, check=True)
@@ -82,14 +90,16 @@ def main():
 
     # passes interleaved, so a load that comes and goes on a shared machine
     # weighs on both sides alike; the best pass of each counts
-    py = cli = one = float("inf")
+    py = run = cli = one = float("inf")
     for _ in range(a.passes):
         py = min(py, py_pass())
+        run = min(run, run_pass())
         cli = min(cli, cli_pass())
         one = min(one, each_pass())
     fig = {
         "requests": n,
         "python_calls_per_s": round(n / py),
+        "python_no_key_calls_per_s": round(n / run),
         "cli_batch_calls_per_s": round(n / cli),
         "cli_process_per_request_calls_per_s": round(len(each) / one),
         "python_over_cli_batch": round(cli / py, 3),
@@ -99,6 +109,7 @@ def main():
     print("bench-python: %d golden requests (farm form), best of %d" % (n, a.passes))
     print("  %-38s %10s" % ("", "calls/s"))
     print("  %-38s %10d" % ("python kwgen.generate() (1 thread)", fig["python_calls_per_s"]))
+    print("  %-38s %10d" % ("python, no cache key (seed helpers)", fig["python_no_key_calls_per_s"]))
     print("  %-38s %10d" % ("kwgen --batch --jobs 1", fig["cli_batch_calls_per_s"]))
     print("  %-38s %10d" % ("one kwgen process per request", fig["cli_process_per_request_calls_per_s"]))
     print("  python / cli-batch = %.2f; python / process-per-request = %.0fx"

@@ -321,7 +321,8 @@ static int run_single(FILE *in, int canonical, int as_text, size_t max)
  * to line N: a blank or whitespace-only line, a line that is not JSON (NUL
  * bytes, invalid UTF-8) and a line longer than --max-line-bytes each answer
  * {"error": {...}}.  A line's bytes past the limit are skipped without being
- * stored, so memory is bounded by jobs x (CHUNK_BYTES + max line bytes).
+ * stored, so memory is bounded by jobs x (CHUNK_BYTES + max line bytes)
+ * for the input and jobs x (CHUNK_OUT_BYTES + one answer) for the output.
  *
  * Allocation: everything here, in libkwgen and in jansson uses malloc/free
  * (jansson's allocator is never replaced), so any value may be freed by any
@@ -330,6 +331,10 @@ static int run_single(FILE *in, int canonical, int as_text, size_t max)
 #define CHUNK 256
 #define CHUNK_BYTES ((size_t)4 << 20)
 #define LINE_KEEP ((size_t)64 << 10) /* line buffers larger than this are freed after use */
+/* A chunk's answers held before they are written: a few short lines can
+ * ask for hundreds of MB of assembly, so past this a chunk stops and its
+ * remaining lines are answered and written one at a time, in order. */
+#define CHUNK_OUT_BYTES ((size_t)32 << 20)
 
 typedef struct line {
 	char *p;        /* malloc()ed, NUL-terminated; reused across rounds */
@@ -342,6 +347,7 @@ typedef struct chunk {
 	line *lines;
 	size_t n;
 	size_t max_line;
+	size_t done;    /* lines answered into out by run_chunk */
 	kw_buf out;
 	int oom;
 	int as_text;    /* --asm: the text of each answer */
@@ -447,19 +453,26 @@ typedef struct job {
 	size_t first;   /* input line number of c->lines[0], 1-based */
 } job;
 
+/* Answer line i of c (its number lineno) into c->out. */
+static void answer_one(chunk *c, size_t i, size_t lineno)
+{
+	answer_line(c, &c->lines[i], lineno);
+	if (c->lines[i].cap > LINE_KEEP) {
+		free(c->lines[i].p);
+		c->lines[i].p = NULL;
+		c->lines[i].cap = 0;
+	}
+}
+
+/* Answer the chunk's lines until its output passes CHUNK_OUT_BYTES; the
+ * rest (from c->done) are answered one by one as the output is written. */
 static void *run_chunk(void *arg)
 {
 	job *jb = arg;
 	chunk *c = jb->c;
 
-	for (size_t i = 0; i < c->n && !c->oom; i++) {
-		answer_line(c, &c->lines[i], jb->first + i);
-		if (c->lines[i].cap > LINE_KEEP) {
-			free(c->lines[i].p);
-			c->lines[i].p = NULL;
-			c->lines[i].cap = 0;
-		}
-	}
+	for (c->done = 0; c->done < c->n && !c->oom && c->out.len < CHUNK_OUT_BYTES; c->done++)
+		answer_one(c, c->done, jb->first + c->done);
 	return NULL;
 }
 
@@ -469,7 +482,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 	job *jbs;
 	pthread_t *tids;
 	size_t per_chunk, lineno = 1;
-	int rc = 0, eof = 0;
+	int rc = 0, eof = 0, read_errno = 0;
 
 	if (line_buffered)
 		jobs = 1;
@@ -510,6 +523,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 				}
 				if (got == 0) {
 					eof = 1;
+					read_errno = ferror(in) ? (errno ? errno : EIO) : 0;
 					break;
 				}
 				bytes += c->lines[c->n].len;
@@ -531,13 +545,20 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 				pthread_join(tids[j], NULL);
 		for (int j = 0; j < used && !rc; j++) {
 			chunk *c = &cs[j];
-			if (c->oom) {
-				fputs("kwgen: out of memory\n", stderr);
-				rc = 2;
-			} else if ((errno = 0, c->out.len) && fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
-				rc = write_error();
+			for (;;) {
+				if (c->oom) {
+					fputs("kwgen: out of memory\n", stderr);
+					rc = 2;
+				} else if ((errno = 0, c->out.len) &&
+					   fwrite(c->out.p, 1, c->out.len, stdout) != c->out.len) {
+					rc = write_error();
+				}
+				kw_buf_reset(&c->out);
+				if (rc || c->done >= c->n)
+					break;
+				answer_one(c, c->done, jbs[j].first + c->done); /* the rest, in order */
+				c->done++;
 			}
-			kw_buf_reset(&c->out);
 		}
 		if (!rc && line_buffered && stdout_failed())
 			rc = write_error();
@@ -552,7 +573,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 	free(jbs);
 	free(tids);
 	if (!rc && ferror(in)) {
-		fprintf(stderr, "kwgen: read error: %s\n", strerror(errno));
+		fprintf(stderr, "kwgen: read error: %s\n", strerror(read_errno ? read_errno : EIO));
 		return 2;
 	}
 	return rc ? rc : stdout_failed() ? write_error() : 0;

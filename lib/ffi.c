@@ -59,6 +59,43 @@ char *kw_ffi_generate(const char *json, size_t len, int *code)
 	return t;
 }
 
+char *kw_ffi_run(const char *json, size_t len, int *code)
+{
+	kw_error e = KW_ERROR_INIT;
+	json_error_t jerr;
+	json_t *req, *results = NULL, *ans = NULL;
+	kw_request *r = NULL;
+	char *t = NULL;
+
+	if (!json) {
+		kw_error_set(&e, KW_ESYNTAX, NULL, "no request text");
+		goto fail;
+	}
+	if (!(req = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr))) {
+		kw_error_set(&e, KW_ESYNTAX, NULL, "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column,
+			     jerr.text);
+		goto fail;
+	}
+	if (kw_request_parse(&r, req, NULL, &e) == 0 && kw_request_run(&results, r, &e) == 0) {
+		ans = json_pack("{s:s,s:o}", "isa", kw_request_isa_name(r), "results", results);
+		if (ans && kw_request_source(r))
+			json_object_set(ans, "source", (json_t *)kw_request_source(r));
+		if (!ans)
+			kw_error_set(&e, KW_ENOMEM, NULL, "out of memory");
+	}
+	kw_request_free(r);
+	json_decref(req);
+	if (!ans)
+		goto fail;
+	t = json_dumps(ans, JSON_COMPACT);
+	json_decref(ans);
+	*code = t ? 0 : KW_ENOMEM;
+	return t;
+fail:
+	*code = e.code ? e.code : KW_ENOMEM;
+	return error_text(&e);
+}
+
 char *kw_ffi_asm(const char *json, size_t len, int *code)
 {
 	kw_error e = KW_ERROR_INIT;

@@ -295,7 +295,12 @@ static const char *arena_dup(kw_arena *a, const char *s, size_t n)
 	p = kw_arena_alloc(a, n + 1);
 	if (!p)
 		return NULL;
-	memcpy(p, s, n);
+	/* findings quote the input: keep them printable ASCII (valid UTF-8 in
+	 * the JSON output whatever bytes the text had) */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		p[i] = (char)(c < 0x20 || c >= 0x7f ? '?' : c);
+	}
 	p[n] = 0;
 	return p;
 }

@@ -385,14 +385,19 @@ static int have_for(const work *w, int k, uint32_t s)
 	return (w->wub[k] >= s && c >= 0) ? w->wn[c] : -1;
 }
 
-static void fix(work *w, int k, int needed)
+/* After a reported hazard: treat the producing instruction as complete
+ * (every register and pseudo slot it writes, in every class), without
+ * completing anything else, so that each other late producer is still
+ * reported at its own first use. */
+static void retire(work *w, uint32_t prod)
 {
-	int c = w->isa->cls_cnt[k];
-
-	if (c < 0)
-		return;
-	apply_wait(w, c, needed);
-	w->fixed |= (uint16_t)(1u << c);
+	for (uint32_t i = 0; i < w->ndirty; i++) {
+		uint16_t slot = w->dirty[i];
+		uint16_t m = w->mask[slot];
+		for (int k = 0; m && k < VF_NCLS; k++)
+			if ((m & (1u << k)) && w->prod[k][slot] == prod)
+				w->mask[slot] &= (uint16_t)~(1u << k);
+	}
 }
 
 /* Pending write on one of slots [slot, slot+n): class and slot of the
@@ -514,7 +519,7 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 			     msg);
 		}
 		reported = 1;
-		fix(w, k, needed);
+		retire(w, prod);
 	}
 }
 
@@ -542,7 +547,7 @@ static void check_lds_barrier(work *w, uint32_t at)
 				 m, pm, w->p->insts[prod].line, cname(w, c), needed, hv, class_note(w, k));
 			emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
 		}
-		fix(w, k, needed);
+		retire(w, prod);
 	}
 	/* LDS DMA in flight at the barrier with no wait at all on its counter
 	 * since it issued: the barrier was meant to publish it but waits on
@@ -607,7 +612,7 @@ static void check_lds_dma(work *w, uint32_t at)
 				 m, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), needed);
 			emit(w, KW_VF_LDS_DMA, at, NULL, prod, c, needed, have, msg);
 		}
-		fix(w, k, needed);
+		retire(w, prod);
 	}
 }
 
@@ -638,13 +643,24 @@ static void step(work *w, uint32_t at)
 {
 	const vf_prog *p = w->p;
 	const vf_inst *in = &p->insts[at];
-	const vf_op *ops = &p->ops[in->op0];
+	const vf_op *ops = p->ops ? &p->ops[in->op0] : NULL;
 
 	switch (in->kind) {
 	case VF_I_WAIT:
 		do_wait(w, at);
 		return;
 	case VF_I_IGNORE:
+		if (in->aux == 1 && w->report) {
+			char msg[256], text[96];
+			inst_text(p, at, text, sizeof(text));
+			snprintf(msg, sizeof(msg),
+				 "`%s` selects VGPRs above v255 for the following operands; the model "
+				 "reads operand numbers as written, so findings on those VGPRs may be "
+				 "missed or misplaced",
+				 text);
+			emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
+		}
+		return;
 	case VF_I_END:
 		return;
 	case VF_I_UNKNOWN:
@@ -722,6 +738,38 @@ static void step(work *w, uint32_t at)
 
 /* ---- driver ---- */
 
+static void heap_push(uint32_t *h, size_t *n, uint32_t v)
+{
+	size_t i = (*n)++;
+
+	while (i && h[(i - 1) / 2] > v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static uint32_t heap_pop(uint32_t *h, size_t *n)
+{
+	uint32_t top = h[0], v = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = v;
+	return top;
+}
+
 static void init_work(work *w, const vf_prog *p, kw_verify_result *r)
 {
 	const vf_isa *isa = p->isa;
@@ -769,7 +817,9 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	work *w;
 	vf_cfg g;
 	uint64_t work_done = 0, max_work;
-	int rc, again;
+	uint32_t *heap = NULL;
+	size_t nheap = 0;
+	int rc;
 
 	r->stats.instructions = p->ninst;
 	r->stats.functions = p->nfuncs;
@@ -817,49 +867,52 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			bl->in.unk = (uint16_t)p->isa->entry_unknown;
 		bl->dirty = 1;
 	}
-	/* fixed point: sweep in program order over dirty blocks */
+	/* fixed point: a min-heap of dirty blocks, so the lowest (program
+	 * order) dirty block goes next and clean blocks cost nothing */
 	rc = 0;
-	do {
-		again = 0;
-		for (size_t b = 0; b < g.n && !rc; b++) {
-			vf_block *bl = &g.b[b];
-			vf_sstate out;
-			uint32_t n;
+	heap = malloc(g.n * sizeof(*heap));
+	if (!heap)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	for (size_t b = 0; b < g.n && !rc; b++)
+		if (g.b[b].dirty)
+			heap_push(heap, &nheap, (uint32_t)b);
+	while (nheap && !rc) {
+		uint32_t b = heap_pop(heap, &nheap);
+		vf_block *bl = &g.b[b];
+		vf_sstate out;
+		uint32_t n;
 
-			if (!bl->dirty)
-				continue;
-			bl->dirty = 0;
-			work_done += bl->end - bl->first;
-			if (work_done > max_work) {
-				rc = kw_error_set(err, KW_ELIMIT, "max_work",
-						  "the data-flow did not settle within %llu instruction "
-						  "visits (max_work); raise the bound",
-						  (unsigned long long)max_work);
-				break;
-			}
-			load_state(w, &bl->in);
-			for (uint32_t i = bl->first; i < bl->end; i++)
-				step(w, i);
-			memset(&out, 0, sizeof(out));
-			if (save_state(w, &out, &n)) {
+		bl->dirty = 0;
+		work_done += bl->end - bl->first;
+		if (work_done > max_work) {
+			rc = kw_error_set(err, KW_ELIMIT, "max_work",
+					  "the data-flow did not settle within %llu instruction "
+					  "visits (max_work); raise the bound",
+					  (unsigned long long)max_work);
+			break;
+		}
+		load_state(w, &bl->in);
+		for (uint32_t i = bl->first; i < bl->end; i++)
+			step(w, i);
+		memset(&out, 0, sizeof(out));
+		if (save_state(w, &out, &n)) {
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		for (uint8_t s = 0; s < bl->nsucc; s++) {
+			vf_block *sb = &g.b[bl->succ[s]];
+			int ch = join(w, &sb->in, &out, n);
+			if (ch < 0) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
 			}
-			for (uint8_t s = 0; s < bl->nsucc; s++) {
-				vf_block *sb = &g.b[bl->succ[s]];
-				int ch = join(w, &sb->in, &out, n);
-				if (ch < 0) {
-					rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-					break;
-				}
-				if (ch) {
-					sb->dirty = 1;
-					if (bl->succ[s] <= b)
-						again = 1;
-				}
+			if (ch && !sb->dirty) {
+				sb->dirty = 1;
+				heap_push(heap, &nheap, bl->succ[s]);
 			}
 		}
-	} while (again && !rc);
+	}
+	free(heap);
 	r->stats.work = work_done;
 	/* reporting pass over the fixed point */
 	if (!rc) {

@@ -69,6 +69,10 @@ typedef struct rd {
 	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */
 	uint32_t sval[128];
 	uint8_t sknown[128];
+	/* text form: an SGPR that holds "label + constant" (Tensile's long
+	 * branch `s_add_i32 sX, label, 4`): the label */
+	const char *sref[128];
+	uint32_t sreflen[128];
 	int scc; /* -1 unknown */
 } rd;
 
@@ -535,8 +539,10 @@ static int add_label(rd *r, const char *name, size_t len, int64_t addr)
 {
 	vf_sym *sy;
 
-	if (addr < 0)
+	if (addr < 0) {
 		memset(r->sknown, 0, sizeof(r->sknown));
+		memset(r->sref, 0, sizeof(r->sref));
+	}
 
 	if (GROW(r->lab, r->nlab, r->clab, 256))
 		return oom(r);
@@ -817,6 +823,58 @@ static void sconst_step(rd *r, vf_inst *in, const char *m, size_t mn, const char
 	if (nf && vf_parse_reg(&p->syms, skip_ws(f[0], fe[0]), fe[0], &slot, &n) == 1 &&
 	    slot >= VF_SLOT_S && slot + n <= VF_SLOT_S + 128)
 		d = slot - VF_SLOT_S;
+	if (addr < 0) {
+		/* text form: follow label operands into s_setpc */
+		if ((M("s_setpc_b64") || M("s_set_pc_i64")) && d >= 0 && n == 2 && r->sref[d] &&
+		    in->kind == VF_I_SETPC) {
+			if (!GROW(r->br, r->nbr, r->cbr, 256)) {
+				in->kind = VF_I_BRANCH;
+				r->br[r->nbr].inst = (uint32_t)p->ninst;
+				r->br[r->nbr].name = r->sref[d];
+				r->br[r->nbr].len = r->sreflen[d];
+				r->br[r->nbr].addr = -1;
+				r->nbr++;
+			}
+			return;
+		}
+		if (d >= 0 && n == 1 && nf >= 2 &&
+		    (M("s_add_i32") || M("s_add_u32") || M("s_sub_i32") || M("s_sub_u32") ||
+		     M("s_mov_b32") || M("s_add_co_u32") || M("s_sub_co_u32"))) {
+			const char *ref = NULL;
+			uint32_t refl = 0;
+			for (int i = 1; i < nf && !ref; i++) {
+				const char *x = skip_ws(f[i], fe[i]), *xe = fe[i];
+				uint16_t sl;
+				uint8_t nn;
+				const vf_sym *sy;
+				int64_t v;
+				if (x >= xe)
+					continue;
+				if (vf_parse_reg(&p->syms, x, xe, &sl, &nn) == 1) {
+					if (sl >= VF_SLOT_S && sl < VF_SLOT_S + 128 && r->sref[sl - VF_SLOT_S]) {
+						ref = r->sref[sl - VF_SLOT_S];
+						refl = r->sreflen[sl - VF_SLOT_S];
+					}
+					continue;
+				}
+				if (!(isalpha((unsigned char)*x) || *x == '_' || *x == '.') ||
+				    !vf_expr(&p->syms, x, xe, &v))
+					continue;
+				sy = vf_sym_get(&p->syms, x, (size_t)(xe - x), 0);
+				if (!sy || !(sy->flags & VF_SYM_VALUE)) {
+					ref = x;
+					refl = (uint32_t)(xe - x);
+				}
+			}
+			r->sref[d] = ref;
+			r->sreflen[d] = refl;
+			return;
+		}
+		if (d >= 0)
+			for (int k = d; k < d + n && k < 128; k++)
+				r->sref[k] = NULL;
+		return;
+	}
 	if ((M("s_getpc_b64") || M("s_get_pc_i64")) && d >= 0 && n == 2) {
 		r->sval[d] = (uint32_t)(addr + 4);
 		r->sval[d + 1] = (uint32_t)((uint64_t)(addr + 4) >> 32);
@@ -1000,6 +1058,14 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			in->cls[in->ncls++] = (uint8_t)cls1;
 		if (!in->ncls)
 			in->kind = VF_I_UNKNOWN;
+	} else if (mn == 14 && !memcmp(m, "s_set_vgpr_msb", 14)) {
+		/* gfx1250 VGPR MSB mode: operands name v0-v255 of a bank the
+		 * model does not follow; flagged (aux = 1) as unsupported */
+		int ok;
+		int64_t imm = imm_of(r, ops, e, &ok);
+		in->kind = VF_I_IGNORE;
+		if (!ok || (imm & 0xff))
+			in->aux = 1;
 	} else if (mc->kind == VF_I_ALU || mc->kind == VF_I_CALL) {
 		if (mc->flags & VF_F_DEF0)
 			def_first = (mc->flags & VF_F_READDST) ? 2 : 1;
@@ -1073,8 +1139,7 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			return -1;
 		}
 	}
-	if (ci->addr >= 0)
-		sconst_step(r, in, m, mn, ops, e, ci->addr);
+	sconst_step(r, in, m, mn, ops, e, ci->addr);
 	p->ninst++;
 	return 0;
 }
@@ -1300,11 +1365,36 @@ static int build_functions(rd *r)
 	return 0;
 }
 
-static uint32_t inst_at_addr(const vf_prog *p, int64_t a)
+typedef struct addr_idx {
+	int64_t a;
+	uint32_t i;
+} addr_idx;
+
+static int cmp_addr_idx(const void *x, const void *y)
+{
+	const addr_idx *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* Instruction at address a: binary search over the addresses (ascending in
+ * a disassembly), or over a sorted copy when they are not. */
+static uint32_t inst_at_addr(const vf_prog *p, const addr_idx *sorted, int64_t a)
 {
 	size_t lo = 0, hi = p->ninst;
 
-	/* addresses ascend within a disassembly; fall back to a scan */
+	if (sorted) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (sorted[mid].a < a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < p->ninst && sorted[lo].a == a ? sorted[lo].i : UINT32_MAX;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (p->addr[mid] < a)
@@ -1314,26 +1404,37 @@ static uint32_t inst_at_addr(const vf_prog *p, int64_t a)
 	}
 	if (lo < p->ninst && p->addr[lo] == a)
 		return (uint32_t)lo;
-	for (size_t i = 0; i < p->ninst; i++)
-		if (p->addr[i] == a)
-			return (uint32_t)i;
 	return UINT32_MAX;
 }
 
-static void resolve_branches(rd *r)
+static int resolve_branches(rd *r)
 {
 	vf_prog *p = r->p;
+	addr_idx *sorted = NULL;
 
+	for (size_t i = 1; i < p->ninst && r->nbr; i++) {
+		if (p->addr[i] < p->addr[i - 1]) {
+			sorted = malloc(p->ninst * sizeof(*sorted));
+			if (!sorted)
+				return oom(r);
+			for (size_t j = 0; j < p->ninst; j++) {
+				sorted[j].a = p->addr[j];
+				sorted[j].i = (uint32_t)j;
+			}
+			qsort(sorted, p->ninst, sizeof(*sorted), cmp_addr_idx);
+			break;
+		}
+	}
 	for (size_t i = 0; i < r->nbr; i++) {
 		const branch_ref *b = &r->br[i];
 		uint32_t t = UINT32_MAX;
 
 		if (b->addr >= 0) {
-			t = inst_at_addr(p, b->addr);
+			t = inst_at_addr(p, sorted, b->addr);
 		} else if (b->len) {
 			const vf_sym *sy = vf_sym_get(&p->syms, b->name, b->len, 0);
 			if (sy && (sy->flags & VF_SYM_ADDR))
-				t = inst_at_addr(p, sy->value);
+				t = inst_at_addr(p, sorted, sy->value);
 			else if (sy && (sy->flags & VF_SYM_LABEL))
 				t = (uint32_t)sy->value;
 		}
@@ -1341,6 +1442,8 @@ static void resolve_branches(rd *r)
 		if (t == UINT32_MAX)
 			p->nbranch_unresolved++;
 	}
+	free(sorted);
+	return 0;
 }
 
 static const vf_isa *isa_from_text(const char *t, size_t len)
@@ -1408,7 +1511,7 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	p->nlines = lineno;
 	rc = build_functions(&r);
 	if (!rc)
-		resolve_branches(&r);
+		rc = resolve_branches(&r);
 out:
 	free(r.mc);
 	free(r.mac);

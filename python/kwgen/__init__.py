@@ -115,7 +115,7 @@ def _load():
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
                 continue
-            for name in ("kw_ffi_generate", "kw_ffi_asm"):
+            for name in ("kw_ffi_generate", "kw_ffi_run", "kw_ffi_asm"):
                 fn = getattr(lib, name)
                 fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]
                 fn.restype = ctypes.c_void_p  # freed with kw_ffi_free, so not c_char_p
@@ -237,8 +237,8 @@ def _request(generator, args, kernel, opts, **parts):
 
 
 def _one(generator, args, kernel, opts, **parts):
-    """Run one generator; its result dict."""
-    return generate(_request(generator, args, kernel, opts, **parts))["results"][0]
+    """Run one generator; its result dict (no cache key is computed)."""
+    return json.loads(_call("kw_ffi_run", _request(generator, args, kernel, opts, **parts)))["results"][0]
 
 
 def _asm_of(res):

@@ -15,8 +15,8 @@
  *   - kw_oracle_answer always returns an object with "error" xor "asm";
  *   - the text of a successful run (kw_text_render, kwgen --asm) renders,
  *     starts with a comment line, and has one header line per result;
- *   - kw_ffi_asm on the raw input returns a text, and a JSON error object
- *     exactly when its code is non-zero.
+ *   - kw_ffi_asm and kw_ffi_run on the raw input return a text, and a JSON
+ *     error object exactly when the code is non-zero.
  *
  * Build and run: make fuzz (mk/fuzz.mk).
  */
@@ -141,6 +141,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!t)
 			abort();
 		if ((code != 0) != (strncmp(t, err_head, sizeof(err_head) - 1) == 0))
+			abort();
+		kw_ffi_free(t);
+		t = kw_ffi_run((const char *)data, size, &code);
+		if (!t || (code != 0) != (strncmp(t, err_head, sizeof(err_head) - 1) == 0))
 			abort();
 		kw_ffi_free(t);
 	}

@@ -23,6 +23,11 @@ extern "C" {
 /* The farm-form answer (kw_request_answer) as compact JSON text. */
 char *kw_ffi_generate(const char *json, size_t len, int *code);
 
+/* The results without the cache key: {"isa", "results": [...] (as
+ * kw_request_run), "source"?}; no canonical form or SHA-256 is computed
+ * (the Python module's seed-shaped helpers). */
+char *kw_ffi_run(const char *json, size_t len, int *code);
+
 /* The answer as plain text (kwgen/text.h: what `kwgen --asm` prints). */
 char *kw_ffi_asm(const char *json, size_t len, int *code);
 
