@@ -9,6 +9,7 @@
  * solution means is logic_derive.c's business.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -104,13 +105,13 @@ static json_t *plain_scalar(const char *v, size_t len)
 			return json_integer((json_int_t)i);
 		if (strchr(v, '.') || (*end == '\0' && errno == ERANGE)) {
 			double d = strtod(v, &end);
-			if (*end == '\0')
+			if (*end == '\0' && isfinite(d)) /* 1.0e400: JSON has no infinity; kept as text */
 				return json_real(d);
 		}
 	} else if (*p == '.' && p[1] >= '0' && p[1] <= '9') {
 		char *end;
 		double d = strtod(v, &end);
-		if (*end == '\0')
+		if (*end == '\0' && isfinite(d))
 			return json_real(d);
 	}
 	return json_stringn(v, len);

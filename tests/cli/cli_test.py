@@ -564,6 +564,20 @@ def t_logic_non_utf8_name():
         assert d.stop() == 0
 
 
+def t_logic_float_overflow():
+    """A float past the double range in a solution (NumThreads: 1.0e400)
+    fails that solution naming the key; it used to drop the whole file as
+    "scalar is not valid UTF-8" (exit 2)."""
+    text = open(FIXTURE).read()
+    assert "NumThreads: 64" in text
+    path = os.path.join(O.tmp, "overflow.yaml")
+    with open(path, "w") as f:
+        f.write(text.replace("NumThreads: 64", "NumThreads: 1.0e400", 1))
+    rc, out, err = logic("--no-progress", path, allowed=(1,))
+    assert "solution #0" in err and "kernel.NumThreads" in err and "UTF-8" not in err, err
+    assert len(out.splitlines()) > 0, "the other solutions are written"
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
@@ -829,6 +843,7 @@ CHECKS = [
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
+    ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
