@@ -564,12 +564,76 @@ def t_logic_memory_per_request():
     assert sanitized or extra_mb < 15, "kwgen logic peaks %.1f MB over kwgen --version" % extra_mb
 
 
+def t_logic_non_utf8_name():
+    """A logic file whose name is not UTF-8 (a byte 0xff): its requests are
+    written, source.file with U+FFFD for the byte (it was "out of memory",
+    exit 2, nothing written)."""
+    d = os.path.join(O.tmp, "names").encode()
+    os.makedirs(d, exist_ok=True)
+    bad = os.path.join(d, b"bad\xff-caf\xc3\xa9.yaml")
+    with open(FIXTURE, "rb") as src, open(bad, "wb") as dst:
+        dst.write(src.read())
+    p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", bad], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode("utf-8", "replace")
+    assert p.returncode == 0 and not sanitizer_report(err), (p.returncode, err[-300:])
+    first = json.loads(p.stdout.split(b"\n")[0])
+    assert first["source"]["file"].endswith("bad\ufffd-caf\u00e9.yaml"), first["source"]
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "names.db"), "--log-level", "error").start()
+    try:
+        p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", b"--server",
+                            ("http://127.0.0.1:%d" % d.port).encode(), bad],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode("utf-8", "replace")
+        assert p.returncode == 0 and "no errors" in err, (p.returncode, err[-300:])
+    finally:
+        assert d.stop() == 0
+
+
+def t_logic_float_overflow():
+    """A float past the double range in a solution (NumThreads: 1.0e400)
+    fails that solution naming the key; it used to drop the whole file as
+    "scalar is not valid UTF-8" (exit 2)."""
+    text = open(FIXTURE).read()
+    assert "NumThreads: 64" in text
+    path = os.path.join(O.tmp, "overflow.yaml")
+    with open(path, "w") as f:
+        f.write(text.replace("NumThreads: 64", "NumThreads: 1.0e400", 1))
+    rc, out, err = logic("--no-progress", path, allowed=(1,))
+    assert "solution #0" in err and "kernel.NumThreads" in err and "UTF-8" not in err, err
+    assert len(out.splitlines()) > 0, "the other solutions are written"
+
+
+def t_logic_merge_key():
+    """YAML merge keys resolve as PyYAML (Tensile's reader) resolves them:
+    "ProblemType: {<<: *pt, DataType: 0}" has the anchored problem type's
+    keys, DataType overridden (it had a key "<<" and "missing TLUA")."""
+    lines = open(FIXTURE).read().split("\n")
+    i = next(i for i, l in enumerate(lines) if l.startswith("- ComputeDataType:"))
+    lines[i] = "- &pt\n  " + lines[i][2:]
+    start = next(i for i, l in enumerate(lines) if l == "    ProblemType:")
+    end = start + 1
+    while lines[end].startswith("      "):
+        end += 1
+    lines[start:end] = ["    ProblemType: {<<: *pt, DataType: 0}"]
+    path = os.path.join(O.tmp, "merge.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    _, out, err = logic("--no-progress", path)
+    first = json.loads(out.splitlines()[0])
+    pt = first["kernel"]["ProblemType"]
+    assert pt["DataType"] == 0 and pt.get("HighPrecisionAccumulate") is True and "<<" not in pt, pt
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
-    and an answer past the size bound fails the exchange instead of filling
-    memory."""
+    a password in the URL is not printed in messages, and an answer past the
+    size bound fails the exchange instead of filling memory."""
     rc, _, err = logic("--no-progress", "--server", "file:///etc/passwd", FIXTURE, allowed=(2,))
     assert "must start with http:// or https://" in err, err
+    for url in ("http://alice:s3cret@127.0.0.1:1", "ftp://alice:s3cret@127.0.0.1:1"):
+        rc, _, err = logic("--no-progress", "--server", url, FIXTURE, allowed=(2,))
+        assert "s3cret" not in err and "alice:***@" in err, "the password is printed: " + err
 
     class Huge(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -875,7 +939,10 @@ CHECKS = [
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
-    ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
+    ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
+    ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
+    ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
+    ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
