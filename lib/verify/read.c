@@ -1314,7 +1314,13 @@ static int build_functions(rd *r)
 			if (l->inst == 0 || l->inst >= p->ninst) {
 				start = l->inst == 0;
 			} else {
-				uint8_t pk = p->insts[l->inst - 1].kind;
+				/* the last instruction before it, padding (s_nop) skipped */
+				uint32_t j = l->inst - 1;
+				uint8_t pk;
+				while (j > 0 && p->insts[j].mnem_len == 5 &&
+				       !memcmp(p->insts[j].tp, "s_nop", 5))
+					j--;
+				pk = p->insts[j].kind;
 				start = (pk == VF_I_END || pk == VF_I_SETPC || pk == VF_I_BRANCH) &&
 					((l->addr & 255) == 0 || is_callable_name(l->name, l->len));
 			}
@@ -1360,6 +1366,20 @@ static int build_functions(rd *r)
 			while (f + 1 < p->nfuncs && p->funcs[f + 1].first <= i)
 				f++;
 			p->insts[i].func = (uint32_t)f;
+		}
+	}
+	/* without .amdhsa_kernel (objdump text, snippets): a function that
+	 * returns (s_setpc) and never ends the program is a callable function */
+	if (!r->any_kernel_decl) {
+		for (size_t f = 0; f < p->nfuncs; f++) {
+			size_t end = f + 1 < p->nfuncs ? p->funcs[f + 1].first : p->ninst;
+			int ret = 0, endpgm = 0;
+			for (size_t i = p->funcs[f].first; i < end; i++) {
+				ret |= p->insts[i].kind == VF_I_SETPC;
+				endpgm |= p->insts[i].kind == VF_I_END;
+			}
+			if (ret && !endpgm)
+				p->funcs[f].kernel = 0;
 		}
 	}
 	return 0;
