@@ -630,9 +630,15 @@ int kw_cli_logic(int argc, char **argv)
 			else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 				o.quiet = 1;
 			else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+				errno = 0;
 				usage(stdout);
 				free(files);
 				json_decref(o.generators);
+				if (fflush(stdout) != 0 || ferror(stdout)) {
+					fprintf(stderr, "kwgen logic: write error on standard output: %s\n",
+						strerror(errno ? errno : EIO));
+					return 2;
+				}
 				return 0;
 			} else if (a[0] == '-' && a[1] != '\0') {
 				fprintf(stderr, "kwgen logic: unknown option %s (or it lacks its value)\n", a);
