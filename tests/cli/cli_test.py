@@ -625,6 +625,25 @@ def t_logic_merge_key():
     assert pt["DataType"] == 0 and pt.get("HighPrecisionAccumulate") is True and "<<" not in pt, pt
 
 
+def t_logic_output_is_input():
+    """-o naming an input file is refused before it is opened ("w" would
+    empty it unread); an -o file inside a walked directory is not read as
+    input on the next run."""
+    path = os.path.join(O.tmp, "same.yaml")
+    with open(FIXTURE, "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read())
+    size = os.path.getsize(path)
+    rc, _, err = logic("--no-progress", "-o", path, path, allowed=(2,))
+    assert "is also an input file" in err and os.path.getsize(path) == size, (err, os.path.getsize(path))
+    d = os.path.join(O.tmp, "outdir")
+    os.mkdir(d)
+    with open(FIXTURE, "rb") as src, open(os.path.join(d, "a.yaml"), "wb") as dst:
+        dst.write(src.read())
+    for _ in range(2):
+        rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
+        assert "1 files" in err and "no errors" in err, err
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
@@ -942,6 +961,7 @@ CHECKS = [
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
+    ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
