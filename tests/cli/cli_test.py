@@ -764,6 +764,13 @@ def t_verify_undecodable():
         assert "crash.co: cannot decode the code object" in err, err
         rc, out, err = kwgen("verify", "--isa", "gfx942", "--json", crash, ok, allowed=(2,))
         assert json.loads(out)["isa"] == "gfx942" and "cannot decode" in err, (out, err)
+    # an object without a symbol table decodes (LLVM's C API gives a NULL
+    # symbol iterator for it, which was dereferenced)
+    bare = os.path.join(O.tmp, "bare.co")
+    with open(bare, "wb") as f:
+        f.write(elf.elf(elf.S_ENDPGM_GFX9, symbols=False))
+    rc, out, err = kwgen("verify", "--json", bare)
+    assert json.loads(out)["stats"]["instructions"] == 1, out
     x86 = os.path.join(O.tmp, "x86.o")
     with open(x86, "wb") as f:
         f.write(elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64))
