@@ -482,7 +482,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 	job *jbs;
 	pthread_t *tids;
 	size_t per_chunk, lineno = 1;
-	int rc = 0, eof = 0;
+	int rc = 0, eof = 0, read_errno = 0;
 
 	if (line_buffered)
 		jobs = 1;
@@ -523,6 +523,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 				}
 				if (got == 0) {
 					eof = 1;
+					read_errno = ferror(in) ? (errno ? errno : EIO) : 0;
 					break;
 				}
 				bytes += c->lines[c->n].len;
@@ -572,7 +573,7 @@ static int run_batch(FILE *in, int jobs, int line_buffered, size_t max_line, int
 	free(jbs);
 	free(tids);
 	if (!rc && ferror(in)) {
-		fprintf(stderr, "kwgen: read error: %s\n", strerror(errno));
+		fprintf(stderr, "kwgen: read error: %s\n", strerror(read_errno ? read_errno : EIO));
 		return 2;
 	}
 	return rc ? rc : stdout_failed() ? write_error() : 0;

@@ -199,11 +199,49 @@ static int flush_batch(run *r, kw_error *err)
  * (else its position in the list), "SolutionNameMin" (when the solution
  * has one)}: every answer can be matched back to its solution.  Returns 0,
  * -1 when out of memory. */
+/* name as a JSON string: a file name need not be UTF-8 (JSON strings
+ * must), so a byte that does not start a valid sequence becomes U+FFFD.
+ * jansson decides what is valid.  NULL when out of memory. */
+static json_t *name_string(const char *name)
+{
+	json_t *j = json_string(name);
+	if (j)
+		return j;
+	size_t len = strlen(name), o = 0;
+	char *buf = malloc(3 * len + 1);
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		size_t n = 1;
+		if ((unsigned char)name[i] >= 0x80) {
+			for (n = 2; n <= 4 && i + n <= len; n++) {
+				json_t *t = json_stringn(name + i, n);
+				if (t) {
+					json_decref(t);
+					break;
+				}
+			}
+			if (n > 4 || i + n > len) { /* not the start of a valid sequence */
+				memcpy(buf + o, "\xEF\xBF\xBD", 3);
+				o += 3;
+				continue;
+			}
+		}
+		memcpy(buf + o, name + i, n);
+		o += n;
+		i += n - 1;
+	}
+	buf[o] = '\0';
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
 static int add_source(json_t *req, const char *name, const kw_yaml_item *it)
 {
 	const json_t *idx = json_object_get(it->value, "SolutionIndex");
 	const json_t *nm = json_object_get(it->value, "SolutionNameMin");
-	json_t *src = json_pack("{s:s,s:I}", "file", name, "SolutionIndex",
+	json_t *src = json_pack("{s:o,s:I}", "file", name_string(name), "SolutionIndex",
 				json_is_integer(idx) && json_integer_value(idx) >= 0 && json_integer_value(idx) <= 2147483647
 					? json_integer_value(idx) : (json_int_t)it->index);
 
@@ -276,7 +314,7 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 			char where[300];
 			snprintf(where, sizeof where, "%.200s solution #%zu (line %lu)", r->name, it->index, it->line);
 			if (json_array_append(r->batch, req) < 0 ||
-			    json_array_append_new(r->batch_where, json_string(where)) < 0)
+			    json_array_append_new(r->batch_where, name_string(where)) < 0)
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			else if ((long)json_array_size(r->batch) >= r->o->batch)
 				rc = flush_batch(r, err);

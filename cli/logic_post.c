@@ -14,6 +14,7 @@
 struct kw_poster {
 	CURL *curl;
 	char *url;                /* BASE/v1/kernels:batch */
+	char *shown;              /* url as messages print it: a password in it as *** */
 	struct curl_slist *headers;
 	long timeout_s;
 	kw_poster_opts po;
@@ -56,14 +57,36 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 	return len;
 }
 
+/* url without its password (http://user:***@host/...), for messages: a
+ * CI log must not show it.  NULL when out of memory. */
+static char *shown_url(const char *url)
+{
+	CURLU *h = curl_url();
+	char *pw = NULL, *out = NULL, *copy;
+
+	if (h && curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(h, CURLUPART_PASSWORD, &pw, 0) == CURLUE_OK && pw &&
+	    curl_url_set(h, CURLUPART_PASSWORD, "***", 0) == CURLUE_OK)
+		curl_url_get(h, CURLUPART_URL, &out, 0);
+	curl_free(pw);
+	copy = strdup(out ? out : url);
+	curl_free(out);
+	curl_url_cleanup(h);
+	return copy;
+}
+
 int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, const kw_poster_opts *po, kw_error *err)
 {
 	if (!base_url || !*base_url)
 		return kw_error_set(err, KW_EINVAL, "--server", "--server needs a URL such as http://127.0.0.1:8080");
-	if (strncasecmp(base_url, "http://", 7) != 0 && strncasecmp(base_url, "https://", 8) != 0)
-		return kw_error_set(err, KW_EINVAL, "--server",
-				    "--server %.200s: the URL must start with http:// or https:// (such as "
-				    "http://127.0.0.1:8080)", base_url);
+	if (strncasecmp(base_url, "http://", 7) != 0 && strncasecmp(base_url, "https://", 8) != 0) {
+		char *shown = shown_url(base_url);
+		kw_error_set(err, KW_EINVAL, "--server",
+			     "--server %.200s: the URL must start with http:// or https:// (such as "
+			     "http://127.0.0.1:8080)", shown ? shown : "");
+		free(shown);
+		return KW_EINVAL;
+	}
 	if (po && po->token && (strpbrk(po->token, "\r\n") || !*po->token))
 		return kw_error_set(err, KW_EINVAL, "--token", "the token is empty or holds a line break");
 	kw_poster *p = calloc(1, sizeof *p);
@@ -100,6 +123,11 @@ int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, const k
 	}
 	memcpy(p->url, base_url, len);
 	strcpy(p->url + len, path);
+	p->shown = shown_url(p->url);
+	if (!p->shown) {
+		kw_poster_free(p);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
 	p->timeout_s = timeout_s > 0 ? timeout_s : 120;
 	*out = p;
 	return 0;
@@ -113,6 +141,7 @@ void kw_poster_free(kw_poster *p)
 		curl_easy_cleanup(p->curl);
 	curl_slist_free_all(p->headers);
 	free(p->url);
+	free(p->shown);
 	free(p);
 }
 
@@ -155,11 +184,11 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 		*retry = cc == CURLE_COULDNT_CONNECT || cc == CURLE_OPERATION_TIMEDOUT || cc == CURLE_SEND_ERROR ||
 			 cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING;
 		if (rb->oom)
-			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory reading the answer of %s", p->url);
+			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory reading the answer of %s", p->shown);
 		if (rb->too_big || cc == CURLE_FILESIZE_EXCEEDED)
-			return kw_error_set(err, KW_EIO, NULL, "POST %s: the answer is over %zu bytes (not a kwgend?)", p->url,
+			return kw_error_set(err, KW_EIO, NULL, "POST %s: the answer is over %zu bytes (not a kwgend?)", p->shown,
 					    MAX_ANSWER_BYTES);
-		return kw_error_set(err, KW_EIO, NULL, "POST %s: %s%s", p->url, errbuf[0] ? errbuf : curl_easy_strerror(cc),
+		return kw_error_set(err, KW_EIO, NULL, "POST %s: %s%s", p->shown, errbuf[0] ? errbuf : curl_easy_strerror(cc),
 				    cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CACERT_BADFILE
 					    ? " (give the daemon's CA with --cacert FILE or CURL_CA_BUNDLE)" : "");
 	}
@@ -188,7 +217,7 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 			sleep_ms(200L << attempt);
 		rc = exchange(p, body, &status, &retry_after, &rb, &retry, err);
 		if (rc == 0 && (status == 429 || status == 502 || status == 503 || status == 504)) {
-			rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld", p->url, status);
+			rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld", p->shown, status);
 			retry = 1;
 			if (retry_after > 0)
 				sleep_ms((retry_after > 5 ? 5 : retry_after) * 1000L);
@@ -208,7 +237,7 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 		json_t *e = json_object_get(ans, "error");
 		if (json_is_object(e))
 			msg = json_string_value(json_object_get(e, "message"));
-		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s%s", p->url, status, msg ? ": " : "", msg ? msg : "",
+		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s%s", p->shown, status, msg ? ": " : "", msg ? msg : "",
 				  status == 401 ? (p->po.token ? " (the daemon refused the token given)"
 							       : " (the daemon wants a bearer token: give --token, --token-file or KWGEN_TOKEN)")
 						: "");
@@ -221,7 +250,7 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 	if (!json_is_array(res) || json_array_size(res) != json_array_size(requests)) {
 		json_decref(ans);
 		return kw_error_set(err, KW_EIO, NULL, "POST %s: the answer is not {\"results\": [...]} with %zu items",
-				    p->url, json_array_size(requests));
+				    p->shown, json_array_size(requests));
 	}
 	*out = json_incref(res);
 	json_decref(ans);

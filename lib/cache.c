@@ -391,8 +391,10 @@ static char *immutable_uri(const char *path)
 
 /* The writer's commit hook: the WAL holds frames pages.  At half its share
  * the background thread is woken; at all of it the writer checkpoints now
- * (PASSIVE: never waits; the log restarts at the next write, and
- * journal_size_limit trims the file).  Runs with write_mu held. */
+ * (after any background PASSIVE round; PASSIVE itself waits for no lock;
+ * the log restarts at the next write and journal_size_limit trims the
+ * file).  Runs with write_mu held; without a background thread, at half
+ * the share. */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 {
 	kw_cache *c = arg;

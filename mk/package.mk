@@ -1,7 +1,7 @@
 # mk/package.mk - make install / uninstall, the pkg-config file, and a test
 # of the installed layout.
 #
-#   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]
+#   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]   (paths may hold spaces)
 #     bin/kwgen bin/kwgend  lib/libkwgen.a  include/kwgen/*.h
 #     lib/libkwgen.so.VERSION (SONAME libkwgen.so.MAJOR) + the .so.MAJOR and .so links
 #     the Python module in $(PYTHONDIR) (scripts/python-dir.py: Debian's
@@ -19,7 +19,7 @@ DATADIR       ?= $(PREFIX)/share/kwgen
 PKGCONFIGDIR  ?= $(LIBDIR)/pkgconfig
 INSTALL       ?= install
 PYTHON        ?= python3
-PYTHONDIR     ?= $(shell $(PYTHON) scripts/python-dir.py $(PREFIX))
+PYTHONDIR     ?= $(shell $(PYTHON) scripts/python-dir.py "$(PREFIX)")
 
 .PHONY: install uninstall package-test FORCE-PC
 
@@ -30,34 +30,34 @@ $(BUILD)/kwgen.pc: kwgen.pc.in FORCE-PC
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(KWGEN_VERSION)|g' $< > $@
 
 install: all $(BUILD)/kwgen.pc
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(INCLUDEDIR)/kwgen $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
-	    $(DESTDIR)$(DATADIR)/schema
-	$(INSTALL) -m 755 $(BUILD)/kwgen $(DESTDIR)$(BINDIR)/kwgen
-	$(if $(SRV_SRCS),$(INSTALL) -m 755 $(BUILD)/kwgend $(DESTDIR)$(BINDIR)/kwgend)
-	$(INSTALL) -m 644 $(BUILD)/libkwgen.a $(DESTDIR)$(LIBDIR)/libkwgen.a
-	$(INSTALL) -m 755 $(BUILD)/$(KW_SO_REAL) $(DESTDIR)$(LIBDIR)/$(KW_SO_REAL)
-	ln -sf $(KW_SO_REAL) $(DESTDIR)$(LIBDIR)/$(KW_SONAME)
-	ln -sf $(KW_SO_REAL) $(DESTDIR)$(LIBDIR)/libkwgen.so
-	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/kwgen
-	$(INSTALL) -m 644 python/kwgen/__init__.py $(DESTDIR)$(PYTHONDIR)/kwgen/__init__.py
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" \
+	    "$(DESTDIR)$(INCLUDEDIR)/kwgen" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8" \
+	    "$(DESTDIR)$(DATADIR)/schema"
+	$(INSTALL) -m 755 $(BUILD)/kwgen "$(DESTDIR)$(BINDIR)/kwgen"
+	$(if $(SRV_SRCS),$(INSTALL) -m 755 $(BUILD)/kwgend "$(DESTDIR)$(BINDIR)/kwgend")
+	$(INSTALL) -m 644 $(BUILD)/libkwgen.a "$(DESTDIR)$(LIBDIR)/libkwgen.a"
+	$(INSTALL) -m 755 $(BUILD)/$(KW_SO_REAL) "$(DESTDIR)$(LIBDIR)/$(KW_SO_REAL)"
+	ln -sf $(KW_SO_REAL) "$(DESTDIR)$(LIBDIR)/$(KW_SONAME)"
+	ln -sf $(KW_SO_REAL) "$(DESTDIR)$(LIBDIR)/libkwgen.so"
+	$(INSTALL) -d "$(DESTDIR)$(PYTHONDIR)/kwgen"
+	$(INSTALL) -m 644 python/kwgen/__init__.py "$(DESTDIR)$(PYTHONDIR)/kwgen/__init__.py"
 	printf '# written by make install: where libkwgen is\nLIBDIR = %s\n' "'$(LIBDIR)'" \
-	    > $(DESTDIR)$(PYTHONDIR)/kwgen/_install.py
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.argv[1] in sys.path else 1)' $(PYTHONDIR) || \
+	    > "$(DESTDIR)$(PYTHONDIR)/kwgen/_install.py"
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.argv[1] in sys.path else 1)' "$(PYTHONDIR)" || \
 	    echo "note: $(PYTHON) does not look in $(PYTHONDIR); use PYTHONPATH=$(PYTHONDIR) python3 -c 'import kwgen'"
-	$(INSTALL) -m 644 lib/include/kwgen/*.h $(DESTDIR)$(INCLUDEDIR)/kwgen/
-	$(INSTALL) -m 644 $(BUILD)/kwgen.pc $(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc
-	$(INSTALL) -m 644 man/kwgen.1 $(DESTDIR)$(MANDIR)/man1/kwgen.1
-	$(INSTALL) -m 644 man/kwgend.8 $(DESTDIR)$(MANDIR)/man8/kwgend.8
-	$(if $(wildcard schema/*),$(INSTALL) -m 644 $(wildcard schema/*) $(DESTDIR)$(DATADIR)/schema/)
+	$(INSTALL) -m 644 lib/include/kwgen/*.h "$(DESTDIR)$(INCLUDEDIR)/kwgen/"
+	$(INSTALL) -m 644 $(BUILD)/kwgen.pc "$(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc"
+	$(INSTALL) -m 644 man/kwgen.1 "$(DESTDIR)$(MANDIR)/man1/kwgen.1"
+	$(INSTALL) -m 644 man/kwgend.8 "$(DESTDIR)$(MANDIR)/man8/kwgend.8"
+	$(if $(wildcard schema/*),$(INSTALL) -m 644 $(wildcard schema/*) "$(DESTDIR)$(DATADIR)/schema/")
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/kwgen $(DESTDIR)$(BINDIR)/kwgend \
-	    $(DESTDIR)$(LIBDIR)/libkwgen.a $(DESTDIR)$(LIBDIR)/libkwgen.so \
-	    $(DESTDIR)$(LIBDIR)/$(KW_SONAME) $(DESTDIR)$(LIBDIR)/$(KW_SO_REAL) \
-	    $(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc \
-	    $(DESTDIR)$(MANDIR)/man1/kwgen.1 $(DESTDIR)$(MANDIR)/man8/kwgend.8
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/kwgen $(DESTDIR)$(DATADIR) $(DESTDIR)$(PYTHONDIR)/kwgen
+	rm -f "$(DESTDIR)$(BINDIR)/kwgen" "$(DESTDIR)$(BINDIR)/kwgend" \
+	    "$(DESTDIR)$(LIBDIR)/libkwgen.a" "$(DESTDIR)$(LIBDIR)/libkwgen.so" \
+	    "$(DESTDIR)$(LIBDIR)/$(KW_SONAME)" "$(DESTDIR)$(LIBDIR)/$(KW_SO_REAL)" \
+	    "$(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc" \
+	    "$(DESTDIR)$(MANDIR)/man1/kwgen.1" "$(DESTDIR)$(MANDIR)/man8/kwgend.8"
+	rm -rf "$(DESTDIR)$(INCLUDEDIR)/kwgen" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(PYTHONDIR)/kwgen"
 
 package-test: all
 	sh tests/package/install_test.sh

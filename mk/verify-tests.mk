@@ -15,11 +15,15 @@
 #   make verify-mutants-objdump[-short]  the same mutants in llvm-objdump form
 #                             (assembled, disassembled; a deleted wait becomes
 #                             s_nop 0 at the same address, as in shipped kernels)
+#   make verify-isas          the corpus sources compiled with clang-22 for gfx908,
+#                             gfx950, gfx1101, gfx1102, gfx1200: no race, and
+#                             the short mutation test over them
 #   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
 #                             (tests/e2e/verify_route_test.py)
 #   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling
 #                             the same files (ratio, goal >= 1)
-# Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c).
+# Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c),
+# lld-22 (linked code objects), clang-22 (verify-isas).
 
 LLVM_CONFIG  ?= llvm-config-22
 LLVM_CFLAGS  := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
@@ -51,7 +55,7 @@ CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 
 .PHONY: verify-test verify-forms verify-mutants verify-mutants-short verify-mutants-objdump \
-	verify-mutants-objdump-short bench-verify verify-route
+	verify-mutants-objdump-short bench-verify verify-route verify-isas
 
 verify-test: $(BUILD)/kwgen
 	python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
@@ -78,10 +82,13 @@ verify-mutants-objdump-short: $(BUILD)/kwgen
 bench-verify: $(BUILD)/kwgen
 	python3 bench/bench_verify.py --kwgen $(BUILD)/kwgen --json $(BUILD)/bench-verify.json
 
+verify-isas: $(BUILD)/kwgen
+	python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
+
 verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
 	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen
 
 # make test: the corpus, the three input forms, the short mutation run and
 # the route; under ASan (build-asan/) the corpus and the route again.
-SUITES += verify-test verify-forms verify-mutants-short verify-mutants-objdump-short verify-route
+SUITES += verify-test verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route
 ASAN_SUITES += verify-test verify-route

@@ -385,14 +385,19 @@ static int have_for(const work *w, int k, uint32_t s)
 	return (w->wub[k] >= s && c >= 0) ? w->wn[c] : -1;
 }
 
-static void fix(work *w, int k, int needed)
+/* After a reported hazard: treat the producing instruction as complete
+ * (every register and pseudo slot it writes, in every class), without
+ * completing anything else, so that each other late producer is still
+ * reported at its own first use. */
+static void retire(work *w, uint32_t prod)
 {
-	int c = w->isa->cls_cnt[k];
-
-	if (c < 0)
-		return;
-	apply_wait(w, c, needed);
-	w->fixed |= (uint16_t)(1u << c);
+	for (uint32_t i = 0; i < w->ndirty; i++) {
+		uint16_t slot = w->dirty[i];
+		uint16_t m = w->mask[slot];
+		for (int k = 0; m && k < VF_NCLS; k++)
+			if ((m & (1u << k)) && w->prod[k][slot] == prod)
+				w->mask[slot] &= (uint16_t)~(1u << k);
+	}
 }
 
 /* Pending write on one of slots [slot, slot+n): class and slot of the
@@ -514,7 +519,7 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 			     msg);
 		}
 		reported = 1;
-		fix(w, k, needed);
+		retire(w, prod);
 	}
 }
 
@@ -542,7 +547,7 @@ static void check_lds_barrier(work *w, uint32_t at)
 				 m, pm, w->p->insts[prod].line, cname(w, c), needed, hv, class_note(w, k));
 			emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
 		}
-		fix(w, k, needed);
+		retire(w, prod);
 	}
 	/* LDS DMA in flight at the barrier with no wait at all on its counter
 	 * since it issued: the barrier was meant to publish it but waits on
@@ -607,7 +612,7 @@ static void check_lds_dma(work *w, uint32_t at)
 				 m, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), needed);
 			emit(w, KW_VF_LDS_DMA, at, NULL, prod, c, needed, have, msg);
 		}
-		fix(w, k, needed);
+		retire(w, prod);
 	}
 }
 
@@ -645,6 +650,17 @@ static void step(work *w, uint32_t at)
 		do_wait(w, at);
 		return;
 	case VF_I_IGNORE:
+		if (in->aux == 1 && w->report) {
+			char msg[256], text[96];
+			inst_text(p, at, text, sizeof(text));
+			snprintf(msg, sizeof(msg),
+				 "`%s` selects VGPRs above v255 for the following operands; the model "
+				 "reads operand numbers as written, so findings on those VGPRs may be "
+				 "missed or misplaced",
+				 text);
+			emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
+		}
+		return;
 	case VF_I_END:
 		return;
 	case VF_I_UNKNOWN:

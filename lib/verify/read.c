@@ -69,6 +69,10 @@ typedef struct rd {
 	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */
 	uint32_t sval[128];
 	uint8_t sknown[128];
+	/* text form: an SGPR that holds "label + constant" (Tensile's long
+	 * branch `s_add_i32 sX, label, 4`): the label */
+	const char *sref[128];
+	uint32_t sreflen[128];
 	int scc; /* -1 unknown */
 } rd;
 
@@ -535,8 +539,10 @@ static int add_label(rd *r, const char *name, size_t len, int64_t addr)
 {
 	vf_sym *sy;
 
-	if (addr < 0)
+	if (addr < 0) {
 		memset(r->sknown, 0, sizeof(r->sknown));
+		memset(r->sref, 0, sizeof(r->sref));
+	}
 
 	if (GROW(r->lab, r->nlab, r->clab, 256))
 		return oom(r);
@@ -817,6 +823,58 @@ static void sconst_step(rd *r, vf_inst *in, const char *m, size_t mn, const char
 	if (nf && vf_parse_reg(&p->syms, skip_ws(f[0], fe[0]), fe[0], &slot, &n) == 1 &&
 	    slot >= VF_SLOT_S && slot + n <= VF_SLOT_S + 128)
 		d = slot - VF_SLOT_S;
+	if (addr < 0) {
+		/* text form: follow label operands into s_setpc */
+		if ((M("s_setpc_b64") || M("s_set_pc_i64")) && d >= 0 && n == 2 && r->sref[d] &&
+		    in->kind == VF_I_SETPC) {
+			if (!GROW(r->br, r->nbr, r->cbr, 256)) {
+				in->kind = VF_I_BRANCH;
+				r->br[r->nbr].inst = (uint32_t)p->ninst;
+				r->br[r->nbr].name = r->sref[d];
+				r->br[r->nbr].len = r->sreflen[d];
+				r->br[r->nbr].addr = -1;
+				r->nbr++;
+			}
+			return;
+		}
+		if (d >= 0 && n == 1 && nf >= 2 &&
+		    (M("s_add_i32") || M("s_add_u32") || M("s_sub_i32") || M("s_sub_u32") ||
+		     M("s_mov_b32") || M("s_add_co_u32") || M("s_sub_co_u32"))) {
+			const char *ref = NULL;
+			uint32_t refl = 0;
+			for (int i = 1; i < nf && !ref; i++) {
+				const char *x = skip_ws(f[i], fe[i]), *xe = fe[i];
+				uint16_t sl;
+				uint8_t nn;
+				const vf_sym *sy;
+				int64_t v;
+				if (x >= xe)
+					continue;
+				if (vf_parse_reg(&p->syms, x, xe, &sl, &nn) == 1) {
+					if (sl >= VF_SLOT_S && sl < VF_SLOT_S + 128 && r->sref[sl - VF_SLOT_S]) {
+						ref = r->sref[sl - VF_SLOT_S];
+						refl = r->sreflen[sl - VF_SLOT_S];
+					}
+					continue;
+				}
+				if (!(isalpha((unsigned char)*x) || *x == '_' || *x == '.') ||
+				    !vf_expr(&p->syms, x, xe, &v))
+					continue;
+				sy = vf_sym_get(&p->syms, x, (size_t)(xe - x), 0);
+				if (!sy || !(sy->flags & VF_SYM_VALUE)) {
+					ref = x;
+					refl = (uint32_t)(xe - x);
+				}
+			}
+			r->sref[d] = ref;
+			r->sreflen[d] = refl;
+			return;
+		}
+		if (d >= 0)
+			for (int k = d; k < d + n && k < 128; k++)
+				r->sref[k] = NULL;
+		return;
+	}
 	if ((M("s_getpc_b64") || M("s_get_pc_i64")) && d >= 0 && n == 2) {
 		r->sval[d] = (uint32_t)(addr + 4);
 		r->sval[d + 1] = (uint32_t)((uint64_t)(addr + 4) >> 32);
@@ -1000,6 +1058,14 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			in->cls[in->ncls++] = (uint8_t)cls1;
 		if (!in->ncls)
 			in->kind = VF_I_UNKNOWN;
+	} else if (mn == 14 && !memcmp(m, "s_set_vgpr_msb", 14)) {
+		/* gfx1250 VGPR MSB mode: operands name v0-v255 of a bank the
+		 * model does not follow; flagged (aux = 1) as unsupported */
+		int ok;
+		int64_t imm = imm_of(r, ops, e, &ok);
+		in->kind = VF_I_IGNORE;
+		if (!ok || (imm & 0xff))
+			in->aux = 1;
 	} else if (mc->kind == VF_I_ALU || mc->kind == VF_I_CALL) {
 		if (mc->flags & VF_F_DEF0)
 			def_first = (mc->flags & VF_F_READDST) ? 2 : 1;
@@ -1073,8 +1139,7 @@ static int instruction(rd *r, const char *s, const char *e, uint32_t line, const
 			return -1;
 		}
 	}
-	if (ci->addr >= 0)
-		sconst_step(r, in, m, mn, ops, e, ci->addr);
+	sconst_step(r, in, m, mn, ops, e, ci->addr);
 	p->ninst++;
 	return 0;
 }

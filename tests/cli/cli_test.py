@@ -233,7 +233,8 @@ def t_output_errors():
 def t_single_bounded():
     """Single mode reads at most --max-line-bytes (1 MiB): a bigger request
     answers limit; an endless stdin ends there instead of filling memory;
-    a directory on stdin is a read error (exit 2)."""
+    a directory on stdin is a read error that says why (exit 2), also with
+    --batch."""
     big = os.path.join(O.tmp, "big-request.json")
     with open(big, "w") as f:
         f.write('{"isa": "' + "x" * (3 << 20) + '"}')
@@ -271,12 +272,14 @@ def t_single_bounded():
         except OSError:
             pass
     assert p.returncode == 1 and json.loads(out)["error"]["code"] == "limit", (p.returncode, out[:300])
-    fd = os.open(O.tmp, os.O_RDONLY)
-    try:
-        r = subprocess.run([O.kwgen], stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    finally:
-        os.close(fd)
-    assert r.returncode == 2 and b"read error" in r.stderr, (r.returncode, r.stderr)
+    for args in ([], ["--batch"], ["--asm", "--batch"]):
+        fd = os.open(O.tmp, os.O_RDONLY)
+        try:
+            r = subprocess.run([O.kwgen] + args, stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=60)
+        finally:
+            os.close(fd)
+        assert r.returncode == 2 and b"read error: Is a directory" in r.stderr, (args, r.returncode, r.stderr)
 
 
 def t_batch_output_bounded():
@@ -535,12 +538,41 @@ def t_logic_memory_per_request():
     assert sanitized or extra_mb < 15, "kwgen logic peaks %.1f MB over kwgen --version" % extra_mb
 
 
+def t_logic_non_utf8_name():
+    """A logic file whose name is not UTF-8 (a byte 0xff): its requests are
+    written, source.file with U+FFFD for the byte (it was "out of memory",
+    exit 2, nothing written)."""
+    d = os.path.join(O.tmp, "names").encode()
+    os.makedirs(d, exist_ok=True)
+    bad = os.path.join(d, b"bad\xff-caf\xc3\xa9.yaml")
+    with open(FIXTURE, "rb") as src, open(bad, "wb") as dst:
+        dst.write(src.read())
+    p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", bad], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode("utf-8", "replace")
+    assert p.returncode == 0 and not sanitizer_report(err), (p.returncode, err[-300:])
+    first = json.loads(p.stdout.split(b"\n")[0])
+    assert first["source"]["file"].endswith("bad\ufffd-caf\u00e9.yaml"), first["source"]
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "names.db"), "--log-level", "error").start()
+    try:
+        p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", b"--server",
+                            ("http://127.0.0.1:%d" % d.port).encode(), bad],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode("utf-8", "replace")
+        assert p.returncode == 0 and "no errors" in err, (p.returncode, err[-300:])
+    finally:
+        assert d.stop() == 0
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
-    and an answer past the size bound fails the exchange instead of filling
-    memory."""
+    a password in the URL is not printed in messages, and an answer past the
+    size bound fails the exchange instead of filling memory."""
     rc, _, err = logic("--no-progress", "--server", "file:///etc/passwd", FIXTURE, allowed=(2,))
     assert "must start with http:// or https://" in err, err
+    for url in ("http://alice:s3cret@127.0.0.1:1", "ftp://alice:s3cret@127.0.0.1:1"):
+        rc, _, err = logic("--no-progress", "--server", url, FIXTURE, allowed=(2,))
+        assert "s3cret" not in err and "alice:***@" in err, "the password is printed: " + err
 
     class Huge(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -796,7 +828,8 @@ CHECKS = [
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
-    ("kwgen logic --server: http(s) only, an endless answer bounded", t_logic_hostile_server),
+    ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
+    ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",

@@ -511,6 +511,10 @@ def main():
                 e2e.check(name, fn, *args)
         e2e.sanitizer_check("no sanitizer report from any kwgend")
     finally:
+        # a check that failed half-way may have left its daemon running
+        for d in e2e.Daemon.started:
+            if d.proc and d.proc.poll() is None:
+                d.kill9()
         shutil.rmtree(tmp, ignore_errors=True)
         if a.figures:
             with open(a.figures, "w") as f:

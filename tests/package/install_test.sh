@@ -107,5 +107,15 @@ $MAKE -s uninstall DESTDIR="$stage" PREFIX="$PREFIX" >/dev/null 2>&1
 left=$(find "$stage$PREFIX" -type f 2>/dev/null | wc -l)
 if [ "$left" = 0 ]; then ok; else bad "uninstall left $left files"; fi
 
+# a staging directory whose name holds a space (install and uninstall quote every path)
+sp="$stage/stage with space"
+if $MAKE -s install DESTDIR="$sp" PREFIX="$PREFIX" >"$stage/install3.log" 2>&1 &&
+   [ -x "$sp$PREFIX/bin/kwgen" ] && [ -f "$sp$PREFIX/lib/pkgconfig/kwgen.pc" ]; then ok; else
+	bad "make install DESTDIR='$sp'"; tail -5 "$stage/install3.log"
+fi
+$MAKE -s uninstall DESTDIR="$sp" PREFIX="$PREFIX" >/dev/null 2>&1
+left=$(find "$sp" -type f 2>/dev/null | wc -l)
+if [ "$left" = 0 ]; then ok; else bad "uninstall DESTDIR='$sp' left $left files"; fi
+
 echo "package: $pass passed, $fail failed"
 [ "$fail" = 0 ]

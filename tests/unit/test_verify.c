@@ -106,6 +106,28 @@ static void test_lds_in_order(void **state)
 	kw_verify_result_free(r);
 }
 
+/* ---- every late producer is reported at its own first use ---- */
+
+static void test_each_producer(void **state)
+{
+	static const char *text = "k:\n"
+				  "\tds_read_b32 v1, v0\n"
+				  "\tds_read_b32 v2, v0 offset:4\n"
+				  "\tv_add_u32_e32 v3, v2, v2\n" /* 4: the younger read */
+				  "\tv_add_u32_e32 v5, v2, v3\n" /* 5: same producer: once */
+				  "\tv_add_u32_e32 v4, v1, v1\n" /* 6: the older read, still late */
+				  "\ts_waitcnt lgkmcnt(0)\n"
+				  "\ts_endpgm\n";
+	kw_verify_result *r = run("gfx942", text);
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 4), 1);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 5), 0);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 6), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT), 0);
+	kw_verify_result_free(r);
+}
+
 /* ---- SMEM is out of order: only a zero count completes it ---- */
 
 static void test_smem_out_of_order(void **state)
@@ -614,6 +636,25 @@ static void test_long_branch(void **state)
 	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
 	assert_int_equal(kw_verify_result_stats(r)->functions, 1);
 	kw_verify_result_free(r);
+	/* text form: Tensile's long branch names its label */
+	r = run("gfx942", "k:\n"
+			  "  buffer_load_dword v5, v1, s[8:11], 0 offen\n"
+			  "  s_cmp_eq_u32 s11, 0x1\n"
+			  "  s_cbranch_scc1 label_NoBranch_0\n"
+			  "  s_getpc_b64 s[64:65]\n"
+			  "  s_add_i32 s66, label_Sync_EDN_0, 0x4\n"
+			  "  s_add_u32 s64, s64, s66\n"
+			  "  s_addc_u32 s65, s65, 0\n"
+			  "  s_setpc_b64 s[64:65]\n"
+			  "label_NoBranch_0:\n"
+			  "  s_waitcnt vmcnt(0)\n"
+			  "  s_endpgm\n"
+			  "label_Sync_EDN_0:\n"
+			  "  v_add_u32 v6, v5, v5\n" /* 14 */
+			  "  s_endpgm\n");
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 14), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	kw_verify_result_free(r);
 }
 
 /* ---- .set symbols in register indices, raw s_waitcnt immediates ---- */
@@ -857,6 +898,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lds_in_order),
+		cmocka_unit_test(test_each_producer),
 		cmocka_unit_test(test_smem_out_of_order),
 		cmocka_unit_test(test_flat_both_counters),
 		cmocka_unit_test(test_gfx12_combined),

@@ -259,6 +259,43 @@ def one(a, item, tmp):
                 os.unlink(p_)
 
 
+def bad_code_objects(a, tmp, R):
+    """Malformed or foreign ELF files: `kwgen verify` exits 2 with a message
+    that says why, never crashes (no sanitizer report)."""
+    src = os.path.join(tmp, "bad.s")
+    with open(src, "w") as f:
+        f.write(gzip.open(os.path.join(a.root, "llvm", "gfx942", "aos_loads.s.gz"), "rt").read())
+    obj = os.path.join(tmp, "bad.o")
+    p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", src, "-o", obj])
+    if p.returncode:
+        R.fail("malformed code objects", "llvm-mc: " + p.stderr.decode()[-200:])
+        return
+    good = open(obj, "rb").read()
+    unknown = bytearray(good)
+    unknown[48] = 0x7f  # e_flags: an EF_AMDGPU_MACH kwgen does not model
+    host = open(sys.executable, "rb").read(1 << 16) if open(sys.executable, "rb").read(4) == b"\x7fELF" else None
+    cases = [("ELF magic only", b"\x7fELF", "ELF"),
+             ("header cut at 40 bytes", good[:40], "ELF"),
+             ("cut in half", good[:len(good) // 2], ""),
+             ("unknown AMDGPU machine", bytes(unknown), "0x7f"),
+             ("sections past the end", good[:64], "")]
+    if host:
+        cases.append(("a host executable", host, "EM_AMDGPU"))
+    for what, data, must in cases:
+        path = os.path.join(tmp, "bad.co")
+        with open(path, "wb") as f:
+            f.write(data)
+        p = subprocess.run([a.kwgen, "verify", "--json", path], capture_output=True, text=True, timeout=60)
+        san = sanitizer_report(p.stderr)
+        ok = p.returncode == 2 and not san and p.stderr.strip() and must in p.stderr
+        R.check(ok, f"code object {what}: exit 2 with a message",
+                f"exit {p.returncode}, stderr {p.stderr.strip()[-200:]!r}{' ' + san if san else ''}")
+    p = subprocess.run([a.kwgen, "verify", "--isa", "gfx942", "--json", obj], capture_output=True,
+                       text=True, timeout=60)
+    R.check(p.returncode in (0, 1) and json.loads(p.stdout)["isa"] == "gfx942",
+            "code object with --isa given", p.stderr[-200:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -310,6 +347,7 @@ def main():
             items.append(dict(id="mutant/" + m["id"], isa=m["isa"], text=M.mutant_text(texts[m["base"]], m)))
     tmp = tempfile.mkdtemp(prefix="kwgen-verify-forms-")
     try:
+        bad_code_objects(a, tmp, R)
         with ThreadPoolExecutor(a.jobs) as ex:
             for res in ex.map(lambda it: one(a, it, tmp), items):
                 for ok, what, why in res:

@@ -2,10 +2,13 @@
  * kwgen/verify.h - wait-count hazard checker for whole AMDGPU kernels.
  *
  * Reads AMDGPU assembly text in LLVM syntax, as `clang -S` / Tensile-rocisa
- * print it (labels, `//` and `;` comments, directives, `.set` symbols,
- * `.amdgcn_target`) or as `llvm-objdump -d` prints it (`ADDR <sym>:` then
- * instructions with `// ADDR: HEX [<sym+0xOFF>]` comments; the syntax is
- * detected per file), builds basic blocks and runs a forward data-flow of the
+ * print it (labels, `//`, `;` and block comments, directives, `.set`
+ * symbols, `.macro` definitions (expanded), `.amdgcn_target`) or as
+ * `llvm-objdump -d` prints it (`ADDR <sym>:` then instructions with
+ * `// ADDR: HEX [<sym+0xOFF>]` comments; branch targets from the comment or
+ * the SOPP encoding; s_getpc/s_add/s_setpc long branches followed; the
+ * syntax is detected per line), builds basic blocks and runs a forward
+ * data-flow of the
  * hardware's wait counters over them (join = worst case, fixed point over
  * loops).  It reports registers read or overwritten while a memory operation
  * that writes them may still be in flight, LDS operations in flight at a
@@ -98,6 +101,8 @@ typedef struct kw_verify_opts {
 
 #define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL }
 
+/* A finding; its strings are owned by the result (valid until
+ * kw_verify_result_free) and are printable ASCII. */
 typedef struct kw_verify_finding {
 	int code;              /* kw_verify_code */
 	int severity;          /* kw_verify_severity */

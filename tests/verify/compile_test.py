@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""`kwgen verify` on the ISAs the committed corpus does not cover.
+
+tests/verify/llvm holds clang 22's output for gfx90a, gfx942, gfx1100,
+gfx1201 and gfx1250.  This test compiles the same OpenCL sources
+(tests/verify/src/*.cl.gz) with clang-22 for the other processors kwgen
+models that clang 22 still accepts (gfx908, gfx950, gfx1101, gfx1102,
+gfx1200; gfx940/941 are gone from LLVM 22 and read as gfx942), exactly as the
+corpus was made:
+    clang-22 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=ISA -nogpulib -O2 -S
+LLVM placed every wait, so every file must verify with no race-class finding;
+then the short mutation test (tests/verify/mutants.py --short 1) runs over
+these files.
+
+  compile_test.py --kwgen build/kwgen [--isas gfx908,...] [--jobs 2]
+Last line: 'verify-isas: N passed, N failed, N skipped'.
+"""
+import argparse, gzip, os, re, shutil, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, HERE)
+from checks import Results  # noqa: E402
+from corpus_test import is_race, run_verify  # noqa: E402
+
+CLANG = os.environ.get("CLANG22", "clang-22")
+ISAS = "gfx908,gfx950,gfx1101,gfx1102,gfx1200"
+
+
+def compile_one(src, isa, out_dir):
+    """-> (path of the .s.gz, error)"""
+    name = os.path.basename(src)[:-len(".cl.gz")]
+    d = os.path.join(out_dir, "llvm", isa)
+    cl = os.path.join(out_dir, f"{isa}_{name}.cl")
+    with gzip.open(src, "rb") as f, open(cl, "wb") as g:
+        g.write(f.read())
+    asm = os.path.join(out_dir, f"{isa}_{name}.s")
+    p = subprocess.run([CLANG, "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={isa}", "-nogpulib", "-O2",
+                        "-S", cl, "-o", asm], capture_output=True, text=True, timeout=300)
+    os.unlink(cl)
+    if p.returncode:
+        return None, f"clang-22 exited {p.returncode}: {p.stderr.strip()[-300:]}"
+    with open(asm, "rb") as f, gzip.open(os.path.join(d, name + ".s.gz"), "wb") as g:
+        g.write(f.read())
+    os.unlink(asm)
+    return os.path.join(d, name + ".s.gz"), None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kwgen", default="build/kwgen")
+    ap.add_argument("--isas", default=ISAS)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--no-mutants", action="store_true")
+    a = ap.parse_args()
+    R = Results("verify-isas")
+    if not shutil.which(CLANG):
+        R.skip("kernels compiled for the other ISAs", f"{CLANG} not installed (scripts/deps/core.txt: clang-22)")
+        R.finish()
+    if not os.access(a.kwgen, os.X_OK):
+        R.fail("kwgen", f"{a.kwgen} is not built")
+        R.finish()
+    isas = [i for i in a.isas.split(",") if i]
+    srcs = sorted(os.path.join(HERE, "src", f) for f in os.listdir(os.path.join(HERE, "src")) if f.endswith(".cl.gz"))
+    tmp = tempfile.mkdtemp(prefix="kwgen-verify-isas-")
+    try:
+        for isa in isas:
+            os.makedirs(os.path.join(tmp, "llvm", isa))
+        jobs = [(s, i) for i in isas for s in srcs]
+        with ThreadPoolExecutor(a.jobs) as ex:
+            built = list(ex.map(lambda j: compile_one(j[0], j[1], tmp), jobs))
+        items = []
+        for (src, isa), (path, err) in zip(jobs, built):
+            name = f"{isa}/{os.path.basename(src)[:-6]}"
+            if err:
+                R.fail(f"{name}: compile", err)
+            else:
+                items.append((name, isa, path))
+        vt = tempfile.mkdtemp(dir=tmp)
+
+        def one(it):
+            name, isa, path = it
+            with gzip.open(path, "rt") as f:
+                text = f.read()
+            if not re.search(r'\.amdgcn_target "amdgcn-amd-amdhsa--%s"' % isa, text):
+                return name, None, None, "no .amdgcn_target naming " + isa
+            fs, out, err = run_verify(a.kwgen, isa, text, vt, name.replace("/", "_") + ".s", a.timeout)
+            return name, fs, out, err
+
+        with ThreadPoolExecutor(a.jobs) as ex:
+            res = list(ex.map(one, items))
+        per = {}
+        for name, fs, out, err in res:
+            isa = name.split("/")[0]
+            pi = per.setdefault(isa, [0, 0, 0])
+            pi[0] += 1
+            if err:
+                R.fail(f"{name}: verify", err)
+                continue
+            if out.get("isa") != isa:
+                R.fail(f"{name}: verified for {isa}", f"verified for {out.get('isa')}")
+                continue
+            races = [f for f in fs if is_race(f.get("code"))]
+            pi[1] += bool(races)
+            pi[2] += len(races)
+            R.check(not races, f"{name}: no race finding",
+                    "; ".join(f"line {f.get('line')} {f.get('code')} {f.get('message', '')}" for f in races[:3]))
+        print("\nfalse positives on the compiled files (files with a race finding / files, race findings):")
+        for isa, (n, nf, nr) in sorted(per.items()):
+            print(f"   {isa:8s} {nf}/{n} files, {nr} findings")
+        if not a.no_mutants:
+            p = subprocess.run([sys.executable, os.path.join(HERE, "mutants.py"), "--root", tmp, "--kwgen", a.kwgen,
+                                "--short", "1", "--jobs", str(a.jobs)], capture_output=True, text=True)
+            tail = p.stdout.strip().splitlines()
+            table = [ln for ln in tail if re.match(r"^(isa|gfx\w+|all)\s", ln)]
+            print("\nmutation test (short) on the compiled files:\n" + "\n".join(table))
+            R.check(p.returncode == 0, "short mutation test on the compiled files",
+                    "\n".join(ln for ln in tail if ln.startswith(("FAILED", "   MISSED", "   FALSE", "   ERROR")))[-1500:])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    R.finish()
+
+
+if __name__ == "__main__":
+    main()
