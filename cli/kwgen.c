@@ -11,6 +11,7 @@
  *   kwgen --help
  */
 #include "kwgen/buf.h"
+#include "kwgen/codeobj.h"
 #include "kwgen/request.h"
 #include "kwgen/text.h"
 #include "cache_cli.h"
@@ -269,6 +270,13 @@ static int run_single(FILE *in, int canonical, int as_text, size_t max)
 	if (!req && src.read_errno) {
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(src.read_errno));
 		return 2;
+	}
+	if (req && src.too_big) {
+		/* jansson reads the callback's "stop" as the end of input: a
+		 * whole request followed by more than the limit allows is
+		 * still over it (kwgend answers such a body 413). */
+		json_decref(req);
+		req = NULL;
 	}
 	if (!req && src.too_big)
 		kw_error_set(&in_err, KW_ELIMIT, NULL,
@@ -587,6 +595,8 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	FILE *in = stdin;
 
+	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG)) /* kwgen verify's decoder process */
+		return kw_codeobj_child_main(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "logic"))
 		return kw_cli_logic(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "verify"))

@@ -447,6 +447,9 @@ static struct {
 	char **paths;
 	size_t n, cap;
 	int oom;
+	int skip;           /* 1: the file (skip_dev, skip_ino) is -o's: not an input */
+	dev_t skip_dev;
+	ino_t skip_ino;
 } walk;
 
 static int on_walk(const char *path, const struct stat *sb, int type, struct FTW *ftw)
@@ -455,6 +458,8 @@ static int on_walk(const char *path, const struct stat *sb, int type, struct FTW
 	size_t len = strlen(path);
 	if (type != FTW_F || !((len > 5 && !strcmp(path + len - 5, ".yaml")) || (len > 4 && !strcmp(path + len - 4, ".yml"))))
 		return 0;
+	if (walk.skip && sb->st_dev == walk.skip_dev && sb->st_ino == walk.skip_ino)
+		return 0; /* the -o file being written */
 	if (!S_ISREG(sb->st_mode)) { /* a FIFO would block the walk for ever, a device never ends */
 		fprintf(stderr, "kwgen logic: %s: not a regular file (a FIFO, device or socket): skipped\n", path);
 		return 0;
@@ -487,7 +492,9 @@ static void walk_free(void)
 	for (size_t i = 0; i < walk.n; i++)
 		free(walk.paths[i]);
 	free(walk.paths);
-	memset(&walk, 0, sizeof walk);
+	walk.paths = NULL;
+	walk.n = walk.cap = 0;
+	walk.oom = 0;
 }
 
 /* Run every logic file under dir (sorted, so the output does not depend on
@@ -630,9 +637,15 @@ int kw_cli_logic(int argc, char **argv)
 			else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 				o.quiet = 1;
 			else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+				errno = 0;
 				usage(stdout);
 				free(files);
 				json_decref(o.generators);
+				if (fflush(stdout) != 0 || ferror(stdout)) {
+					fprintf(stderr, "kwgen logic: write error on standard output: %s\n",
+						strerror(errno ? errno : EIO));
+					return 2;
+				}
 				return 0;
 			} else if (a[0] == '-' && a[1] != '\0') {
 				fprintf(stderr, "kwgen logic: unknown option %s (or it lacks its value)\n", a);
@@ -682,11 +695,31 @@ int kw_cli_logic(int argc, char **argv)
 	int curl_up = 0;
 	r.out = stdout;
 	r.out_name = o.output ? o.output : "standard output";
+	struct stat osb;
+	if (o.output && stat(o.output, &osb) == 0 && S_ISREG(osb.st_mode)) {
+		/* "w" truncates: an input named again as -o would be lost unread */
+		for (int f = 0; f < nfiles; f++) {
+			struct stat isb;
+			if (strcmp(files[f], "-") != 0 && stat(files[f], &isb) == 0 && isb.st_dev == osb.st_dev &&
+			    isb.st_ino == osb.st_ino) {
+				fprintf(stderr, "kwgen logic: -o %s is also an input file: it would be emptied before it "
+					"is read\n", o.output);
+				status = 2;
+				r.out = NULL;
+				goto done;
+			}
+		}
+	}
 	if (o.output && !(r.out = fopen(o.output, "w"))) {
 		fprintf(stderr, "kwgen logic: %s: %s\n", o.output, strerror(errno));
 		status = 2;
 		r.out = NULL;
 		goto done;
+	}
+	if (r.out && r.out != stdout && fstat(fileno(r.out), &osb) == 0) {
+		walk.skip = 1;
+		walk.skip_dev = osb.st_dev;
+		walk.skip_ino = osb.st_ino;
 	}
 	if (!st.seen_requests || !st.seen_keys || !st.errors || !r.batch || !r.batch_where) {
 		fprintf(stderr, "kwgen logic: out of memory\n");

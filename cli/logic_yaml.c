@@ -9,6 +9,7 @@
  * solution means is logic_derive.c's business.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -104,13 +105,13 @@ static json_t *plain_scalar(const char *v, size_t len)
 			return json_integer((json_int_t)i);
 		if (strchr(v, '.') || (*end == '\0' && errno == ERANGE)) {
 			double d = strtod(v, &end);
-			if (*end == '\0')
+			if (*end == '\0' && isfinite(d)) /* 1.0e400: JSON has no infinity; kept as text */
 				return json_real(d);
 		}
 	} else if (*p == '.' && p[1] >= '0' && p[1] <= '9') {
 		char *end;
 		double d = strtod(v, &end);
-		if (*end == '\0')
+		if (*end == '\0' && isfinite(d))
 			return json_real(d);
 	}
 	return json_stringn(v, len);
@@ -216,12 +217,42 @@ static int push(yreader *r, int is_map, const char *anchor, unsigned long line)
 	return 0;
 }
 
+/* YAML's merge key, as PyYAML (Tensile's reader) resolves it: the keys of
+ * "<<: *m" (a mapping, or a list of them, earlier ones first) that the
+ * mapping does not set itself are added, and "<<" goes. */
+static int merge_keys(yreader *r, json_t *map, unsigned long line)
+{
+	json_t *m = json_object_get(map, "<<");
+	if (!m)
+		return 0;
+	json_incref(m);
+	json_object_del(map, "<<");
+	size_t n = json_is_array(m) ? json_array_size(m) : 1;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		json_t *src = json_is_array(m) ? json_array_get(m, i) : m;
+		const char *k;
+		json_t *v;
+		if (!json_is_object(src)) {
+			rc = yerr(r, line, 0, "the merge key << takes a mapping or a list of mappings");
+			break;
+		}
+		json_object_foreach(src, k, v)
+			if (!json_object_get(map, k) && json_object_set(map, k, v) < 0) {
+				rc = kw_error_set(r->err, KW_ENOMEM, NULL, "out of memory");
+				break;
+			}
+	}
+	json_decref(m);
+	return rc;
+}
+
 static int pop(yreader *r)
 {
 	yframe *f = &r->stack[--r->depth];
 	json_t *c = f->c;
 	char *anchor = f->anchor;
-	int root = f->root, stream = f->stream;
+	int root = f->root, stream = f->stream, is_map = f->is_map;
 	unsigned long line = f->line;
 	size_t size = size_add(f->size, 1);
 	free(f->key);
@@ -237,7 +268,10 @@ static int pop(yreader *r)
 		free(anchor);
 		return add_value(r, json_array(), line, 1); /* the list itself: empty placeholder */
 	}
-	rc = remember_anchor(r, anchor, c, size);
+	if (is_map)
+		rc = merge_keys(r, c, line);
+	if (rc == 0)
+		rc = remember_anchor(r, anchor, c, size);
 	free(anchor);
 	if (rc < 0) {
 		json_decref(c);

@@ -11,7 +11,7 @@
 #   fuzz_cache    the SQLite cache's key and row paths
 #
 #   make fuzz        every harness: the regression inputs, then FUZZ_SECONDS
-#                    (default 20; make test runs this) of fuzzing from a copy
+#                    (default 10; make test runs this) of fuzzing from a copy
 #                    of the seed corpus (tests/fuzz/seeds-<harness>/ when it
 #                    exists, made from the repository's real inputs by
 #                    tests/fuzz/make_seeds.py)
@@ -26,7 +26,7 @@
 
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_RSS_MB  ?= 2048
 FUZZ_TIMEOUT ?= 10
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all

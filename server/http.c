@@ -266,6 +266,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		memcpy(ctx->key, r->key, sizeof(ctx->key));
 		ctx->cached = r->cached;
 		memcpy(ctx->code, r->code, sizeof(ctx->code));
+		/* the route's series counts it now, not when libmicrohttpd
+		 * reports the request completed: by then the client may
+		 * already have read the answer and asked /metrics */
+		kw_metrics_request(ctx->route, r->status, mono_now() - ctx->start);
 		/* counted when queued, before the client can read it and ask
 		 * /status; batch items are counted by kw_kernels_batch; a
 		 * DELETE looks nothing up */
@@ -910,7 +914,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		if (ci && ci->http_status >= 100 && ci->http_status < 600)
 			status = (int)ci->http_status;
 	}
-	if (status)
+	if (status && !ctx->responded) /* ours were counted when queued */
 		kw_metrics_request(ctx->route, status, secs);
 	kw_log_access(&(kw_access){ ctx->method, ctx->path, status, ctx->bytes, secs * 1000.0,
 				    ctx->key, ctx->cached, ctx->client, ctx->request_id,

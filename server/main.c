@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "kwgen/codeobj.h"
 #include "linger.h"
 #include "log.h"
 #include "metrics.h"
@@ -437,6 +438,10 @@ int main(int argc, char **argv)
 	int sig = 0;
 	long busy;
 
+	/* POST /v1/verify decodes code objects in a child process: this
+	 * executable again, in its decoder mode (lib/codeobj/child.c) */
+	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
+		return kw_codeobj_child_main(argc, argv);
 	s.cfg = (kw_srv_config){
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
 		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,

@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+import elf  # noqa: E402  (tests/lib/elf.py)
 from checks import exit_problems, sanitizer_report  # noqa: E402
 import run as e2e  # noqa: E402  (Daemon, check(), the counters)
 
@@ -114,6 +115,31 @@ def t_max_line_bytes():
     assert "asm" in json.loads(out), "the default limit refuses a 500-byte line"
     rc, out, err = kwgen("--batch", "--max-line-bytes", "0", stdin=b"", allowed=(1, 2))
     assert "--max-line-bytes" in err, err
+
+
+def t_max_line_bytes_default():
+    """The default --max-line-bytes is kwgend's default --max-body-bytes
+    (1048576): a request of exactly that size is answered by both, one byte
+    more is refused by both (kwgen: limit naming --max-line-bytes; kwgend:
+    413 too_large naming the 1048576-byte bound)."""
+    base = json.dumps(e2e.example())
+    at = (base + " " * (1048576 - len(base))).encode()
+    over = at + b" "
+    assert len(at) == 1048576
+    rc, out, _ = kwgen(stdin=at)
+    assert rc == 0 and "results" in json.loads(out), out[:200]
+    rc, out, err = kwgen(stdin=over, allowed=(1,))
+    assert "--max-line-bytes" in out + err, (out + err)[:300]
+    for extra in ((), ("--max-body-bytes", "1048576")):
+        d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "body%d.db" % len(extra)), "--log-level", "error", *extra).start()
+        try:
+            hdr = {"Content-Type": "application/json"}
+            st, _, data = d.request("POST", "/v1/kernels", at, hdr)
+            assert st == 200, (extra, st, data[:200])
+            st, _, data = d.request("POST", "/v1/kernels", over, hdr)
+            assert st == 413 and b"too_large" in data and b"1048576" in data, (extra, st, data[:200])
+        finally:
+            assert d.stop() == 0
 
 
 def t_jobs():
@@ -218,7 +244,7 @@ def t_output_errors():
         ([EXAMPLE], b""), (["--canonical", EXAMPLE], b""), (["--asm", EXAMPLE], b""),
         (["--batch"], many.encode()), (["--asm", "--batch"], many.encode()),
         (["--batch", "--line-buffered"], many.encode()), (["--help"], b""), (["--version"], b""),
-        (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
+        (["logic", "--help"], b""), (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
     ]
     for args, stdin in modes:
         for how in ("full", "closed"):
@@ -226,7 +252,7 @@ def t_output_errors():
             what = "kwgen %s, stdout %s" % (" ".join(os.path.basename(a) for a in args), how)
             assert rc == 2, "%s: exit %d (want 2); stderr %r" % (what, rc, err[-300:])
             assert "write error" in err, "%s: stderr %r" % (what, err[-300:])
-            if args[0] == "logic":
+            if args[0] == "logic" and args[1] != "--help":
                 assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
 
 
@@ -564,6 +590,60 @@ def t_logic_non_utf8_name():
         assert d.stop() == 0
 
 
+def t_logic_float_overflow():
+    """A float past the double range in a solution (NumThreads: 1.0e400)
+    fails that solution naming the key; it used to drop the whole file as
+    "scalar is not valid UTF-8" (exit 2)."""
+    text = open(FIXTURE).read()
+    assert "NumThreads: 64" in text
+    path = os.path.join(O.tmp, "overflow.yaml")
+    with open(path, "w") as f:
+        f.write(text.replace("NumThreads: 64", "NumThreads: 1.0e400", 1))
+    rc, out, err = logic("--no-progress", path, allowed=(1,))
+    assert "solution #0" in err and "kernel.NumThreads" in err and "UTF-8" not in err, err
+    assert len(out.splitlines()) > 0, "the other solutions are written"
+
+
+def t_logic_merge_key():
+    """YAML merge keys resolve as PyYAML (Tensile's reader) resolves them:
+    "ProblemType: {<<: *pt, DataType: 0}" has the anchored problem type's
+    keys, DataType overridden (it had a key "<<" and "missing TLUA")."""
+    lines = open(FIXTURE).read().split("\n")
+    i = next(i for i, l in enumerate(lines) if l.startswith("- ComputeDataType:"))
+    lines[i] = "- &pt\n  " + lines[i][2:]
+    start = next(i for i, l in enumerate(lines) if l == "    ProblemType:")
+    end = start + 1
+    while lines[end].startswith("      "):
+        end += 1
+    lines[start:end] = ["    ProblemType: {<<: *pt, DataType: 0}"]
+    path = os.path.join(O.tmp, "merge.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    _, out, err = logic("--no-progress", path)
+    first = json.loads(out.splitlines()[0])
+    pt = first["kernel"]["ProblemType"]
+    assert pt["DataType"] == 0 and pt.get("HighPrecisionAccumulate") is True and "<<" not in pt, pt
+
+
+def t_logic_output_is_input():
+    """-o naming an input file is refused before it is opened ("w" would
+    empty it unread); an -o file inside a walked directory is not read as
+    input on the next run."""
+    path = os.path.join(O.tmp, "same.yaml")
+    with open(FIXTURE, "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read())
+    size = os.path.getsize(path)
+    rc, _, err = logic("--no-progress", "-o", path, path, allowed=(2,))
+    assert "is also an input file" in err and os.path.getsize(path) == size, (err, os.path.getsize(path))
+    d = os.path.join(O.tmp, "outdir")
+    os.mkdir(d)
+    with open(FIXTURE, "rb") as src, open(os.path.join(d, "a.yaml"), "wb") as dst:
+        dst.write(src.read())
+    for _ in range(2):
+        rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
+        assert "1 files" in err and "no errors" in err, err
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
@@ -652,6 +732,54 @@ def verify_case(name):
     with gzip.open(os.path.join(ROOT, "tests", "verify", "cases", name + ".s.gz"), "rb") as f:
         open(path, "wb").write(f.read())
     return path
+
+
+def t_verify_undecodable():
+    """A code object whose .text crashes LLVM 22's AMDGPU disassembler is
+    decoded in a child process: exit 2 naming the crash, not a SIGSEGV of
+    kwgen; the file after it is still verified.  A foreign ELF (x86-64) is
+    refused by its e_machine, also with --isa."""
+    crash = os.path.join(O.tmp, "crash.co")
+    with open(crash, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942))
+    ok = os.path.join(O.tmp, "ok.s")
+    with open(ok, "w") as f:
+        f.write("k:\n\ts_endpgm\n")
+    for extra in ((), ("--isa", "gfx942")):
+        rc, out, err = kwgen("verify", *extra, crash, allowed=(2,))
+        assert "crash.co: cannot decode the code object" in err, err
+        rc, out, err = kwgen("verify", "--isa", "gfx942", "--json", crash, ok, allowed=(2,))
+        assert json.loads(out)["isa"] == "gfx942" and "cannot decode" in err, (out, err)
+    x86 = os.path.join(O.tmp, "x86.o")
+    with open(x86, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64))
+    rc, out, err = kwgen("verify", "--isa", "gfx942", x86, allowed=(2,))
+    assert "e_machine is 62" in err, err
+
+
+def t_verify_max_bytes():
+    """kwgen verify reads at most --max-bytes of a file (default 128 MiB, as
+    kwgend's --max-verify-bytes): an endless /dev/zero is exit 2 naming the
+    bound, in bounded memory and time, not a read that grows for ever."""
+    t0 = time.monotonic()
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "/dev/zero", allowed=(2,), timeout=60)
+    assert "/dev/zero: the input is over 134217728 bytes" in err and "--max-bytes" in err, err
+    assert time.monotonic() - t0 < 30, "reading 128 MiB of /dev/zero took %.1f s" % (time.monotonic() - t0)
+    text = "k:\n" + "\ts_nop 0\n" * 200 + "\ts_endpgm\n"
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--max-bytes", "1000", "-", stdin=text.encode(), allowed=(2,))
+    assert "<stdin>: the input is over 1000 bytes" in err, err
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--max-bytes", str(len(text)), "-", stdin=text.encode())
+    assert rc == 0, err
+    rules = os.path.join(O.tmp, "big.supp")
+    with open(rules, "w") as f:
+        f.write("race_raw\n" * 100)
+    rc, out, err = kwgen("verify", "--max-bytes", "500", "--suppress", rules, "-", stdin=text.encode(), allowed=(2,))
+    assert "big.supp: the file is over 500 bytes" in err, err
+    for bad in ("0", "-1", "lots"):
+        rc, out, err = kwgen("verify", "--max-bytes", bad, "-", stdin=text.encode(), allowed=(2,))
+        assert "--max-bytes takes a positive integer" in err, (bad, err)
+    rc, out, err = kwgen("verify", "--max-bytes", allowed=(2,))
+    assert "--max-bytes needs a value" in err, err
 
 
 def t_verify_flags():
@@ -810,6 +938,8 @@ CHECKS = [
     ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
     ("kwgen --batch: one compact answer per line, bad lines answered", t_batch),
     ("kwgen --batch --max-line-bytes: a longer line answers limit, the next is answered", t_max_line_bytes),
+    ("kwgen --max-line-bytes default = kwgend's --max-body-bytes: 1 MiB answered, 1 MiB + 1 refused by both",
+     t_max_line_bytes_default),
     ("kwgen --jobs 1 / 4 / default: same bytes; bad --jobs refused", t_jobs),
     ("kwgen --line-buffered: each answer before stdin closes", t_line_buffered),
     ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),
@@ -829,11 +959,17 @@ CHECKS = [
     ("kwgen logic DIR: a FIFO named *.yaml is skipped, not waited on", t_logic_walk_fifo),
     ("kwgen logic: 20,000 unique requests cost a digest each, not their text", t_logic_memory_per_request),
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
+    ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
+    ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
+    ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
+    ("kwgen verify --max-bytes: /dev/zero is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
+    ("kwgen verify: a code object LLVM's disassembler crashes on is exit 2, a foreign ELF refused",
+     t_verify_undecodable),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),

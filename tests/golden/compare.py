@@ -279,17 +279,22 @@ def main():
         step = 1 if opts.single < 0 else max(1, len(idx) // opts.single)
         sample = idx[::step][:len(idx) if opts.single < 0 else opts.single]
         s_fail = 0
-        for i in sample:
-            text, problems = run_single(opts.kwgen, reqs[i], opts.timeout)
-            if not problems:
-                problems = compare_one(json.loads(answers[i]), text)
-            if problems:
-                s_fail += 1
-                if s_fail <= opts.show:
-                    print("FAILED  single mode, pair %d: %s" % (i + 1, "; ".join(problems)))
-        print("single mode: %d of %d requests match" % (len(sample) - s_fail, len(sample)))
-        n_pass += len(sample) - s_fail
-        n_fail += s_fail
+        forms = [("oracle form", lambda r: r, compare_one)]
+        if opts.farm:
+            forms.append(("farm form", lambda r: json.dumps(to_farm(json.loads(r))), compare_farm))
+        for form, make, cmp in forms:
+            s_fail = 0
+            for i in sample:
+                text, problems = run_single(opts.kwgen, make(reqs[i]), opts.timeout)
+                if not problems:
+                    problems = cmp(json.loads(answers[i]), text)
+                if problems:
+                    s_fail += 1
+                    if s_fail <= opts.show:
+                        print("FAILED  single mode, %s, pair %d: %s" % (form, i + 1, "; ".join(problems)))
+            print("single mode, %s: %d of %d requests match" % (form, len(sample) - s_fail, len(sample)))
+            n_pass += len(sample) - s_fail
+            n_fail += s_fail
     print("golden: %d passed, %d failed" % (n_pass, n_fail))
     return 1 if n_fail else 0
 

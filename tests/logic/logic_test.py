@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import sanitizer_report  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
 passed = failed = 0
@@ -39,8 +42,12 @@ def check(ok, what):
 
 
 def run(cmd, *args):
+    """Run `kwgen logic ...`; a sanitizer report in its stderr is a failure."""
     p = subprocess.run(cmd + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+    err = p.stderr.decode("utf-8", "replace")
+    rep = sanitizer_report(err)
+    check(rep is None, "%s: no sanitizer report (%s)" % (" ".join(list(args)[-1:]), rep))
+    return p.returncode, p.stdout.decode("utf-8", "replace"), err
 
 
 def compare_file(cmd, yaml_path, exp_path, label):

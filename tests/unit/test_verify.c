@@ -550,6 +550,29 @@ static void test_callable_entry(void **state)
 	kw_verify_result_free(r);
 }
 
+/* ---- objdump: a function that returns is callable; padding between functions ---- */
+
+static void test_objdump_callable(void **state)
+{
+	static const char *text =
+		"0000000000000000 <helper>:\n"
+		"\tv_add_f32_e32 v1, v0, v0                                   // 000000000000: 02020100\n"
+		"\ts_setpc_b64 s[30:31]                                       // 000000000004: BE801D1E\n"
+		"\ts_nop 0                                                    // 000000000008: BF800000\n"
+		"\n0000000000000100 <k>:\n"
+		"\tv_add_f32_e32 v1, v0, v0                                   // 000000000100: 02020100\n"
+		"\ts_endpgm                                                   // 000000000104: BF810000\n";
+	kw_verify_result *r = run("gfx942", text);
+
+	(void)state;
+	assert_int_equal(kw_verify_result_stats(r)->functions, 2);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 2), 1);
+	assert_string_equal(first(r, KW_VF_RACE_RAW)->function, "helper");
+	assert_int_equal(races(r), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	kw_verify_result_free(r);
+}
+
 /* ---- calls: the callee waits before it returns; reported as unsupported ---- */
 
 static void test_call(void **state)
@@ -725,6 +748,23 @@ static void test_macros(void **state)
 	assert_string_equal(f->mnemonic, "v_add_co_u32");
 	assert_int_equal(kw_verify_result_suppressed(r), 1);
 	assert_int_equal(kw_verify_result_stats(r)->instructions, 9);
+	kw_verify_result_free(r);
+	/* conditional assembly: only the taken branch is read */
+	r = run("gfx942", ".set X, 1\n"
+			  "k:\n"
+			  "\tbuffer_load_dword v5, v1, s[8:11], 0 offen\n"
+			  ".if X == 0 && 1\n"
+			  "\tv_add_u32 v6, v5, v5\n"
+			  ".else\n"
+			  "\ts_waitcnt vmcnt(0)\n"
+			  ".endif\n"
+			  ".ifdef Y\n"
+			  "\tv_add_u32 v6, v5, v5\n"
+			  ".endif\n"
+			  "\tv_add_u32 v7, v5, v5\n"
+			  "\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_stats(r)->instructions, 4);
 	kw_verify_result_free(r);
 }
 
@@ -912,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_instruction),
 		cmocka_unit_test(test_callable_entry),
 		cmocka_unit_test(test_call),
+		cmocka_unit_test(test_objdump_callable),
 		cmocka_unit_test(test_objdump),
 		cmocka_unit_test(test_long_branch),
 		cmocka_unit_test(test_symbols_and_immediates),
