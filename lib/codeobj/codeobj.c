@@ -341,7 +341,9 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 	kw_buf_puts(&out, ":\tfile format elf64-amdgpu\n");
 
 	LLVMSectionIteratorRef sec = L.LLVMObjectFileCopySectionIterator(bin);
-	for (; !L.LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; L.LLVMMoveToNextSection(sec)) {
+	/* LLVM's C API returns a NULL iterator (not one at its end) for an
+	 * object without sections or without a symbol table. */
+	for (; sec && !L.LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; L.LLVMMoveToNextSection(sec)) {
 		const char *sname = L.LLVMGetSectionName(sec);
 		if (!is_code_section(sname))
 			continue;
@@ -354,7 +356,7 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 		sym *syms = NULL;
 		size_t nsyms = 0, cap = 0;
 		LLVMSymbolIteratorRef si = L.LLVMObjectFileCopySymbolIterator(bin);
-		for (; !L.LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); L.LLVMMoveToNextSymbol(si)) {
+		for (; si && !L.LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); L.LLVMMoveToNextSymbol(si)) {
 			const char *nm = L.LLVMGetSymbolName(si);
 			if (!nm || !*nm || !L.LLVMGetSectionContainsSymbol(sec, si))
 				continue;
@@ -380,7 +382,8 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			}
 			nsyms++;
 		}
-		L.LLVMDisposeSymbolIterator(si);
+		if (si)
+			L.LLVMDisposeSymbolIterator(si);
 		if (rc == 0 && nsyms)
 			qsort(syms, nsyms, sizeof *syms, sym_cmp);
 		if (rc == 0) {
@@ -432,7 +435,8 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			free(syms[i].name);
 		free(syms);
 	}
-	L.LLVMDisposeSectionIterator(sec);
+	if (sec)
+		L.LLVMDisposeSectionIterator(sec);
 	L.LLVMDisasmDispose(dc);
 	L.LLVMDisposeBinary(bin);
 	L.LLVMDisposeMemoryBuffer(mb);
