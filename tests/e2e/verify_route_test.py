@@ -146,6 +146,9 @@ class T:
         assert self.d.proc.poll() is None, "kwgend exited"
         ok = self.post("k:\n\ts_endpgm\n", "text/plain", "?isa=gfx942&cache=bypass")
         assert ok["cached"] is False, ok
+        # an object without a symbol table decodes
+        ok = self.post(elf.elf(elf.S_ENDPGM_GFX9, symbols=False), "application/octet-stream", "?cache=bypass")
+        assert ok["stats"]["instructions"] == 1 and ok["isa"] == "gfx942", ok
         # a foreign ELF (e_machine x86-64) is refused before decoding, ?isa= or not
         x86 = elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64)
         for query in ("", "?isa=gfx942"):
