@@ -655,6 +655,20 @@ def t_logic_output_is_input():
         assert "1 files" in err and "no errors" in err, err
 
 
+def t_logic_batch_past_max_batch():
+    """A daemon with a smaller --max-batch than kwgen logic --batch: the
+    error says which flag to give."""
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "maxbatch.db"), "--log-level", "error", "--max-batch", "2").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
+        assert "HTTP 422" in err and "give --batch N with N at most the daemon's --max-batch" in err, err
+        rc, _, err = logic("--no-progress", "--server", base, "--batch", "2", FIXTURE)
+        assert "no errors" in err, err
+    finally:
+        assert d.stop() == 0
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
@@ -983,6 +997,7 @@ CHECKS = [
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
     ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
+    ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
