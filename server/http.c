@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include "body.h"
+#include "headwatch.h"
 #include "kernels.h"
 #include "verify.h"
 #include "log.h"
@@ -107,6 +108,7 @@ static kw_conn_ctx *live_head;
 static char id_prefix[17];       /* random per process */
 static atomic_ullong id_counter;
 static int listen_fd = -1;       /* ours; closed after MHD_stop_daemon */
+static kw_headwatch *headwatch; /* the request-head deadline (headwatch.h) */
 
 static double mono_now(void)
 {
@@ -496,6 +498,53 @@ static int sane_request_id(const char *v)
 	return 1;
 }
 
+/* The client's address as text ("" when unknown). */
+static void client_text(struct MHD_Connection *c, char *out, size_t len)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	out[0] = '\0';
+	if (ci && ci->client_addr) {
+		const struct sockaddr *sa = ci->client_addr;
+
+		if (sa->sa_family == AF_INET)
+			inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out,
+				  (socklen_t)len);
+		else if (sa->sa_family == AF_INET6)
+			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out,
+				  (socklen_t)len);
+	}
+}
+
+/* Connection opened / closed: the request-head deadline's records (the
+ * socket context).  CLOSED comes before libmicrohttpd closes the socket. */
+static void conn_notified(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	(void)cls;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		char client[64];
+
+		client_text(c, client, sizeof(client));
+		*socket_context = ci ? kw_headwatch_open(headwatch, ci->connect_fd, client) : NULL;
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		kw_headwatch_close(headwatch, *socket_context);
+		*socket_context = NULL;
+	}
+}
+
+/* The connection's record (NULL when not watched). */
+static kw_headwatch_conn *watched(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
 /* URI log callback: the raw request target, before libmicrohttpd
  * unescapes it.  Makes the request's state; its return value is the
  * con_cls the handler and the completion callback see. */
@@ -503,7 +552,6 @@ static void *uri_logged(void *cls, const char *uri, struct MHD_Connection *c)
 {
 	kw_srv *s = cls;
 	kw_conn_ctx *ctx = calloc(1, sizeof(*ctx));
-	const union MHD_ConnectionInfo *ci;
 
 	if (!ctx)
 		return NULL; /* the handler's first call answers 503 */
@@ -522,17 +570,7 @@ static void *uri_logged(void *cls, const char *uri, struct MHD_Connection *c)
 	ctx->pending = (kw_reply)KW_REPLY_INIT;
 	snprintf(ctx->request_id, sizeof(ctx->request_id), "%s-%llu", id_prefix,
 		 (unsigned long long)atomic_fetch_add(&id_counter, 1));
-	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	if (ci && ci->client_addr) {
-		const struct sockaddr *sa = ci->client_addr;
-
-		if (sa->sa_family == AF_INET)
-			inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ctx->client,
-				  sizeof(ctx->client));
-		else if (sa->sa_family == AF_INET6)
-			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ctx->client,
-				  sizeof(ctx->client));
-	}
+	client_text(c, ctx->client, sizeof(ctx->client));
 	pthread_mutex_lock(&live_mu);
 	ctx->next = live_head;
 	if (live_head)
@@ -775,6 +813,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id");
 
 		ctx->headers_seen = 1;
+		kw_headwatch_head_in(watched(c));
 		ctx->route = route_of(url, &key);
 		copy_path(ctx->method, sizeof(ctx->method), method);
 		if (ctx->route == KW_ROUTE_VERIFY)
@@ -861,6 +900,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	double secs;
 	int status;
 
+	/* The next request's head is waited for from now. */
+	kw_headwatch_idle(watched(c));
 	if (!ctx)
 		return;
 	secs = mono_now() - ctx->start;
@@ -1085,12 +1126,21 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	addr_text(where, sizeof(where), (struct sockaddr *)&got);
 	if (got.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* A head trickled in must be complete within the idle timeout plus
+	 * the body's: a client idle until just before --connection-timeout
+	 * still has --request-timeout for its head. */
+	if (!(headwatch = kw_headwatch_new(s->cfg.connection_timeout + s->cfg.request_timeout))) {
+		snprintf(bound, bound_len, "cannot start the request-head deadline thread");
+		close(fd);
+		return -1;
+	}
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_ARRAY, pool,
 			     MHD_OPTION_URI_LOG_CALLBACK, uri_logged, s,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+			     MHD_OPTION_NOTIFY_CONNECTION, conn_notified, s,
 			     MHD_OPTION_ARRAY, tls,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->cfg.connection_timeout,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)s->cfg.max_connections,
@@ -1101,6 +1151,8 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		snprintf(bound, bound_len, "cannot serve on %s (--listen %s)%s", where, s->cfg.listen,
 			 s->tls_cert_pem ? ": the TLS certificate and key do not load" : "");
 		close(fd);
+		kw_headwatch_free(headwatch);
+		headwatch = NULL;
 		return -1;
 	}
 	listen_fd = fd;
@@ -1123,6 +1175,8 @@ void kw_http_quiesce(struct MHD_Daemon *d)
 void kw_http_stop(struct MHD_Daemon *d)
 {
 	MHD_stop_daemon(d);
+	kw_headwatch_free(headwatch); /* every connection is closed */
+	headwatch = NULL;
 	if (listen_fd >= 0)
 		close(listen_fd);
 	listen_fd = -1;

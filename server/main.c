@@ -105,9 +105,11 @@ static void usage(FILE *f)
 		"                         (accToArchMapper length), else 422 (default 65536)\n"
 		"  --max-output-bytes N   most assembly bytes per generator result, checked\n"
 		"                         before generating, else 422 (default 16777216)\n"
-		"  --max-response-bytes N most bytes of results in one batch response; the\n"
-		"                         items past it get 422 \"limit\" without being\n"
-		"                         generated (default 67108864)\n"
+		"  --max-response-bytes N most bytes of results in one response: a request\n"
+		"                         whose results pass it gets 422 \"limit\" (counted\n"
+		"                         as they are generated); in a batch, the items past\n"
+		"                         it get 422 \"limit\" without being generated\n"
+		"                         (default 67108864)\n"
 		"  --max-verify-bytes N   largest POST /v1/verify body (assembly text or code\n"
 		"                         object), else 413 (default 134217728)\n"
 		"  --max-verify-instructions N\n"
@@ -126,7 +128,10 @@ static void usage(FILE *f)
 		"  --connection-timeout S close a connection idle for S seconds (default 60)\n"
 		"  --request-timeout S    close a connection whose request body is not\n"
 		"                         complete S seconds after its headers (slow\n"
-		"                         senders; default 30)\n"
+		"                         senders; default 30); a request head (line\n"
+		"                         and headers) not complete --connection-timeout\n"
+		"                         + S seconds after the connection opened or its\n"
+		"                         last answer was sent closes it too\n"
 		"  --max-inflight N       generations queued or running at once (a miss counts\n"
 		"                         1, a batch its items, at most N); past it 503 +\n"
 		"                         Retry-After at once (default 1024); hits, GETs and\n"
@@ -455,6 +460,8 @@ int main(int argc, char **argv)
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
 		return 2;
+	/* one POST /v1/kernels (and each batch item) answers at most this */
+	s.limits.max_results_bytes = s.cfg.max_response_bytes;
 	if (s.cfg.log_file && kw_log_open(s.cfg.log_file) < 0) {
 		fprintf(stderr, "kwgend: --log-file %s: %s\n", s.cfg.log_file, strerror(errno));
 		return 1;

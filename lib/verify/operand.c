@@ -90,9 +90,12 @@ static void ws(ex *x)
 static int64_t ex_or(ex *x);
 static int64_t ex_logic(ex *x);
 
+/* identifier characters (ASCII letters, digits, _ . $), without the
+ * locale-aware ctype calls on the hot path */
 static int is_id(int c)
 {
-	return isalnum(c) || c == '_' || c == '.' || c == '$';
+	return (unsigned)((c | 32) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_' || c == '.' ||
+	       c == '$';
 }
 
 static int64_t ex_atom(ex *x)

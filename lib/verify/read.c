@@ -101,9 +101,12 @@ static int oom(rd *r)
 	return kw_error_set(r->err, KW_ENOMEM, NULL, "out of memory reading the assembly");
 }
 
+/* identifier characters (ASCII letters, digits, _ . $), without the
+ * locale-aware ctype calls on the hot path */
 static int is_id(int c)
 {
-	return isalnum(c) || c == '_' || c == '.' || c == '$';
+	return (unsigned)((c | 32) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_' || c == '.' ||
+	       c == '$';
 }
 
 static uint64_t hash_m(const char *s, size_t n)

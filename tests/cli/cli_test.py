@@ -246,12 +246,23 @@ def t_output_errors():
         (["--batch", "--line-buffered"], many.encode()), (["--help"], b""), (["--version"], b""),
         (["logic", "--help"], b""), (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
     ]
+    # kwgen cache on a file a daemon filled
+    db = os.path.join(O.tmp, "out-errors.db")
+    d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
+    try:
+        st, _, data = d.request("POST", "/v1/kernels", e2e.example())
+        assert st == 200, (st, data[:200])
+    finally:
+        assert d.stop() == 0
+    modes += [(["cache", "--help"], b""), (["cache", "stats", "--db", db], b""), (["cache", "ls", "--db", db], b""),
+              (["cache", "ls", "--json", "--db", db], b"")]
     for args, stdin in modes:
         for how in ("full", "closed"):
             rc, err = run_out([O.kwgen] + args, how, stdin)
             what = "kwgen %s, stdout %s" % (" ".join(os.path.basename(a) for a in args), how)
             assert rc == 2, "%s: exit %d (want 2); stderr %r" % (what, rc, err[-300:])
             assert "write error" in err, "%s: stderr %r" % (what, err[-300:])
+            assert what.split(",")[0].split()[1] != "cache" or "kwgen cache: write error on standard output:" in err, err
             if args[0] == "logic" and args[1] != "--help":
                 assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
 
@@ -735,6 +746,9 @@ def t_cache_flags():
     kwgen("cache", "--db", db, "purge")
     _, out, _ = kwgen("cache", "--db", db, "ls")
     assert not any(k in out for k in keys), out
+    for flag, what in (("--db", "the cache FILE"), ("--limit", "a count"), ("--older-than", "DAYS")):
+        _, _, err = kwgen("cache", "ls", flag, allowed=(2,))
+        assert "%s needs a value (%s)" % (flag, what) in err, err
 
 
 # ---------------------------------------------------------------- kwgen verify
