@@ -670,6 +670,16 @@ def t_logic_output_is_input():
     for _ in range(2):
         rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
         assert "1 files" in err and "no errors" in err, err
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "-o", "-", FIXTURE], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
+    assert not os.path.exists(os.path.join(O.tmp, "-")), "-o - wrote a file named -"
+    srv = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "dash.db"), "--log-level", "error").start()
+    try:
+        rc, out, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.port, "-o", "-", FIXTURE)
+        assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
+    finally:
+        assert srv.stop() == 0
 
 
 def t_logic_batch_past_max_batch():
@@ -1014,7 +1024,7 @@ CHECKS = [
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
-    ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
+    ("kwgen logic -o: an input file refused, the -o file not walked, -o - is stdout", t_logic_output_is_input),
     ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
