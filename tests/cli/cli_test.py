@@ -189,6 +189,13 @@ def t_asm():
     assert out == "" and err.strip(), (out, err)
     _, out, _ = kwgen("--asm", "--batch", stdin=(json.dumps(dict(ORACLE_REQ, isa="gfx000")) + "\n").encode())
     assert out.startswith("// error: "), out[:200]
+    # a "source" (a logic file's name is someone else's choice) cannot drive
+    # the reader's terminal: control characters are written as \u001B
+    req = dict(ORACLE_REQ, source={"file": "q\r\x1b[2Jz\x07", "k\x1b": "\x7f"})
+    _, out, _ = kwgen("--asm", stdin=json.dumps(req).encode())
+    first = out.splitlines()[0]
+    assert first == "// source: q \\u001B[2Jz\\u0007, k\\u001B \\u007F", repr(first)
+    assert not any(ord(ch) < 0x20 and ch != "\n" or ord(ch) == 0x7f for ch in out), repr(out[:200])
 
 
 def t_canonical():
