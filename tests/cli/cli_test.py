@@ -360,6 +360,20 @@ def t_batch_output_bounded():
     assert digests[0] == digests[1], "--jobs 1 and 2 answer different bytes"
 
 
+def t_nul_bytes():
+    """A NUL byte is named with its place (jansson alone calls it "invalid
+    token near end of file"), in single mode, --batch and --asm."""
+    text = b'{"isa":\x00"gfx942"}'
+    _, out, _ = kwgen(stdin=text, allowed=(1,))
+    e = json.loads(out)["error"]
+    assert e["code"] == "syntax" and "a NUL byte at byte 8" in e["message"], e
+    _, out, _ = kwgen("--batch", stdin=text + b"\n" + json.dumps(ORACLE_REQ).encode() + b"\n")
+    a = [json.loads(x) for x in out.splitlines()]
+    assert len(a) == 2 and "line 1: not JSON: a NUL byte at column 8" in a[0]["error"]["message"] and "asm" in a[1], a
+    _, _, err = kwgen("--asm", stdin=text, allowed=(1,))
+    assert "a NUL byte at byte 8" in err, err
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -1014,6 +1028,7 @@ CHECKS = [
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
     ("kwgen --batch: answers of short lines that ask for a lot held ~32 MiB per job", t_batch_output_bounded),
+    ("kwgen: a NUL byte in the input is named with its place", t_nul_bytes),
     ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),

@@ -115,6 +115,14 @@ class T:
         e = c["expected"][0]
         assert any(f["line"] == e["line"] and f["code"].startswith("race_") for f in got["findings"]), \
             "expected %s at line %d: %s" % (e["code"], e["line"], [(f["line"], f["code"]) for f in got["findings"]])
+        # an objdump-form case as text/plain: the finding names its byte offset
+        c = next(c for c in cases if c["id"] == "objdump_loop_exit_without_wait")
+        text = read_gz("cases/" + c["file"] + ".gz")
+        got = self.post(text, "text/plain", "?isa=" + c["isa"])
+        assert strip(got) == strip(self.cli(self.file("d.s", text), c["isa"]))
+        e = c["expected"][0]
+        hit = [f for f in got["findings"] if f["line"] == e["line"] and f["code"].startswith("race_")]
+        assert hit and isinstance(hit[0].get("offset"), int), (e, [(f["line"], f["code"]) for f in got["findings"]])
 
     def code_object(self):
         if not shutil.which(LLVM_MC):
