@@ -372,6 +372,9 @@ def t_nul_bytes():
     assert len(a) == 2 and "line 1: not JSON: a NUL byte at column 8" in a[0]["error"]["message"] and "asm" in a[1], a
     _, _, err = kwgen("--asm", stdin=text, allowed=(1,))
     assert "a NUL byte at byte 8" in err, err
+    big = dict(ORACLE_REQ, pad="x" * 200000)   # the NUL past jansson's first read
+    _, out, _ = kwgen(stdin=json.dumps(big).encode() + b"\n\x00junk", allowed=(1,))
+    assert "a NUL byte at byte" in json.loads(out)["error"]["message"], out[:300]
 
 
 def t_odd_argv():
