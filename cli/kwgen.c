@@ -273,11 +273,12 @@ static int run_single(FILE *in, int canonical, int as_text, size_t max)
 	kw_error in_err = KW_ERROR_INIT;
 	int ok = 0;
 
-	if (!req && src.read_errno) {
+	if (src.read_errno) {
+		json_decref(req);
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(src.read_errno));
 		return 2;
 	}
-	if (req && src.too_big) {
+	if (req && (src.too_big || src.nul_at)) {
 		/* jansson reads the callback's "stop" as the end of input: a
 		 * whole request followed by more than the limit allows is
 		 * still over it (kwgend answers such a body 413). */

@@ -97,7 +97,8 @@ static void usage(FILE *f)
 	      "  --generators LIST  comma-separated generator names, or a JSON array of\n"
 	      "                     {\"name\", \"args\"} (default: all that apply)\n"
 	      "  --timeout SEC      per HTTP exchange (default 120)\n"
-	      "  -o FILE            write the JSON lines to FILE instead of stdout\n"
+	      "  -o FILE            write the JSON lines to FILE instead of stdout (- is\n"
+	      "                     stdout; with --server: the answers)\n"
 	      "  --progress, --no-progress   progress bar on stderr (default: when a terminal)\n"
 	      "  -q, --quiet        no progress bar, no summary\n"
 	      "Exit status: 0 every solution converted (and answered); 1 some solutions\n"
@@ -694,24 +695,26 @@ int kw_cli_logic(int argc, char **argv)
 	kw_error err = KW_ERROR_INIT;
 	int curl_up = 0;
 	r.out = stdout;
-	r.out_name = o.output ? o.output : "standard output";
+	int out_dash = o.output && strcmp(o.output, "-") == 0; /* -o -: standard output, also with --server */
+	const char *out_file = out_dash ? NULL : o.output;
+	r.out_name = out_file ? out_file : "standard output";
 	struct stat osb;
-	if (o.output && stat(o.output, &osb) == 0 && S_ISREG(osb.st_mode)) {
+	if (out_file && stat(out_file, &osb) == 0 && S_ISREG(osb.st_mode)) {
 		/* "w" truncates: an input named again as -o would be lost unread */
 		for (int f = 0; f < nfiles; f++) {
 			struct stat isb;
 			if (strcmp(files[f], "-") != 0 && stat(files[f], &isb) == 0 && isb.st_dev == osb.st_dev &&
 			    isb.st_ino == osb.st_ino) {
 				fprintf(stderr, "kwgen logic: -o %s is also an input file: it would be emptied before it "
-					"is read\n", o.output);
+					"is read\n", out_file);
 				status = 2;
 				r.out = NULL;
 				goto done;
 			}
 		}
 	}
-	if (o.output && !(r.out = fopen(o.output, "w"))) {
-		fprintf(stderr, "kwgen logic: %s: %s\n", o.output, strerror(errno));
+	if (out_file && !(r.out = fopen(out_file, "w"))) {
+		fprintf(stderr, "kwgen logic: %s: %s\n", out_file, strerror(errno));
 		status = 2;
 		r.out = NULL;
 		goto done;

@@ -1052,6 +1052,13 @@ bad:
 	return -1;
 }
 
+int kw_http_listen_ok(const char *spec, char *msg, size_t msg_len)
+{
+	char host[256], port[8];
+
+	return split_listen(host, sizeof(host), port, sizeof(port), spec, msg, msg_len);
+}
+
 /* Numeric text "ADDR:PORT" / "[ADDR6]:PORT" of a socket address. */
 static void addr_text(char *out, size_t len, const struct sockaddr *sa)
 {

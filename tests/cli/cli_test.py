@@ -189,6 +189,13 @@ def t_asm():
     assert out == "" and err.strip(), (out, err)
     _, out, _ = kwgen("--asm", "--batch", stdin=(json.dumps(dict(ORACLE_REQ, isa="gfx000")) + "\n").encode())
     assert out.startswith("// error: "), out[:200]
+    # a "source" (a logic file's name is someone else's choice) cannot drive
+    # the reader's terminal: control characters are written as \u001B
+    req = dict(ORACLE_REQ, source={"file": "q\r\x1b[2Jz\x07", "k\x1b": "\x7f"})
+    _, out, _ = kwgen("--asm", stdin=json.dumps(req).encode())
+    first = out.splitlines()[0]
+    assert first == "// source: q \\u001B[2Jz\\u0007, k\\u001B \\u007F", repr(first)
+    assert not any(ord(ch) < 0x20 and ch != "\n" or ord(ch) == 0x7f for ch in out), repr(out[:200])
 
 
 def t_canonical():
@@ -365,6 +372,9 @@ def t_nul_bytes():
     assert len(a) == 2 and "line 1: not JSON: a NUL byte at column 8" in a[0]["error"]["message"] and "asm" in a[1], a
     _, _, err = kwgen("--asm", stdin=text, allowed=(1,))
     assert "a NUL byte at byte 8" in err, err
+    big = dict(ORACLE_REQ, pad="x" * 200000)   # the NUL past jansson's first read
+    _, out, _ = kwgen(stdin=json.dumps(big).encode() + b"\n\x00junk", allowed=(1,))
+    assert "a NUL byte at byte" in json.loads(out)["error"]["message"], out[:300]
 
 
 def t_odd_argv():
@@ -667,6 +677,16 @@ def t_logic_output_is_input():
     for _ in range(2):
         rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
         assert "1 files" in err and "no errors" in err, err
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "-o", "-", FIXTURE], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
+    assert not os.path.exists(os.path.join(O.tmp, "-")), "-o - wrote a file named -"
+    srv = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "dash.db"), "--log-level", "error").start()
+    try:
+        rc, out, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.port, "-o", "-", FIXTURE)
+        assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
+    finally:
+        assert srv.stop() == 0
 
 
 def t_logic_batch_past_max_batch():
@@ -982,6 +1002,31 @@ def t_kwgend_threads_help():
     assert p.returncode != 0 and b"--threads" in p.stderr, (p.returncode, p.stderr)
 
 
+def t_kwgend_flag_errors():
+    """A bad flag value is one message with the real range and exit 2 (a
+    malformed --listen too, before anything starts); a port that cannot be
+    bound is a start failure: exit 1, logged at level error."""
+    db = os.path.join(O.tmp, "flags.db")
+    for args, want in ((["--threads", "100000"], b'--threads wants an integer in 1..1024, not "100000"'),
+                       (["--threads", "0"], b'--threads wants an integer in 1..1024, not "0"'),
+                       (["--max-depth", "0"], b'--max-depth wants an integer in 1..2048, not "0"'),
+                       (["--listen", "127.0.0.1:99999"], b'--listen wants HOST:PORT'),
+                       (["--listen", ""], b'--listen wants HOST:PORT')):
+        p = subprocess.run([O.kwgend, "--db", db] + args + ([] if args[0] == "--listen" else ["--listen", "127.0.0.1:0"]),
+                           capture_output=True, timeout=20)
+        assert p.returncode == 2 and want in p.stderr, (args, p.returncode, p.stderr)
+        assert p.stderr.count(b"\n") == 1, (args, p.stderr)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        p = subprocess.run([O.kwgend, "--db", db, "--listen", "127.0.0.1:%d" % port], capture_output=True, timeout=20)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    lines = [json.loads(x) for x in p.stderr.decode().splitlines() if x.startswith("{")]
+    failed = [x for x in lines if x.get("event") == "start_failed"]
+    assert failed and failed[0]["level"] == "error" and str(port) in failed[0]["msg"], lines
+
+
 CHECKS = [
     ("kwgen single mode (stdin): pretty answer, exit 1 on an error", t_single_stdin),
     ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
@@ -1011,7 +1056,7 @@ CHECKS = [
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
-    ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
+    ("kwgen logic -o: an input file refused, the -o file not walked, -o - is stdout", t_logic_output_is_input),
     ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
@@ -1025,6 +1070,8 @@ CHECKS = [
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
     ("kwgend --threads, --help", t_kwgend_threads_help),
+    ("kwgend bad flag values: one message with the range, exit 2; a bind failure exits 1 at level error",
+     t_kwgend_flag_errors),
 ]
 
 
