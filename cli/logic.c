@@ -585,10 +585,28 @@ int kw_cli_logic(int argc, char **argv)
 	const char **files = calloc((size_t)argc + 1, sizeof *files);
 	if (!files)
 		return 2;
+	int opts_done = 0;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
+		char name[64];
+		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		if (opts_done || strcmp(a, "-") == 0 || a[0] != '-') {
+			files[nfiles++] = a; /* after --, even "-x.yaml" is a file */
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			opts_done = 1;
+			continue;
+		}
+		if (eq && (size_t)(eq - a) < sizeof name) { /* --name=value, as kwgend takes it */
+			memcpy(name, a, (size_t)(eq - a));
+			name[eq - a] = '\0';
+			a = name;
+			v = eq + 1;
+			takes = 0;
+		}
 		if (strcmp(a, "--server") == 0 && v)
 			o.server = v;
 		else if (strcmp(a, "--batch") == 0 && v) {
@@ -627,7 +645,10 @@ int kw_cli_logic(int argc, char **argv)
 			o.post.cacert = v;
 		} else if (strcmp(a, "-o") == 0 && v)
 			o.output = v;
-		else {
+		else if (eq) {
+			fprintf(stderr, "kwgen logic: unknown option %s (or it takes no value)\n", argv[i]);
+			status = 2;
+		} else {
 			takes = 0;
 			if (strcmp(a, "--unique") == 0)
 				o.unique = 1;
