@@ -885,10 +885,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		 * with the headers or after the body): keep the reply, read and
 		 * drop the rest of the body, answer at its end.  A declared
 		 * Content-Length over the cap was answered with the headers. */
-		if (rc > 0)
+		if (rc == 1) {
 			kw_reply_error(&ctx->pending, 413, "too_large", NULL,
 				       "the body is over %zu bytes", ctx->body.max);
-		else
+		} else if (rc == 2) {
+			kw_reply_error(&ctx->pending, 503, "overloaded", NULL,
+				       "the request bodies being read or served hold %zu bytes already "
+				       "(--max-body-memory %zu); retry",
+				       kw_body_held(), s->cfg.max_body_memory);
+			ctx->pending.retry_after = 1;
+		} else
 			kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
 		ctx->discarded = n;
 		return MHD_YES;
