@@ -222,6 +222,18 @@ static int parse_days(int64_t *before_ms, const char *s)
 	return 0;
 }
 
+/* Nonzero, with a message, when what was written to stdout may not have
+ * arrived: the flush fails, or an earlier buffered write did (after which
+ * fflush may succeed: ferror). */
+static int stdout_error(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "kwgen cache: write error on standard output: %s\n", strerror(errno ? errno : EIO));
+	return 1;
+}
+
 int kw_cli_cache(int argc, char **argv)
 {
 	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
@@ -238,7 +250,7 @@ int kw_cli_cache(int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			return 0;
+			return stdout_error() ? 2 : 0;
 		} else if (!strcmp(a, "--db") && i + 1 < argc) {
 			db = argv[++i];
 		} else if (!strcmp(a, "--json")) {
@@ -255,6 +267,10 @@ int kw_cli_cache(int argc, char **argv)
 			if (parse_days(&before, argv[++i]) < 0)
 				return 2;
 			older = 1;
+		} else if (i + 1 == argc && (!strcmp(a, "--db") || !strcmp(a, "--limit") || !strcmp(a, "--older-than"))) {
+			fprintf(stderr, "kwgen cache: %s needs a value (%s)\n", a,
+				!strcmp(a, "--db") ? "the cache FILE" : !strcmp(a, "--limit") ? "a count" : "DAYS");
+			return 2;
 		} else if (a[0] == '-') {
 			fprintf(stderr, "kwgen cache: unknown option %s\n", a);
 			usage(stderr);
@@ -323,7 +339,7 @@ int kw_cli_cache(int argc, char **argv)
 		printf("purged %lld entries\n", (long long)n);
 	}
 	kw_cache_close(c);
-	if (fflush(stdout) != 0)
+	if (stdout_error())
 		return 2;
 	if (rc < 0) {
 		fprintf(stderr, "kwgen cache: %s\n", err.message);

@@ -233,13 +233,18 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 	json_error_t je;
 	json_t *ans = rb.p ? json_loadb(rb.p, rb.n, 0, &je) : NULL;
 	if (status != 200) {
-		const char *msg = NULL;
+		const char *msg = NULL, *field = NULL;
 		json_t *e = json_object_get(ans, "error");
-		if (json_is_object(e))
+		if (json_is_object(e)) {
 			msg = json_string_value(json_object_get(e, "message"));
+			field = json_string_value(json_object_get(e, "field"));
+		}
 		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s%s", p->shown, status, msg ? ": " : "", msg ? msg : "",
 				  status == 401 ? (p->po.token ? " (the daemon refused the token given)"
 							       : " (the daemon wants a bearer token: give --token, --token-file or KWGEN_TOKEN)")
+				  : status == 422 && field && strcmp(field, "requests") == 0
+					? " (give --batch N with N at most the daemon's --max-batch)"
+				  : status == 413 ? " (give a smaller --batch N: the daemon's --max-body-bytes is smaller)"
 						: "");
 		json_decref(ans);
 		free(rb.p);

@@ -9,6 +9,7 @@
 #include "kwgen/verify.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@
 static void verify_usage(FILE *f)
 {
 	fputs("usage: kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] [--no-redundant]\n"
-	      "                    [--Werror] [--max-instructions N] [--max-work N]\n"
-	      "                    [--max-findings N] FILE...\n"
+	      "                    [--Werror] [--max-bytes N] [--max-instructions N]\n"
+	      "                    [--max-work N] [--max-findings N] FILE...\n"
 	      "\n"
 	      "Checks the waits of AMDGPU assembly (clang -S / Tensile output or\n"
 	      "llvm-objdump -d output, or an AMDGPU code object (ELF .co/.hsaco/.o,\n"
@@ -38,7 +39,11 @@ static void verify_usage(FILE *f)
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
 	      "  --no-redundant      do not report redundant_wait\n"
 	      "  --Werror            warnings (redundant_wait, unsupported) also exit 1\n"
-	      "  --max-instructions N, --max-work N, --max-findings N   bounds\n"
+	      "  --max-bytes N       largest input file (default 134217728, 128 MiB,\n"
+	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
+	      "  --max-instructions N  most instructions one file may hold (default\n"
+	      "                      16777216, kwgend's default for POST /v1/verify)\n"
+	      "  --max-work N, --max-findings N   data-flow steps, findings listed\n"
 	      "\n"
 	      "Exit: 0 no error finding, 1 an error finding (race class or\n"
 	      "unknown_instruction; with --Werror also a warning), 2 unreadable input or\n"
@@ -46,7 +51,14 @@ static void verify_usage(FILE *f)
 	      f);
 }
 
-static char *slurp(const char *path, size_t *len)
+/* The defaults of kwgend's --max-verify-bytes and --max-verify-instructions:
+ * what the CLI takes, the route takes. */
+#define DEFAULT_MAX_BYTES ((size_t)128 << 20)
+#define DEFAULT_MAX_INSTRUCTIONS ((size_t)16 << 20)
+
+/* The whole file, at most max bytes: more is NULL with errno EFBIG (an
+ * endless input such as /dev/zero must not take all memory). */
+static char *slurp(const char *path, size_t *len, size_t max)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	kw_buf b = KW_BUF_INIT;
@@ -55,9 +67,17 @@ static char *slurp(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (n > max - b.len) {
+			if (f != stdin)
+				fclose(f);
+			kw_buf_free(&b);
+			errno = EFBIG;
+			return NULL;
+		}
 		if (kw_buf_put(&b, chunk, n))
 			break;
+	}
 	if (ferror(f) || b.oom) {
 		if (f != stdin)
 			fclose(f);
@@ -87,6 +107,24 @@ int kw_cli_verify(int argc, char **argv)
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
 	int json = 0, werror = 0, worst = 0, nfiles = 0;
 	char *supp = NULL;
+	size_t max_bytes = DEFAULT_MAX_BYTES;
+
+	o.max_instructions = DEFAULT_MAX_INSTRUCTIONS;
+	/* --max-bytes first: it bounds --suppress FILE too */
+	for (int i = 1; i + 1 < argc; i++) {
+		unsigned long long v;
+
+		if (!strcmp(argv[i], "--max-bytes")) {
+			if (parse_size(argv[i + 1], &v) || !v || v > SIZE_MAX - 1) {
+				fprintf(stderr, "kwgen verify: --max-bytes takes a positive integer, got %s\n",
+					argv[i + 1]);
+				return 2;
+			}
+			max_bytes = (size_t)v;
+		}
+		if (!strcmp(argv[i], "--isa") || !strcmp(argv[i], "--suppress") || !strncmp(argv[i], "--max-", 6))
+			i++;
+	}
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -107,13 +145,19 @@ int kw_cli_verify(int argc, char **argv)
 		} else if (!strcmp(a, "--suppress") && i + 1 < argc) {
 			size_t n;
 			free(supp);
-			supp = slurp(argv[++i], &n);
+			supp = slurp(argv[++i], &n, max_bytes);
 			if (!supp) {
-				fprintf(stderr, "kwgen verify: cannot read %s: %s\n", argv[i],
-					strerror(errno));
+				if (errno == EFBIG)
+					fprintf(stderr, "kwgen verify: %s: the file is over %zu bytes, the limit "
+						"(--max-bytes N raises it)\n", argv[i], max_bytes);
+				else
+					fprintf(stderr, "kwgen verify: cannot read %s: %s\n", argv[i],
+						strerror(errno));
 				return 2;
 			}
 			o.suppressions = supp;
+		} else if (!strcmp(a, "--max-bytes") && i + 1 < argc) {
+			i++; /* read above */
 		} else if ((!strcmp(a, "--max-instructions") || !strcmp(a, "--max-work") ||
 			    !strcmp(a, "--max-findings")) && i + 1 < argc) {
 			if (parse_size(argv[i + 1], &v) || !v) {
@@ -129,6 +173,12 @@ int kw_cli_verify(int argc, char **argv)
 				o.max_work = v;
 			else
 				o.max_findings = (size_t)v;
+		} else if (i + 1 == argc && (!strcmp(a, "--isa") || !strcmp(a, "--suppress") ||
+					     !strcmp(a, "--max-bytes") || !strcmp(a, "--max-instructions") ||
+					     !strcmp(a, "--max-work") || !strcmp(a, "--max-findings"))) {
+			fprintf(stderr, "kwgen verify: %s needs a value\n", a);
+			free(supp);
+			return 2;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "kwgen verify: unknown option %s\n", a);
 			verify_usage(stderr);
@@ -154,15 +204,19 @@ int kw_cli_verify(int argc, char **argv)
 		int rc;
 
 		if (!strcmp(a, "--isa") || !strcmp(a, "--suppress") || !strcmp(a, "--max-instructions") ||
-		    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings")) {
+		    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings") || !strcmp(a, "--max-bytes")) {
 			i++;
 			continue;
 		}
 		if (a[0] == '-' && a[1])
 			continue;
-		text = slurp(a, &len);
+		text = slurp(a, &len, max_bytes);
 		if (!text) {
-			fprintf(stderr, "kwgen verify: cannot read %s: %s\n", a, strerror(errno));
+			if (errno == EFBIG)
+				fprintf(stderr, "kwgen verify: %s: the input is over %zu bytes, the limit "
+					"(--max-bytes N raises it)\n", strcmp(a, "-") ? a : "<stdin>", max_bytes);
+			else
+				fprintf(stderr, "kwgen verify: cannot read %s: %s\n", a, strerror(errno));
 			worst = 2;
 			continue;
 		}
@@ -171,12 +225,16 @@ int kw_cli_verify(int argc, char **argv)
 			/* A code object: decode it (LLVM's disassembler, ISA from
 			 * e_flags unless --isa) into objdump text, whose
 			 * `// ADDR:` comments give every finding its offset. */
-			char *dis = NULL;
+			char *dis = NULL, isa[KW_CODEOBJ_ISA_MAX];
 			size_t dlen = 0;
-			const char *isa = NULL, *given = o.isa;
+			const char *given = o.isa;
+			int undecodable = 0;
 
-			rc = kw_codeobj_disassemble(text, len, o.isa, o.filename, o.max_instructions, &dis,
-						    &dlen, &isa, NULL, &err);
+			/* in a child process: LLVM's disassembler crashes on
+			 * some bytes; that is exit 2 with a message, not a
+			 * crash of kwgen */
+			rc = kw_codeobj_disassemble_child(text, len, o.isa, o.filename, o.max_instructions, NULL,
+							  &dis, &dlen, isa, NULL, &undecodable, &err);
 			free(text);
 			if (rc) {
 				fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);

@@ -264,6 +264,7 @@ int kw_request_run(json_t **out, const kw_request *r, kw_error *err)
 {
 	kw_workspace ws = KW_WORKSPACE_INIT;
 	json_t *arr = json_array();
+	size_t total = 0;
 	int rc = 0;
 
 	*out = NULL;
@@ -275,6 +276,17 @@ int kw_request_run(json_t **out, const kw_request *r, kw_error *err)
 
 		if ((rc = kw_request_generate(&res, &ws, r, i, err)))
 			break;
+		/* one request's results together: 64 generators of 16 MiB each
+		 * would otherwise make a 1 GiB answer; stop at the generator
+		 * that passes the bound, before the next one runs */
+		total += res.text_len + (res.has_map ? (size_t)res.map.len * 24 : 0);
+		if (r->lim.max_results_bytes && total > r->lim.max_results_bytes) {
+			rc = kw_error_set(err, KW_ELIMIT, "generators",
+					  "generators[%zu] (%s) brings this request's results past %zu bytes, the limit for "
+					  "one answer; ask for fewer or smaller results per request", i,
+					  kw_gen_name(r->calls[i].gen), r->lim.max_results_bytes);
+			break;
+		}
 		o = json_object();
 		if (!o || json_object_set_new(o, "name", json_string(kw_gen_name(r->calls[i].gen))) ||
 		    json_object_set_new(o, "args", kw_call_args_json(&r->calls[i])) || result_fields(o, &res) ||

@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include "body.h"
+#include "headwatch.h"
 #include "kernels.h"
 #include "verify.h"
 #include "log.h"
@@ -107,6 +108,7 @@ static kw_conn_ctx *live_head;
 static char id_prefix[17];       /* random per process */
 static atomic_ullong id_counter;
 static int listen_fd = -1;       /* ours; closed after MHD_stop_daemon */
+static kw_headwatch *headwatch; /* the request-head deadline (headwatch.h) */
 
 static double mono_now(void)
 {
@@ -264,6 +266,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		memcpy(ctx->key, r->key, sizeof(ctx->key));
 		ctx->cached = r->cached;
 		memcpy(ctx->code, r->code, sizeof(ctx->code));
+		/* the route's series counts it now, not when libmicrohttpd
+		 * reports the request completed: by then the client may
+		 * already have read the answer and asked /metrics */
+		kw_metrics_request(ctx->route, r->status, mono_now() - ctx->start);
 		/* counted when queued, before the client can read it and ask
 		 * /status; batch items are counted by kw_kernels_batch; a
 		 * DELETE looks nothing up */
@@ -492,6 +498,53 @@ static int sane_request_id(const char *v)
 	return 1;
 }
 
+/* The client's address as text ("" when unknown). */
+static void client_text(struct MHD_Connection *c, char *out, size_t len)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	out[0] = '\0';
+	if (ci && ci->client_addr) {
+		const struct sockaddr *sa = ci->client_addr;
+
+		if (sa->sa_family == AF_INET)
+			inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out,
+				  (socklen_t)len);
+		else if (sa->sa_family == AF_INET6)
+			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out,
+				  (socklen_t)len);
+	}
+}
+
+/* Connection opened / closed: the request-head deadline's records (the
+ * socket context).  CLOSED comes before libmicrohttpd closes the socket. */
+static void conn_notified(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	(void)cls;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		char client[64];
+
+		client_text(c, client, sizeof(client));
+		*socket_context = ci ? kw_headwatch_open(headwatch, ci->connect_fd, client) : NULL;
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		kw_headwatch_close(headwatch, *socket_context);
+		*socket_context = NULL;
+	}
+}
+
+/* The connection's record (NULL when not watched). */
+static kw_headwatch_conn *watched(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
 /* URI log callback: the raw request target, before libmicrohttpd
  * unescapes it.  Makes the request's state; its return value is the
  * con_cls the handler and the completion callback see. */
@@ -499,7 +552,6 @@ static void *uri_logged(void *cls, const char *uri, struct MHD_Connection *c)
 {
 	kw_srv *s = cls;
 	kw_conn_ctx *ctx = calloc(1, sizeof(*ctx));
-	const union MHD_ConnectionInfo *ci;
 
 	if (!ctx)
 		return NULL; /* the handler's first call answers 503 */
@@ -518,17 +570,7 @@ static void *uri_logged(void *cls, const char *uri, struct MHD_Connection *c)
 	ctx->pending = (kw_reply)KW_REPLY_INIT;
 	snprintf(ctx->request_id, sizeof(ctx->request_id), "%s-%llu", id_prefix,
 		 (unsigned long long)atomic_fetch_add(&id_counter, 1));
-	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	if (ci && ci->client_addr) {
-		const struct sockaddr *sa = ci->client_addr;
-
-		if (sa->sa_family == AF_INET)
-			inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ctx->client,
-				  sizeof(ctx->client));
-		else if (sa->sa_family == AF_INET6)
-			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ctx->client,
-				  sizeof(ctx->client));
-	}
+	client_text(c, ctx->client, sizeof(ctx->client));
 	pthread_mutex_lock(&live_mu);
 	ctx->next = live_head;
 	if (live_head)
@@ -554,8 +596,27 @@ typedef struct head_scan {
 	int n_te;                /* Transfer-Encoding headers */
 	const char *te;
 	const char *nul;         /* name of a header holding a NUL byte, or NULL */
+	const char *bad_name;    /* a header name that is not an RFC 9110 token, or NULL */
 	size_t n, bytes;         /* headers, and their bytes as "Key:value" CRLF lines */
 } head_scan;
+
+/* An RFC 9110 token (a header name): no whitespace, no separators.
+ * "Content-Length : 5" reaches libmicrohttpd as a header named
+ * "Content-Length " that frames nothing, while a proxy in front may have
+ * framed the message by it (RFC 9112 section 5.1: reject with 400). */
+static int is_token(const char *k, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)k[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		      (ch && strchr("!#$%&'*+-.^_`|~", ch))))
+			return 0;
+	}
+	return 1;
+}
 
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
 				   size_t key_size, const char *value, size_t value_size)
@@ -569,6 +630,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 	h->bytes += key_size + 1 + value_size + 2;
 	if (strlen(key) != key_size || (value && strlen(value) != value_size))
 		h->nul = key;
+	else if (!h->bad_name && !is_token(key, key_size))
+		h->bad_name = key;
 	if (!value)
 		return MHD_YES;
 	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
@@ -627,6 +690,15 @@ static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *c
 	if (h.nul) {
 		kw_reply_error(out, 400, "syntax", NULL,
 			       "header %s holds a NUL byte; header values are text", h.nul);
+		return 1;
+	}
+	if (h.bad_name) {
+		char shown[64];
+
+		copy_path(shown, sizeof(shown), h.bad_name);
+		kw_reply_error(out, 400, "framing", NULL,
+			       "header name \"%s\" is not a token (whitespace before the colon?); "
+			       "send \"Name: value\"", shown);
 		return 1;
 	}
 	if (ctx->nul_in_uri) {
@@ -771,6 +843,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id");
 
 		ctx->headers_seen = 1;
+		kw_headwatch_head_in(watched(c));
 		ctx->route = route_of(url, &key);
 		copy_path(ctx->method, sizeof(ctx->method), method);
 		if (ctx->route == KW_ROUTE_VERIFY)
@@ -857,6 +930,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	double secs;
 	int status;
 
+	/* The next request's head is waited for from now. */
+	kw_headwatch_idle(watched(c));
 	if (!ctx)
 		return;
 	secs = mono_now() - ctx->start;
@@ -869,7 +944,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		if (ci && ci->http_status >= 100 && ci->http_status < 600)
 			status = (int)ci->http_status;
 	}
-	if (status)
+	if (status && !ctx->responded) /* ours were counted when queued */
 		kw_metrics_request(ctx->route, status, secs);
 	kw_log_access(&(kw_access){ ctx->method, ctx->path, status, ctx->bytes, secs * 1000.0,
 				    ctx->key, ctx->cached, ctx->client, ctx->request_id,
@@ -977,6 +1052,13 @@ bad:
 	return -1;
 }
 
+int kw_http_listen_ok(const char *spec, char *msg, size_t msg_len)
+{
+	char host[256], port[8];
+
+	return split_listen(host, sizeof(host), port, sizeof(port), spec, msg, msg_len);
+}
+
 /* Numeric text "ADDR:PORT" / "[ADDR6]:PORT" of a socket address. */
 static void addr_text(char *out, size_t len, const struct sockaddr *sa)
 {
@@ -1081,12 +1163,21 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	addr_text(where, sizeof(where), (struct sockaddr *)&got);
 	if (got.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* A head trickled in must be complete within the idle timeout plus
+	 * the body's: a client idle until just before --connection-timeout
+	 * still has --request-timeout for its head. */
+	if (!(headwatch = kw_headwatch_new(s->cfg.connection_timeout + s->cfg.request_timeout))) {
+		snprintf(bound, bound_len, "cannot start the request-head deadline thread");
+		close(fd);
+		return -1;
+	}
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_ARRAY, pool,
 			     MHD_OPTION_URI_LOG_CALLBACK, uri_logged, s,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+			     MHD_OPTION_NOTIFY_CONNECTION, conn_notified, s,
 			     MHD_OPTION_ARRAY, tls,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->cfg.connection_timeout,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)s->cfg.max_connections,
@@ -1097,6 +1188,8 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		snprintf(bound, bound_len, "cannot serve on %s (--listen %s)%s", where, s->cfg.listen,
 			 s->tls_cert_pem ? ": the TLS certificate and key do not load" : "");
 		close(fd);
+		kw_headwatch_free(headwatch);
+		headwatch = NULL;
 		return -1;
 	}
 	listen_fd = fd;
@@ -1119,6 +1212,8 @@ void kw_http_quiesce(struct MHD_Daemon *d)
 void kw_http_stop(struct MHD_Daemon *d)
 {
 	MHD_stop_daemon(d);
+	kw_headwatch_free(headwatch); /* every connection is closed */
+	headwatch = NULL;
 	if (listen_fd >= 0)
 		close(listen_fd);
 	listen_fd = -1;

@@ -227,6 +227,9 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 	rc = kw_request_run(&results, r, &e);
 	kw_metrics_generation(now_s() - t0);
 	if (rc < 0) {
+		if (rc == KW_ELIMIT && strcmp(e.field, "generators") == 0) /* s->limits.max_results_bytes */
+			snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
+				 " (--max-response-bytes)");
 		kw_reply_kw_error(out, &e);
 		return;
 	}

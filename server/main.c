@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "kwgen/codeobj.h"
 #include "linger.h"
 #include "log.h"
 #include "metrics.h"
@@ -104,9 +105,11 @@ static void usage(FILE *f)
 		"                         (accToArchMapper length), else 422 (default 65536)\n"
 		"  --max-output-bytes N   most assembly bytes per generator result, checked\n"
 		"                         before generating, else 422 (default 16777216)\n"
-		"  --max-response-bytes N most bytes of results in one batch response; the\n"
-		"                         items past it get 422 \"limit\" without being\n"
-		"                         generated (default 67108864)\n"
+		"  --max-response-bytes N most bytes of results in one response: a request\n"
+		"                         whose results pass it gets 422 \"limit\" (counted\n"
+		"                         as they are generated); in a batch, the items past\n"
+		"                         it get 422 \"limit\" without being generated\n"
+		"                         (default 67108864)\n"
 		"  --max-verify-bytes N   largest POST /v1/verify body (assembly text or code\n"
 		"                         object), else 413 (default 134217728)\n"
 		"  --max-verify-instructions N\n"
@@ -125,7 +128,10 @@ static void usage(FILE *f)
 		"  --connection-timeout S close a connection idle for S seconds (default 60)\n"
 		"  --request-timeout S    close a connection whose request body is not\n"
 		"                         complete S seconds after its headers (slow\n"
-		"                         senders; default 30)\n"
+		"                         senders; default 30); a request head (line\n"
+		"                         and headers) not complete --connection-timeout\n"
+		"                         + S seconds after the connection opened or its\n"
+		"                         last answer was sent closes it too\n"
 		"  --max-inflight N       generations queued or running at once (a miss counts\n"
 		"                         1, a batch its items, at most N); past it 503 +\n"
 		"                         Retry-After at once (default 1024); hits, GETs and\n"
@@ -185,16 +191,16 @@ static void store(const num_flag *f, long long v)
 	}
 }
 
-/* Parse a non-negative decimal integer flag. */
-static int num(const char *flag, const char *text, long long max, long long *out)
+/* Parse a decimal integer flag in min..max (one message, the real range). */
+static int num(const char *flag, const char *text, long long min, long long max, long long *out)
 {
 	char *end;
 	long long v;
 
 	errno = 0;
 	v = strtoll(text, &end, 10);
-	if (errno || end == text || *end || v < 0 || v > max) {
-		fprintf(stderr, "kwgend: %s wants an integer in 0..%lld, not \"%s\"\n", flag, max,
+	if (errno || end == text || *end || v < min || v > max) {
+		fprintf(stderr, "kwgend: %s wants an integer in %lld..%lld, not \"%s\"\n", flag, min, max,
 			text);
 		return -1;
 	}
@@ -252,7 +258,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
 	struct option opts[NFIXED + NNUMS + 1];
-	char flag[64];
+	char flag[64], lmsg[512];
 	long long v;
 	int o, level;
 
@@ -265,13 +271,8 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 			const num_flag *f = &nums[o - O_NUM];
 
 			snprintf(flag, sizeof(flag), "--%s", f->name);
-			if (num(flag, optarg, f->max, &v) < 0)
+			if (num(flag, optarg, f->min, f->max, &v) < 0)
 				return -1;
-			if (v < f->min) {
-				fprintf(stderr, "kwgend: %s wants an integer in %lld..%lld, not \"%s\"\n",
-					flag, f->min, f->max, optarg);
-				return -1;
-			}
 			store(f, v);
 			continue;
 		}
@@ -283,7 +284,15 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		case O_RESET_DB: cfg->reset_corrupt_db = 1; break;
 		case O_NO_UI: cfg->no_ui = 1; break;
 		case O_LOG_FILE: cfg->log_file = optarg; break;
-		case O_LISTEN: cfg->listen = optarg; break;
+		case O_LISTEN:
+			/* a malformed value is a usage error (exit 2), found before
+			 * the cache is opened; a port that cannot be bound is not */
+			if (kw_http_listen_ok(optarg, lmsg, sizeof(lmsg)) < 0) {
+				fprintf(stderr, "kwgend: %s\n", lmsg);
+				return -1;
+			}
+			cfg->listen = optarg;
+			break;
 		case O_DB:
 			if (!*optarg || strcmp(optarg, ":memory:") == 0) {
 				fprintf(stderr, "kwgend: --db wants a file path, not \"%s\": an in-memory"
@@ -294,39 +303,37 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 			cfg->db_path = optarg;
 			break;
 		case O_THREADS:
-			if (num("--threads", optarg, 1024, &v) < 0 || v == 0) {
-				fprintf(stderr, "kwgend: --threads wants 1..1024\n");
+			if (num("--threads", optarg, 1, 1024, &v) < 0)
 				return -1;
-			}
 			cfg->threads = (unsigned)v;
 			break;
 		case O_CACHE:
-			if (num("--max-cache-bytes", optarg, INT64_MAX, &v) < 0)
+			if (num("--max-cache-bytes", optarg, 0, INT64_MAX, &v) < 0)
 				return -1;
 			cfg->max_cache_bytes = v;
 			break;
 		case O_BODY:
-			if (num("--max-body-bytes", optarg, 1LL << 30, &v) < 0)
+			if (num("--max-body-bytes", optarg, 0, 1LL << 30, &v) < 0)
 				return -1;
 			cfg->max_body_bytes = (size_t)v;
 			break;
 		case O_BATCH:
-			if (num("--max-batch", optarg, 1 << 20, &v) < 0)
+			if (num("--max-batch", optarg, 0, 1 << 20, &v) < 0)
 				return -1;
 			cfg->max_batch = (size_t)v;
 			break;
 		case O_DRAIN:
-			if (num("--drain-seconds", optarg, 3600, &v) < 0)
+			if (num("--drain-seconds", optarg, 0, 3600, &v) < 0)
 				return -1;
 			cfg->drain_seconds = (unsigned)v;
 			break;
 		case O_BUSY:
-			if (num("--busy-timeout-ms", optarg, 3600000, &v) < 0)
+			if (num("--busy-timeout-ms", optarg, 0, 3600000, &v) < 0)
 				return -1;
 			cfg->busy_timeout_ms = (int)v;
 			break;
 		case O_HOT:
-			if (num("--hot-cache-bytes", optarg, 1LL << 40, &v) < 0)
+			if (num("--hot-cache-bytes", optarg, 0, 1LL << 40, &v) < 0)
 				return -1;
 			cfg->hot_bytes = (size_t)v;
 			break;
@@ -434,6 +441,10 @@ int main(int argc, char **argv)
 	int sig = 0;
 	long busy;
 
+	/* POST /v1/verify decodes code objects in a child process: this
+	 * executable again, in its decoder mode (lib/codeobj/child.c) */
+	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
+		return kw_codeobj_child_main(argc, argv);
 	s.cfg = (kw_srv_config){
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
 		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,
@@ -450,6 +461,8 @@ int main(int argc, char **argv)
 	s.limits = limits;
 	if (parse_flags(&s.cfg, &s.limits, argc, argv) < 0)
 		return 2;
+	/* one POST /v1/kernels (and each batch item) answers at most this */
+	s.limits.max_results_bytes = s.cfg.max_response_bytes;
 	if (s.cfg.log_file && kw_log_open(s.cfg.log_file) < 0) {
 		fprintf(stderr, "kwgend: --log-file %s: %s\n", s.cfg.log_file, strerror(errno));
 		return 1;
@@ -504,7 +517,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (kw_http_start(&d, &s, bound, sizeof(bound)) < 0) {
-		kw_log_event(KW_LOG_ALWAYS, "start_failed", json_pack("{s:s}", "listen_flag", s.cfg.listen),
+		kw_log_event(KW_LOG_ERROR, "start_failed", json_pack("{s:s}", "listen_flag", s.cfg.listen),
 			     "kwgend: %s", bound);
 		teardown(&s);
 		return 1;

@@ -252,6 +252,17 @@ int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body,
 				       "(ELF, starting with \\x7fELF); send assembly as text/plain");
 			goto refuse;
 		}
+		if (form == FORM_CODEOBJ) {
+			/* a foreign ELF is refused here, before a decoder
+			 * process is started for it (?isa= overrides e_flags,
+			 * not e_machine) */
+			kw_error me = KW_ERROR_INIT;
+
+			if (kw_codeobj_check_machine(body, len, &me) < 0) {
+				kw_reply_error(out, 422, "invalid", "body", "%s", me.message);
+				goto refuse;
+			}
+		}
 		if (!(q->data = dup_bytes(body, len))) {
 			kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 			out->retry_after = 1;
@@ -318,21 +329,31 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	kw_error e = KW_ERROR_INIT;
 	char *dis = NULL, *client = NULL, *stored = NULL, *request = NULL;
 	const char *text = q->data, *isa = q->isa[0] ? q->isa : NULL;
+	char isa_buf[KW_CODEOBJ_ISA_MAX];
 	size_t len = q->len;
 
 	memcpy(out->key, q->key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
 	if (q->form == FORM_CODEOBJ) {
 		size_t n = 0;
+		int undecodable = 0;
 
-		if (kw_codeobj_disassemble(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions, &dis,
-					   &len, &isa, &n, &e) < 0) {
+		/* in a child process: LLVM's disassembler crashes on some
+		 * bytes, which must not take the daemon down */
+		if (kw_codeobj_disassemble_child(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions,
+						 NULL, &dis, &len, isa_buf, &n, &undecodable, &e) < 0) {
+			if (undecodable) {
+				kw_log(KW_LOG_WARN, "verification %s: %s", q->key, e.message);
+				kw_reply_error(out, 422, "undecodable", "body", "%s", e.message);
+				goto done;
+			}
 			if (e.code == KW_ELIMIT)
 				snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 					 " (--max-verify-instructions)");
 			kw_reply_kw_error(out, &e);
 			goto done;
 		}
+		isa = isa_buf;
 		text = dis;
 	}
 	o.isa = isa;

@@ -55,20 +55,26 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err)
+int kw_codeobj_check_machine(const void *data, size_t len, kw_error *err)
 {
 	const unsigned char *p = data;
 	/* ELF64 header: EI_CLASS at 4 (2 = 64-bit), EI_DATA at 5 (1 = LE),
 	 * e_machine at 18 (16 bits), e_flags at 48 (32 bits). */
-	if (!kw_codeobj_is_elf(data, len) || len < 64 || p[4] != 2 || p[5] != 1) {
-		kw_error_set(err, KW_EINVAL, NULL, "not a 64-bit little-endian ELF file (an AMDGPU code object is)");
-		return NULL;
-	}
+	if (!kw_codeobj_is_elf(data, len) || len < 64 || p[4] != 2 || p[5] != 1)
+		return kw_error_set(err, KW_EINVAL, NULL,
+		                    "not a 64-bit little-endian ELF file (an AMDGPU code object is)");
 	unsigned machine = (unsigned)p[18] | (unsigned)p[19] << 8;
-	if (machine != EM_AMDGPU) {
-		kw_error_set(err, KW_EINVAL, NULL, "ELF e_machine is %u, not EM_AMDGPU (224)", machine);
+	if (machine != EM_AMDGPU)
+		return kw_error_set(err, KW_EINVAL, NULL,
+		                    "ELF e_machine is %u, not EM_AMDGPU (224): not an AMDGPU code object", machine);
+	return 0;
+}
+
+const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err)
+{
+	const unsigned char *p = data;
+	if (kw_codeobj_check_machine(data, len, err))
 		return NULL;
-	}
 	unsigned mach = le32(p + 48) & EF_AMDGPU_MACH;
 	for (size_t i = 0; i < N_MACHINES; i++)
 		if (machines[i].mach == mach)
@@ -288,8 +294,8 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			                    "unknown ISA '%s'; supported: gfx908 gfx90a gfx940 gfx941 gfx942 gfx950 "
 			                    "gfx1100 gfx1101 gfx1102 gfx1200 gfx1201 gfx1250",
 			                    isa);
-		if (!kw_codeobj_is_elf(data, len))
-			return kw_error_set(err, KW_EINVAL, NULL, "not an ELF file (no \\x7fELF magic)");
+		if (kw_codeobj_check_machine(data, len, err)) /* --isa overrides e_flags, not e_machine */
+			return err ? err->code : KW_EINVAL;
 	} else {
 		use_isa = kw_codeobj_isa(data, len, err);
 		if (!use_isa)
@@ -335,7 +341,9 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 	kw_buf_puts(&out, ":\tfile format elf64-amdgpu\n");
 
 	LLVMSectionIteratorRef sec = L.LLVMObjectFileCopySectionIterator(bin);
-	for (; !L.LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; L.LLVMMoveToNextSection(sec)) {
+	/* LLVM's C API returns a NULL iterator (not one at its end) for an
+	 * object without sections or without a symbol table. */
+	for (; sec && !L.LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; L.LLVMMoveToNextSection(sec)) {
 		const char *sname = L.LLVMGetSectionName(sec);
 		if (!is_code_section(sname))
 			continue;
@@ -348,7 +356,7 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 		sym *syms = NULL;
 		size_t nsyms = 0, cap = 0;
 		LLVMSymbolIteratorRef si = L.LLVMObjectFileCopySymbolIterator(bin);
-		for (; !L.LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); L.LLVMMoveToNextSymbol(si)) {
+		for (; si && !L.LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); L.LLVMMoveToNextSymbol(si)) {
 			const char *nm = L.LLVMGetSymbolName(si);
 			if (!nm || !*nm || !L.LLVMGetSectionContainsSymbol(sec, si))
 				continue;
@@ -374,7 +382,8 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			}
 			nsyms++;
 		}
-		L.LLVMDisposeSymbolIterator(si);
+		if (si)
+			L.LLVMDisposeSymbolIterator(si);
 		if (rc == 0 && nsyms)
 			qsort(syms, nsyms, sizeof *syms, sym_cmp);
 		if (rc == 0) {
@@ -426,7 +435,8 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			free(syms[i].name);
 		free(syms);
 	}
-	L.LLVMDisposeSectionIterator(sec);
+	if (sec)
+		L.LLVMDisposeSectionIterator(sec);
 	L.LLVMDisasmDispose(dc);
 	L.LLVMDisposeBinary(bin);
 	L.LLVMDisposeMemoryBuffer(mb);

@@ -88,10 +88,14 @@ static void ws(ex *x)
 }
 
 static int64_t ex_or(ex *x);
+static int64_t ex_logic(ex *x);
 
+/* identifier characters (ASCII letters, digits, _ . $), without the
+ * locale-aware ctype calls on the hot path */
 static int is_id(int c)
 {
-	return isalnum(c) || c == '_' || c == '.' || c == '$';
+	return (unsigned)((c | 32) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_' || c == '.' ||
+	       c == '$';
 }
 
 static int64_t ex_atom(ex *x)
@@ -105,7 +109,7 @@ static int64_t ex_atom(ex *x)
 	}
 	if (*x->p == '(') {
 		x->p++;
-		v = ex_or(x);
+		v = ex_logic(x);
 		ws(x);
 		if (x->p < x->e && *x->p == ')')
 			x->p++;
@@ -214,6 +218,8 @@ static int64_t ex_or(ex *x)
 		ws(x);
 		if (x->p >= x->e || (*x->p != '&' && *x->p != '|' && *x->p != '^'))
 			return v;
+		if (x->p + 1 < x->e && (x->p[1] == '&' || x->p[1] == '|') && x->p[1] == x->p[0])
+			return v;
 		op = *x->p++;
 		if (op == '&')
 			v &= ex_shift(x);
@@ -224,10 +230,53 @@ static int64_t ex_or(ex *x)
 	}
 }
 
+static int64_t ex_cmp(ex *x)
+{
+	int64_t v = ex_or(x);
+
+	for (;;) {
+		const char *p;
+		int64_t r;
+		ws(x);
+		p = x->p;
+		if (p + 1 < x->e && p[0] == '=' && p[1] == '=') {
+			x->p += 2, r = ex_or(x), v = v == r;
+		} else if (p + 1 < x->e && p[0] == '!' && p[1] == '=') {
+			x->p += 2, r = ex_or(x), v = v != r;
+		} else if (p + 1 < x->e && p[0] == '<' && p[1] == '=') {
+			x->p += 2, r = ex_or(x), v = v <= r;
+		} else if (p + 1 < x->e && p[0] == '>' && p[1] == '=') {
+			x->p += 2, r = ex_or(x), v = v >= r;
+		} else if (p < x->e && (p[0] == '<' || p[0] == '>') &&
+			   (p + 1 >= x->e || p[1] != p[0])) {
+			x->p++, r = ex_or(x), v = p[0] == '<' ? v < r : v > r;
+		} else {
+			return v;
+		}
+	}
+}
+
+static int64_t ex_logic(ex *x)
+{
+	int64_t v = ex_cmp(x);
+
+	for (;;) {
+		int64_t r;
+		ws(x);
+		if (x->p + 1 < x->e && x->p[0] == '&' && x->p[1] == '&') {
+			x->p += 2, r = ex_cmp(x), v = v && r;
+		} else if (x->p + 1 < x->e && x->p[0] == '|' && x->p[1] == '|') {
+			x->p += 2, r = ex_cmp(x), v = v || r;
+		} else {
+			return v;
+		}
+	}
+}
+
 int vf_expr(const vf_symtab *st, const char *s, const char *e, int64_t *out)
 {
 	ex x = { st, s, e, 0, 0 };
-	int64_t v = ex_or(&x);
+	int64_t v = ex_logic(&x);
 
 	ws(&x);
 	if (x.bad || x.p != x.e)

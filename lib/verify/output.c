@@ -88,11 +88,7 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 		const kw_verify_finding *f = &r->f[i];
 		char pos[64];
 
-		if (f->offset >= 0)
-			snprintf(pos, sizeof(pos), "%lld (+0x%llx)", (long long)f->line,
-				 (unsigned long long)f->offset);
-		else
-			snprintf(pos, sizeof(pos), "%lld", (long long)f->line);
+		snprintf(pos, sizeof(pos), "%lld", (long long)f->line);
 		kw_buf_puts(out, r->filename);
 		kw_buf_putc(out, ':');
 		kw_buf_puts(out, pos);
@@ -102,7 +98,12 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 		kw_buf_puts(out, f->message);
 		kw_buf_puts(out, " [");
 		kw_buf_puts(out, kw_verify_code_name(f->code));
-		kw_buf_puts(out, "]\n");
+		kw_buf_putc(out, ']');
+		if (f->offset >= 0) {
+			snprintf(pos, sizeof(pos), " (offset 0x%llx)", (unsigned long long)f->offset);
+			kw_buf_puts(out, pos);
+		}
+		kw_buf_putc(out, '\n');
 	}
 	for (int c = 0; c < KW_VF_CODE_COUNT; c++)
 		all += r->totals[c];

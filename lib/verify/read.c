@@ -63,6 +63,10 @@ typedef struct rd {
 	int depth;
 	uint8_t allow_inherit;
 	uint64_t xbytes, xcount;
+	/* conditional assembly: .if / .ifdef / .ifndef / .else / .elseif /
+	 * .endif; lines are skipped while any enclosing condition is false */
+	uint32_t cond_depth, skip_from; /* skip_from: depth where skipping began, 0 = none */
+	uint8_t cond_taken[64];
 	int any_func_decl, any_kernel_decl;
 	int64_t cur_sym_addr;
 	/* SGPR constants of straight-line scalar code (objdump form), to
@@ -97,9 +101,12 @@ static int oom(rd *r)
 	return kw_error_set(r->err, KW_ENOMEM, NULL, "out of memory reading the assembly");
 }
 
+/* identifier characters (ASCII letters, digits, _ . $), without the
+ * locale-aware ctype calls on the hot path */
 static int is_id(int c)
 {
-	return isalnum(c) || c == '_' || c == '.' || c == '$';
+	return (unsigned)((c | 32) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_' || c == '.' ||
+	       c == '$';
 }
 
 static uint64_t hash_m(const char *s, size_t n)
@@ -448,6 +455,68 @@ next:;
 	r->allow_inherit = saved_allow;
 	kw_buf_free(&b);
 	return rc;
+}
+
+/* ---- conditional assembly ---- */
+
+/* 1 if [s, e) is a conditional directive (handled), 0 otherwise.  A
+ * condition that does not evaluate counts as true. */
+static int conditional(rd *r, const char *s, const char *e)
+{
+	const char *d = s, *q = s;
+	size_t dn;
+	int cond = 1;
+	int64_t v;
+
+	while (q < e && is_id((unsigned char)*q))
+		q++;
+	dn = (size_t)(q - d);
+#define DIR(lit) (dn == sizeof(lit) - 1 && !memcmp(d, lit, sizeof(lit) - 1))
+	if (DIR(".if") || DIR(".ifdef") || DIR(".ifndef") || DIR(".ifne") || DIR(".ifeq")) {
+		const char *x = skip_ws(q, e);
+		if (DIR(".ifdef") || DIR(".ifndef")) {
+			const vf_sym *sy = vf_sym_get(&r->p->syms, x, (size_t)(rtrim(x, e) - x), 0);
+			cond = sy != NULL;
+			if (DIR(".ifndef"))
+				cond = !cond;
+		} else if (!vf_expr(&r->p->syms, x, rtrim(x, e), &v)) {
+			cond = DIR(".ifeq") ? v == 0 : v != 0;
+		}
+		r->cond_depth++;
+		if (r->cond_depth < sizeof(r->cond_taken))
+			r->cond_taken[r->cond_depth] = (uint8_t)cond;
+		if (!r->skip_from && !cond)
+			r->skip_from = r->cond_depth;
+		return 1;
+	}
+	if (DIR(".else") || DIR(".elseif")) {
+		int taken;
+		if (!r->cond_depth)
+			return 1;
+		taken = r->cond_depth < sizeof(r->cond_taken) ? r->cond_taken[r->cond_depth] : 1;
+		if (DIR(".elseif")) {
+			const char *x = skip_ws(q, e);
+			cond = vf_expr(&r->p->syms, x, rtrim(x, e), &v) ? 1 : v != 0;
+		}
+		cond = !taken && cond;
+		if (r->cond_depth < sizeof(r->cond_taken) && cond)
+			r->cond_taken[r->cond_depth] = 1;
+		if (r->skip_from == r->cond_depth && cond)
+			r->skip_from = 0;
+		else if (!r->skip_from && !cond)
+			r->skip_from = r->cond_depth;
+		return 1;
+	}
+	if (DIR(".endif")) {
+		if (!r->cond_depth)
+			return 1;
+		if (r->skip_from == r->cond_depth)
+			r->skip_from = 0;
+		r->cond_depth--;
+		return 1;
+	}
+#undef DIR
+	return 0;
 }
 
 /* ---- directives ---- */
@@ -1229,6 +1298,10 @@ static int line(rd *r, const char *s, const char *e, uint32_t lineno)
 		return 0;
 	if (r->in_macro)
 		return directive(r, s, e);
+	if (*s == '.' && conditional(r, s, e))
+		return 0;
+	if (r->skip_from)
+		return 0;
 	/* objdump symbol `0000000000000000 <name>:` */
 	if (isxdigit((unsigned char)*s)) {
 		int64_t addr;

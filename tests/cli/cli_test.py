@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+import elf  # noqa: E402  (tests/lib/elf.py)
 from checks import exit_problems, sanitizer_report  # noqa: E402
 import run as e2e  # noqa: E402  (Daemon, check(), the counters)
 
@@ -116,6 +117,31 @@ def t_max_line_bytes():
     assert "--max-line-bytes" in err, err
 
 
+def t_max_line_bytes_default():
+    """The default --max-line-bytes is kwgend's default --max-body-bytes
+    (1048576): a request of exactly that size is answered by both, one byte
+    more is refused by both (kwgen: limit naming --max-line-bytes; kwgend:
+    413 too_large naming the 1048576-byte bound)."""
+    base = json.dumps(e2e.example())
+    at = (base + " " * (1048576 - len(base))).encode()
+    over = at + b" "
+    assert len(at) == 1048576
+    rc, out, _ = kwgen(stdin=at)
+    assert rc == 0 and "results" in json.loads(out), out[:200]
+    rc, out, err = kwgen(stdin=over, allowed=(1,))
+    assert "--max-line-bytes" in out + err, (out + err)[:300]
+    for extra in ((), ("--max-body-bytes", "1048576")):
+        d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "body%d.db" % len(extra)), "--log-level", "error", *extra).start()
+        try:
+            hdr = {"Content-Type": "application/json"}
+            st, _, data = d.request("POST", "/v1/kernels", at, hdr)
+            assert st == 200, (extra, st, data[:200])
+            st, _, data = d.request("POST", "/v1/kernels", over, hdr)
+            assert st == 413 and b"too_large" in data and b"1048576" in data, (extra, st, data[:200])
+        finally:
+            assert d.stop() == 0
+
+
 def t_jobs():
     lines = golden_lines(400)
     text = ("\n".join(lines) + "\n").encode()
@@ -163,6 +189,13 @@ def t_asm():
     assert out == "" and err.strip(), (out, err)
     _, out, _ = kwgen("--asm", "--batch", stdin=(json.dumps(dict(ORACLE_REQ, isa="gfx000")) + "\n").encode())
     assert out.startswith("// error: "), out[:200]
+    # a "source" (a logic file's name is someone else's choice) cannot drive
+    # the reader's terminal: control characters are written as \u001B
+    req = dict(ORACLE_REQ, source={"file": "q\r\x1b[2Jz\x07", "k\x1b": "\x7f"})
+    _, out, _ = kwgen("--asm", stdin=json.dumps(req).encode())
+    first = out.splitlines()[0]
+    assert first == "// source: q \\u001B[2Jz\\u0007, k\\u001B \\u007F", repr(first)
+    assert not any(ord(ch) < 0x20 and ch != "\n" or ord(ch) == 0x7f for ch in out), repr(out[:200])
 
 
 def t_canonical():
@@ -218,15 +251,26 @@ def t_output_errors():
         ([EXAMPLE], b""), (["--canonical", EXAMPLE], b""), (["--asm", EXAMPLE], b""),
         (["--batch"], many.encode()), (["--asm", "--batch"], many.encode()),
         (["--batch", "--line-buffered"], many.encode()), (["--help"], b""), (["--version"], b""),
-        (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
+        (["logic", "--help"], b""), (["logic", "--no-progress", FIXTURE], b""), (["logic", "--no-progress", "-o", "/dev/full", FIXTURE], b""),
     ]
+    # kwgen cache on a file a daemon filled
+    db = os.path.join(O.tmp, "out-errors.db")
+    d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
+    try:
+        st, _, data = d.request("POST", "/v1/kernels", e2e.example())
+        assert st == 200, (st, data[:200])
+    finally:
+        assert d.stop() == 0
+    modes += [(["cache", "--help"], b""), (["cache", "stats", "--db", db], b""), (["cache", "ls", "--db", db], b""),
+              (["cache", "ls", "--json", "--db", db], b"")]
     for args, stdin in modes:
         for how in ("full", "closed"):
             rc, err = run_out([O.kwgen] + args, how, stdin)
             what = "kwgen %s, stdout %s" % (" ".join(os.path.basename(a) for a in args), how)
             assert rc == 2, "%s: exit %d (want 2); stderr %r" % (what, rc, err[-300:])
             assert "write error" in err, "%s: stderr %r" % (what, err[-300:])
-            if args[0] == "logic":
+            assert what.split(",")[0].split()[1] != "cache" or "kwgen cache: write error on standard output:" in err, err
+            if args[0] == "logic" and args[1] != "--help":
                 assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
 
 
@@ -316,6 +360,23 @@ def t_batch_output_bounded():
     assert digests[0] == digests[1], "--jobs 1 and 2 answer different bytes"
 
 
+def t_nul_bytes():
+    """A NUL byte is named with its place (jansson alone calls it "invalid
+    token near end of file"), in single mode, --batch and --asm."""
+    text = b'{"isa":\x00"gfx942"}'
+    _, out, _ = kwgen(stdin=text, allowed=(1,))
+    e = json.loads(out)["error"]
+    assert e["code"] == "syntax" and "a NUL byte at byte 8" in e["message"], e
+    _, out, _ = kwgen("--batch", stdin=text + b"\n" + json.dumps(ORACLE_REQ).encode() + b"\n")
+    a = [json.loads(x) for x in out.splitlines()]
+    assert len(a) == 2 and "line 1: not JSON: a NUL byte at column 8" in a[0]["error"]["message"] and "asm" in a[1], a
+    _, _, err = kwgen("--asm", stdin=text, allowed=(1,))
+    assert "a NUL byte at byte 8" in err, err
+    big = dict(ORACLE_REQ, pad="x" * 200000)   # the NUL past jansson's first read
+    _, out, _ = kwgen(stdin=json.dumps(big).encode() + b"\n\x00junk", allowed=(1,))
+    assert "a NUL byte at byte" in json.loads(out)["error"]["message"], out[:300]
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -330,6 +391,20 @@ def t_odd_argv():
     for flag in ("--jobs", "--max-line-bytes"):
         rc, _, err = kwgen("--batch", flag, allowed=(2,))
         assert "%s needs a value" % flag in err, err
+    # --name=value, as kwgend (getopt) takes it
+    _, out, _ = kwgen("--batch", "--jobs=2", "--max-line-bytes=20", stdin=(json.dumps(ORACLE_REQ) + "\n").encode())
+    assert json.loads(out)["error"]["code"] == "limit", out
+    rc, _, err = kwgen("--batch", "--jobs=0", stdin=b"", allowed=(2,))
+    assert "--jobs takes 1..64" in err, err
+    _, out, err = logic("--no-progress", "--isa=gfx942", FIXTURE)
+    assert json.loads(out.splitlines()[0])["isa"] == "gfx942", out[:200]
+    rc, _, err = logic("--no-progress", "--unique=1", FIXTURE, allowed=(2,))
+    assert "unknown option --unique=1 (or it takes no value)" in err, err
+    with open(FIXTURE, "rb") as src, open(os.path.join(O.tmp, "-l.yaml"), "wb") as dst:
+        dst.write(src.read())
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "--", "-l.yaml"], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and p.stdout, p.stderr[-300:]
     rc, out, err = kwgen("--canonical", "--batch", stdin=json.dumps(ORACLE_REQ).encode(), allowed=(2,))
     assert "--canonical takes one request" in err and not out, (out, err)
     rc, out, err = kwgen(O.tmp, allowed=(2,))
@@ -599,6 +674,49 @@ def t_logic_merge_key():
     assert pt["DataType"] == 0 and pt.get("HighPrecisionAccumulate") is True and "<<" not in pt, pt
 
 
+def t_logic_output_is_input():
+    """-o naming an input file is refused before it is opened ("w" would
+    empty it unread); an -o file inside a walked directory is not read as
+    input on the next run."""
+    path = os.path.join(O.tmp, "same.yaml")
+    with open(FIXTURE, "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read())
+    size = os.path.getsize(path)
+    rc, _, err = logic("--no-progress", "-o", path, path, allowed=(2,))
+    assert "is also an input file" in err and os.path.getsize(path) == size, (err, os.path.getsize(path))
+    d = os.path.join(O.tmp, "outdir")
+    os.mkdir(d)
+    with open(FIXTURE, "rb") as src, open(os.path.join(d, "a.yaml"), "wb") as dst:
+        dst.write(src.read())
+    for _ in range(2):
+        rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
+        assert "1 files" in err and "no errors" in err, err
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "-o", "-", FIXTURE], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
+    assert not os.path.exists(os.path.join(O.tmp, "-")), "-o - wrote a file named -"
+    srv = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "dash.db"), "--log-level", "error").start()
+    try:
+        rc, out, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.port, "-o", "-", FIXTURE)
+        assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
+    finally:
+        assert srv.stop() == 0
+
+
+def t_logic_batch_past_max_batch():
+    """A daemon with a smaller --max-batch than kwgen logic --batch: the
+    error says which flag to give."""
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "maxbatch.db"), "--log-level", "error", "--max-batch", "2").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
+        assert "HTTP 422" in err and "give --batch N with N at most the daemon's --max-batch" in err, err
+        rc, _, err = logic("--no-progress", "--server", base, "--batch", "2", FIXTURE)
+        assert "no errors" in err, err
+    finally:
+        assert d.stop() == 0
+
+
 def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
@@ -676,6 +794,9 @@ def t_cache_flags():
     kwgen("cache", "--db", db, "purge")
     _, out, _ = kwgen("cache", "--db", db, "ls")
     assert not any(k in out for k in keys), out
+    for flag, what in (("--db", "the cache FILE"), ("--limit", "a count"), ("--older-than", "DAYS")):
+        _, _, err = kwgen("cache", "ls", flag, allowed=(2,))
+        assert "%s needs a value (%s)" % (flag, what) in err, err
 
 
 # ---------------------------------------------------------------- kwgen verify
@@ -687,6 +808,61 @@ def verify_case(name):
     with gzip.open(os.path.join(ROOT, "tests", "verify", "cases", name + ".s.gz"), "rb") as f:
         open(path, "wb").write(f.read())
     return path
+
+
+def t_verify_undecodable():
+    """A code object whose .text crashes LLVM 22's AMDGPU disassembler is
+    decoded in a child process: exit 2 naming the crash, not a SIGSEGV of
+    kwgen; the file after it is still verified.  A foreign ELF (x86-64) is
+    refused by its e_machine, also with --isa."""
+    crash = os.path.join(O.tmp, "crash.co")
+    with open(crash, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942))
+    ok = os.path.join(O.tmp, "ok.s")
+    with open(ok, "w") as f:
+        f.write("k:\n\ts_endpgm\n")
+    for extra in ((), ("--isa", "gfx942")):
+        rc, out, err = kwgen("verify", *extra, crash, allowed=(2,))
+        assert "crash.co: cannot decode the code object" in err, err
+        rc, out, err = kwgen("verify", "--isa", "gfx942", "--json", crash, ok, allowed=(2,))
+        assert json.loads(out)["isa"] == "gfx942" and "cannot decode" in err, (out, err)
+    # an object without a symbol table decodes (LLVM's C API gives a NULL
+    # symbol iterator for it, which was dereferenced)
+    bare = os.path.join(O.tmp, "bare.co")
+    with open(bare, "wb") as f:
+        f.write(elf.elf(elf.S_ENDPGM_GFX9, symbols=False))
+    rc, out, err = kwgen("verify", "--json", bare)
+    assert json.loads(out)["stats"]["instructions"] == 1, out
+    x86 = os.path.join(O.tmp, "x86.o")
+    with open(x86, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64))
+    rc, out, err = kwgen("verify", "--isa", "gfx942", x86, allowed=(2,))
+    assert "e_machine is 62" in err, err
+
+
+def t_verify_max_bytes():
+    """kwgen verify reads at most --max-bytes of a file (default 128 MiB, as
+    kwgend's --max-verify-bytes): an endless /dev/zero is exit 2 naming the
+    bound, in bounded memory and time, not a read that grows for ever."""
+    t0 = time.monotonic()
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "/dev/zero", allowed=(2,), timeout=60)
+    assert "/dev/zero: the input is over 134217728 bytes" in err and "--max-bytes" in err, err
+    assert time.monotonic() - t0 < 30, "reading 128 MiB of /dev/zero took %.1f s" % (time.monotonic() - t0)
+    text = "k:\n" + "\ts_nop 0\n" * 200 + "\ts_endpgm\n"
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--max-bytes", "1000", "-", stdin=text.encode(), allowed=(2,))
+    assert "<stdin>: the input is over 1000 bytes" in err, err
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--max-bytes", str(len(text)), "-", stdin=text.encode())
+    assert rc == 0, err
+    rules = os.path.join(O.tmp, "big.supp")
+    with open(rules, "w") as f:
+        f.write("race_raw\n" * 100)
+    rc, out, err = kwgen("verify", "--max-bytes", "500", "--suppress", rules, "-", stdin=text.encode(), allowed=(2,))
+    assert "big.supp: the file is over 500 bytes" in err, err
+    for bad in ("0", "-1", "lots"):
+        rc, out, err = kwgen("verify", "--max-bytes", bad, "-", stdin=text.encode(), allowed=(2,))
+        assert "--max-bytes takes a positive integer" in err, (bad, err)
+    rc, out, err = kwgen("verify", "--max-bytes", allowed=(2,))
+    assert "--max-bytes needs a value" in err, err
 
 
 def t_verify_flags():
@@ -840,11 +1016,38 @@ def t_kwgend_threads_help():
     assert p.returncode != 0 and b"--threads" in p.stderr, (p.returncode, p.stderr)
 
 
+def t_kwgend_flag_errors():
+    """A bad flag value is one message with the real range and exit 2 (a
+    malformed --listen too, before anything starts); a port that cannot be
+    bound is a start failure: exit 1, logged at level error."""
+    db = os.path.join(O.tmp, "flags.db")
+    for args, want in ((["--threads", "100000"], b'--threads wants an integer in 1..1024, not "100000"'),
+                       (["--threads", "0"], b'--threads wants an integer in 1..1024, not "0"'),
+                       (["--max-depth", "0"], b'--max-depth wants an integer in 1..2048, not "0"'),
+                       (["--listen", "127.0.0.1:99999"], b'--listen wants HOST:PORT'),
+                       (["--listen", ""], b'--listen wants HOST:PORT')):
+        p = subprocess.run([O.kwgend, "--db", db] + args + ([] if args[0] == "--listen" else ["--listen", "127.0.0.1:0"]),
+                           capture_output=True, timeout=20)
+        assert p.returncode == 2 and want in p.stderr, (args, p.returncode, p.stderr)
+        assert p.stderr.count(b"\n") == 1, (args, p.stderr)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        p = subprocess.run([O.kwgend, "--db", db, "--listen", "127.0.0.1:%d" % port], capture_output=True, timeout=20)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    lines = [json.loads(x) for x in p.stderr.decode().splitlines() if x.startswith("{")]
+    failed = [x for x in lines if x.get("event") == "start_failed"]
+    assert failed and failed[0]["level"] == "error" and str(port) in failed[0]["msg"], lines
+
+
 CHECKS = [
     ("kwgen single mode (stdin): pretty answer, exit 1 on an error", t_single_stdin),
     ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
     ("kwgen --batch: one compact answer per line, bad lines answered", t_batch),
     ("kwgen --batch --max-line-bytes: a longer line answers limit, the next is answered", t_max_line_bytes),
+    ("kwgen --max-line-bytes default = kwgend's --max-body-bytes: 1 MiB answered, 1 MiB + 1 refused by both",
+     t_max_line_bytes_default),
     ("kwgen --jobs 1 / 4 / default: same bytes; bad --jobs refused", t_jobs),
     ("kwgen --line-buffered: each answer before stdin closes", t_line_buffered),
     ("kwgen --asm: text, errors on stderr / as comment lines", t_asm),
@@ -852,7 +1055,9 @@ CHECKS = [
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
     ("kwgen --batch: answers of short lines that ask for a lot held ~32 MiB per job", t_batch_output_bounded),
-    ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
+    ("kwgen: a NUL byte in the input is named with its place", t_nul_bytes),
+    ("kwgen (and logic) --, --name=value, an option without its value, --canonical --batch, a directory",
+     t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
@@ -866,15 +1071,22 @@ CHECKS = [
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
+    ("kwgen logic -o: an input file refused, the -o file not walked, -o - is stdout", t_logic_output_is_input),
+    ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
+    ("kwgen verify --max-bytes: /dev/zero is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
+    ("kwgen verify: a code object LLVM's disassembler crashes on is exit 2, a foreign ELF refused",
+     t_verify_undecodable),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
     ("kwgend --threads, --help", t_kwgend_threads_help),
+    ("kwgend bad flag values: one message with the range, exit 2; a bind failure exits 1 at level error",
+     t_kwgend_flag_errors),
 ]
 
 

@@ -438,9 +438,23 @@ def t_inflight(binary, tmp):
 
 
 def t_batch_response_bound(binary, tmp):
+    # heavy(i)'s results are about 85 kB
     d = e2e.Daemon(binary, os.path.join(tmp, "batchbound.db"), "--log-level", "error",
-                   "--max-response-bytes", "20000").start()
+                   "--max-response-bytes", "200000").start()
     try:
+        # one request: its results together are bounded too (64 generators
+        # of 16 MiB each made a 1 GiB answer); the generator that passes the
+        # bound fails the request with 422 limit, the rest are not generated
+        one = heavy(100)
+        one["generators"] = [{"name": "mapAcctoArchRegs", "args": {"maxAgpr": 256}}] * 64
+        st, _, data = d.request("POST", "/v1/kernels", one)
+        err = json.loads(data).get("error", {})
+        assert st == 422 and err.get("code") == "limit" and err.get("field") == "generators", (st, data[:300])
+        assert "--max-response-bytes" in err["message"] and "200000 bytes" in err["message"], err
+        assert "generators[2] (mapAcctoArchRegs)" in err["message"], err
+        one["generators"] = one["generators"][:2]
+        st, _, data = d.request("POST", "/v1/kernels", one)
+        assert st == 200 and 150000 < len(data) < 200000 + 4096, (st, len(data))
         reqs = [heavy(i) for i in range(6)]
         st, _, data = d.request("POST", "/v1/kernels:batch", {"requests": reqs})
         assert st == 200, st
@@ -451,7 +465,7 @@ def t_batch_response_bound(binary, tmp):
         assert all(c == 422 for c in codes[first:]), codes
         assert res[first]["error"]["code"] == "limit", res[first]
         assert "--max-response-bytes" in res[first]["error"]["message"], res[first]
-        FIG["batch_response_bound"] = "--max-response-bytes 20000, 6 items: %d x 200, %d x 422 limit" % (
+        FIG["batch_response_bound"] = "--max-response-bytes 200000, 6 items: %d x 200, %d x 422 limit" % (
             first, len(codes) - first)
         good(d)
     finally:
@@ -650,7 +664,8 @@ def main():
             ("connections", "per-address connection cap, idle timeout", t_connections, ()),
             ("slow-client", "one byte a second: dropped at --request-timeout", t_slow_client, ()),
             ("inflight", "--max-inflight: 503 + Retry-After, never a backlog", t_inflight, ()),
-            ("batch-bound", "--max-response-bytes: batch items past it get 422 limit", t_batch_response_bound, ()),
+            ("batch-bound", "--max-response-bytes: one request's results past it and batch items past it get 422 limit",
+             t_batch_response_bound, ()),
             ("storage-full", "full cache file: writes 503, reads 200", t_storage_full, ()),
             ("storage-disk", "full file system: writes 503, reads 200", t_storage_disk, ()),
             ("corrupt-db", "damaged file: refused by name; --reset-corrupt-db", t_corrupt_db, ()),

@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run as e2e  # noqa: E402  (the Daemon helper and the check() reporter)
+import elf  # noqa: E402  (tests/lib/elf.py, on the path run.py set)
 import jsonschema  # noqa: E402
 
 VDIR = os.path.join(ROOT, "tests", "verify")
@@ -114,6 +115,14 @@ class T:
         e = c["expected"][0]
         assert any(f["line"] == e["line"] and f["code"].startswith("race_") for f in got["findings"]), \
             "expected %s at line %d: %s" % (e["code"], e["line"], [(f["line"], f["code"]) for f in got["findings"]])
+        # an objdump-form case as text/plain: the finding names its byte offset
+        c = next(c for c in cases if c["id"] == "objdump_loop_exit_without_wait")
+        text = read_gz("cases/" + c["file"] + ".gz")
+        got = self.post(text, "text/plain", "?isa=" + c["isa"])
+        assert strip(got) == strip(self.cli(self.file("d.s", text), c["isa"]))
+        e = c["expected"][0]
+        hit = [f for f in got["findings"] if f["line"] == e["line"] and f["code"].startswith("race_")]
+        assert hit and isinstance(hit[0].get("offset"), int), (e, [(f["line"], f["code"]) for f in got["findings"]])
 
     def code_object(self):
         if not shutil.which(LLVM_MC):
@@ -132,6 +141,27 @@ class T:
         assert all(isinstance(f.get("offset"), int) for f in got["findings"]), "a code-object finding without offset"
         again = self.post(data, "application/octet-stream")
         assert again["cached"] is True and again["key"] == got["key"]
+
+    def undecodable(self):
+        # .text bytes on which LLVM 22's AMDGPU disassembler crashes: decoded
+        # in a child process, the daemon answers 422 undecodable and lives on
+        data = elf.elf(elf.CRASH_GFX942)
+        for query in ("", "?isa=gfx942", "?cache=bypass"):
+            e = self.post(data, "application/octet-stream", query, status=422)
+            assert e["error"]["code"] == "undecodable" and "cannot decode the code object" in e["error"]["message"], e
+            st, _, body = self.d.request("GET", "/healthz")
+            assert st == 200, "kwgend after an undecodable code object: /healthz %s %r" % (st, body[:100])
+        assert self.d.proc.poll() is None, "kwgend exited"
+        ok = self.post("k:\n\ts_endpgm\n", "text/plain", "?isa=gfx942&cache=bypass")
+        assert ok["cached"] is False, ok
+        # an object without a symbol table decodes
+        ok = self.post(elf.elf(elf.S_ENDPGM_GFX9, symbols=False), "application/octet-stream", "?cache=bypass")
+        assert ok["stats"]["instructions"] == 1 and ok["isa"] == "gfx942", ok
+        # a foreign ELF (e_machine x86-64) is refused before decoding, ?isa= or not
+        x86 = elf.elf(elf.CRASH_GFX942, machine=elf.EM_X86_64)
+        for query in ("", "?isa=gfx942"):
+            e = self.post(x86, "application/octet-stream", query, status=422)
+            assert e["error"]["code"] == "invalid" and "e_machine is 62" in e["error"]["message"], e
 
     def get_bypass_kernelkey(self):
         text = read_gz("llvm/gfx942/dot_f64.s.gz")
@@ -158,10 +188,65 @@ class T:
         st, _, data = self.d.request("GET", "/v1/verify/" + self.kept["key"])
         assert st == 200 and strip(json.loads(data)) == strip(self.kept), (st, data[:200])
 
-    def metrics(self):
-        self.post("s_endpgm\n", "text/plain", "?isa=gfx942")
+    def verify_count(self):
         st, _, data = self.d.request("GET", "/metrics")
-        assert st == 200 and b'route="/v1/verify"' in data, "no /v1/verify series in /metrics"
+        assert st == 200, st
+        pre = 'kwgen_requests_total{route="/v1/verify",code="200"} '
+        return sum(int(l[len(pre):]) for l in data.decode().splitlines() if l.startswith(pre))
+
+    def metrics(self):
+        # each answer is counted before the client can read it: /metrics
+        # asked right after an answer already has it (it was counted when
+        # libmicrohttpd reported the request complete, a race a loaded
+        # machine lost)
+        base = self.verify_count()
+        for i in range(60):
+            self.post("s_endpgm // %d\n" % i, "text/plain", "?isa=gfx942")
+            n = self.verify_count()
+            assert n == base + i + 1, "after %d answers /metrics counts %d on route=\"/v1/verify\"" % (i + 1, n - base)
+
+    def health_while_verifying(self):
+        # a large code object verifies on the worker pool: /healthz and a
+        # cache hit are answered on the polling threads meanwhile
+        if not shutil.which(LLVM_MC):
+            raise e2e.Skip("%s not installed" % LLVM_MC)
+        import threading, time
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        import bench_verify
+        import glob
+        text = bench_verify.concat(sorted(glob.glob(os.path.join(VDIR, "llvm", "gfx942", "*.s.gz"))), 20)
+        src, obj = self.file("big.s", text), os.path.join(self.tmp, "big.o")
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", src, "-o", obj],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-300:]
+        with open(obj, "rb") as f:
+            data = f.read()
+        hit = self.post("k:\n\ts_endpgm\n", "text/plain", "?isa=gfx90a")
+        done, result = threading.Event(), {}
+
+        def big():
+            try:
+                result["st"] = self.d.request("POST", "/v1/verify?cache=bypass", data,
+                                              {"Content-Type": "application/octet-stream"})[0]
+            finally:
+                done.set()
+
+        t = threading.Thread(target=big)
+        t.start()
+        lat, n = [], 0
+        while not done.is_set():
+            t0 = time.monotonic()
+            st, _, _ = self.d.request("GET", "/healthz")
+            st2, _, body = self.d.request("POST", "/v1/verify?isa=gfx90a", "k:\n\ts_endpgm\n",
+                                          {"Content-Type": "text/plain"})
+            lat.append(time.monotonic() - t0)
+            assert st == 200 and st2 == 200 and json.loads(body)["cached"] is True, (st, st2)
+            n += 1
+        t.join()
+        assert result.get("st") == 200, result
+        # generous bound (loaded 2-core machine); figures belong to bench targets
+        assert max(lat) < 2.0, "health check + hit took %.2f s while a code object verified" % max(lat)
+        print("     %d health checks + hits during the verification, slowest %.3f s" % (n, max(lat)))
 
     def one_slot(self):
         # a verification takes one --max-inflight slot, not two
@@ -193,8 +278,11 @@ def main():
             except (RuntimeError, OSError) as ex:
                 e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
-                 "code object (application/octet-stream)", "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
-                 "/metrics has the route", "--max-inflight 1 verifies", "SIGTERM exits 0"]
+                 "code object (application/octet-stream)",
+                 "a code object LLVM's disassembler crashes on: 422 undecodable, kwgend lives; a foreign ELF 422",
+                 "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
+                 "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies",
+                 "health checks and hits answered while a large code object verifies", "SIGTERM exits 0"]
         if t is None:
             e2e.not_run(names, "kwgend start")
         else:
@@ -202,13 +290,15 @@ def main():
             e2e.check(names[1], t.isa_query)
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
-            if e2e.check(names[4], t.get_bypass_kernelkey):
-                e2e.check(names[5], t.restart)
+            e2e.check(names[4], t.undecodable)
+            if e2e.check(names[5], t.get_bypass_kernelkey):
+                e2e.check(names[6], t.restart)
             else:
-                e2e.not_run([names[5]], names[4])
-            e2e.check(names[6], t.metrics)
-            e2e.check(names[7], t.one_slot)
-            e2e.check(names[8], t.stop)
+                e2e.not_run([names[6]], names[5])
+            e2e.check(names[7], t.metrics)
+            e2e.check(names[8], t.one_slot)
+            e2e.check(names[9], t.health_while_verifying)
+            e2e.check(names[10], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

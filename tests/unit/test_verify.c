@@ -749,6 +749,23 @@ static void test_macros(void **state)
 	assert_int_equal(kw_verify_result_suppressed(r), 1);
 	assert_int_equal(kw_verify_result_stats(r)->instructions, 9);
 	kw_verify_result_free(r);
+	/* conditional assembly: only the taken branch is read */
+	r = run("gfx942", ".set X, 1\n"
+			  "k:\n"
+			  "\tbuffer_load_dword v5, v1, s[8:11], 0 offen\n"
+			  ".if X == 0 && 1\n"
+			  "\tv_add_u32 v6, v5, v5\n"
+			  ".else\n"
+			  "\ts_waitcnt vmcnt(0)\n"
+			  ".endif\n"
+			  ".ifdef Y\n"
+			  "\tv_add_u32 v6, v5, v5\n"
+			  ".endif\n"
+			  "\tv_add_u32 v7, v5, v5\n"
+			  "\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_stats(r)->instructions, 4);
+	kw_verify_result_free(r);
 }
 
 /* ---- suppressions (file rules and inline), exact totals ---- */

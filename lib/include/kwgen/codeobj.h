@@ -36,6 +36,10 @@ extern "C" {
 /* Nonzero when data starts with the ELF magic "\x7fELF" (len >= 4). */
 int kw_codeobj_is_elf(const void *data, size_t len);
 
+/* 0 when data is a 64-bit little-endian ELF with e_machine EM_AMDGPU (224);
+ * else KW_EINVAL with err saying which (a foreign ELF names its e_machine). */
+int kw_codeobj_check_machine(const void *data, size_t len, kw_error *err);
+
 /*
  * ISA of an AMDGPU ELF from its header: e_machine must be EM_AMDGPU (224)
  * and e_flags & EF_AMDGPU_MACH (0xff) one of the machines kwgen knows
@@ -51,7 +55,8 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * Decode every executable section of the code object in data[0..len) for
  * isa (NULL = from the ELF header, see kw_codeobj_isa) into objdump-form
  * text.  name is printed on the "NAME:\tfile format elf64-amdgpu" line
- * (NULL = "code object").  At most max_insts instructions are decoded
+ * (NULL = "code object"); a given isa overrides e_flags, but e_machine must
+ * still be EM_AMDGPU (kw_codeobj_check_machine).  At most max_insts instructions are decoded
  * (0 = no limit); more is KW_ELIMIT.
  *
  * On success returns 0, *text is a NUL-terminated malloc'd string (caller
@@ -68,6 +73,53 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name,
                            size_t max_insts, char **text, size_t *text_len, const char **isa_out,
                            size_t *n_insts, kw_error *err);
+
+/*
+ * The same decoding in a child process, so that a crash or a runaway in
+ * LLVM's disassembler (LLVM 22 crashes on some .text bytes) cannot take the
+ * caller down: kwgen verify and kwgend call this, never
+ * kw_codeobj_disassemble itself.  The child is opts->exe (NULL = the
+ * caller's own executable, /proc/self/exe), run with KW_CODEOBJ_CHILD_ARG;
+ * every program that calls this must start with
+ *     if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
+ *             return kw_codeobj_child_main(argc, argv);
+ * Bounds: opts->seconds of CPU (0 = KW_CODEOBJ_CHILD_SECONDS; the wall
+ * clock allows twice that plus 1 s), opts->max_memory bytes of address
+ * space (0 = kw_codeobj_child_memory(len, max_insts); not applied in
+ * sanitizer builds), no core file.  posix_spawn, not fork: safe in a
+ * multithreaded process.  Blocks the calling thread until the child is done.
+ *
+ * Arguments and results as kw_codeobj_disassemble, except the ISA used is
+ * copied to isa_out.  When the child crashes, is killed at a bound or gives
+ * no complete answer, returns KW_EINVAL with *undecodable = 1 and err
+ * saying which ("LLVM's AMDGPU disassembler crashed on it (SIGSEGV ...)");
+ * the child's own errors come back with their code and message
+ * (*undecodable = 0).  KW_EIO: the child could not be started.
+ */
+#define KW_CODEOBJ_CHILD_ARG "--internal-decode-code-object"
+#define KW_CODEOBJ_CHILD_SECONDS 60u
+#define KW_CODEOBJ_ISA_MAX 32
+
+typedef struct kw_codeobj_child_opts {
+	const char *exe;   /* the program to run (NULL = /proc/self/exe) */
+	unsigned seconds;  /* CPU-time bound of the child (0 = the default) */
+	size_t max_memory; /* address-space bound of the child, bytes (0 = computed) */
+} kw_codeobj_child_opts;
+
+int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
+                                 size_t max_insts, const kw_codeobj_child_opts *opts, char **text,
+                                 size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
+                                 int *undecodable, kw_error *err);
+
+/* The default address-space bound of the child for a len-byte object and
+ * max_insts instructions (0 = no limit): 1 GiB (libLLVM and its tables)
+ * + 2 x len + 1 KiB per instruction that can fit.  0 if that overflows. */
+size_t kw_codeobj_child_memory(size_t len, size_t max_insts);
+
+/* The child's side (argv as kw_codeobj_disassemble_child passes it: the
+ * object on stdin, the framed answer on stdout).  Exits (_exit) once it has
+ * answered; returns 2 only when argv is not what the parent passes. */
+int kw_codeobj_child_main(int argc, char **argv);
 
 #ifdef __cplusplus
 }

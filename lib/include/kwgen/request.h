@@ -48,9 +48,14 @@ typedef struct kw_limits {
 	size_t max_string_bytes;    /* max length of any string argument (comments) */
 	size_t max_array_items;     /* max items in any array (replaceHolder, memoryToken) */
 	int max_depth;              /* max JSON nesting depth accepted */
+	size_t max_results_bytes;   /* max bytes of all of one request's results together (assembly
+	                               text + 24 per acc2arch/arch2acc entry), summed as they are
+	                               generated: the generator that passes it fails the request with
+	                               KW_ELIMIT, field "generators" (0 = no bound; kwgend:
+	                               --max-response-bytes) */
 } kw_limits;
 
-#define KW_LIMITS_INIT { 65536, 16u << 20, 64, 4096, 1u << 16, 32 }
+#define KW_LIMITS_INIT { 65536, 16u << 20, 64, 4096, 1u << 16, 32, 0 }
 
 typedef struct kw_request kw_request;
 

@@ -171,9 +171,9 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 /*
  * Compiler-style lines appended to out, one per finding kept:
  *   FILE:LINE: error: MESSAGE [race_raw]
- * (FILE = o->filename given to kw_verify_text, `+0xOFF` appended to LINE
- * when the offset is known), then, if findings were not all kept, a line
- * with the exact totals.  Errors: KW_ENOMEM.
+ * (FILE = o->filename given to kw_verify_text; ` (offset 0xOFF)` appended
+ * when the byte offset is known), then, if findings were not all kept, a
+ * line with the exact totals.  Errors: KW_ENOMEM.
  */
 int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err);
 
