@@ -236,6 +236,7 @@ typedef struct single_in {
 	size_t max, got;
 	int too_big;
 	int read_errno;   /* nonzero: reading failed with this errno */
+	size_t nul_at;    /* nonzero: the 1-based offset of a NUL byte */
 } single_in;
 
 static size_t read_single(void *buf, size_t n, void *data)
@@ -251,6 +252,11 @@ static size_t read_single(void *buf, size_t n, void *data)
 		s->read_errno = errno ? errno : EIO;
 		return (size_t)-1;
 	}
+	const char *nul = memchr(buf, '\0', got);
+	if (nul) { /* jansson would call it the end of the text */
+		s->nul_at = s->got + (size_t)(nul - (const char *)buf) + 1;
+		return (size_t)-1;
+	}
 	s->got += got;
 	if (s->got > s->max) {
 		s->too_big = 1;
@@ -262,23 +268,27 @@ static size_t read_single(void *buf, size_t n, void *data)
 static int run_single(FILE *in, int canonical, int as_text, size_t max)
 {
 	json_error_t jerr;
-	single_in src = { in, max, 0, 0, 0 };
+	single_in src = { in, max, 0, 0, 0, 0 };
 	json_t *req = json_load_callback(read_single, &src, JSON_REJECT_DUPLICATES, &jerr), *out;
 	kw_error in_err = KW_ERROR_INIT;
 	int ok = 0;
 
-	if (!req && src.read_errno) {
+	if (src.read_errno) {
+		json_decref(req);
 		fprintf(stderr, "kwgen: read error: %s\n", strerror(src.read_errno));
 		return 2;
 	}
-	if (req && src.too_big) {
+	if (req && (src.too_big || src.nul_at)) {
 		/* jansson reads the callback's "stop" as the end of input: a
 		 * whole request followed by more than the limit allows is
 		 * still over it (kwgend answers such a body 413). */
 		json_decref(req);
 		req = NULL;
 	}
-	if (!req && src.too_big)
+	if (!req && src.nul_at)
+		kw_error_set(&in_err, KW_ESYNTAX, NULL,
+			     "not JSON: a NUL byte at byte %zu (JSON text holds none)", src.nul_at);
+	else if (!req && src.too_big)
 		kw_error_set(&in_err, KW_ELIMIT, NULL,
 			     "the request is over %zu bytes; that is the limit (--max-line-bytes N raises it)", max);
 	else if (!req)
@@ -426,6 +436,10 @@ static void answer_line(chunk *c, line *l, size_t lineno)
 		out = c->as_text ? NULL : error_answer(&e);
 	} else if (n == 0) {
 		kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu is blank: each line must hold one JSON request", lineno);
+		out = c->as_text ? NULL : error_answer(&e);
+	} else if (memchr(l->p, '\0', l->len)) {
+		kw_error_set(&e, KW_ESYNTAX, NULL, "line %zu: not JSON: a NUL byte at column %zu (JSON text holds none)",
+			     lineno, (size_t)((char *)memchr(l->p, '\0', l->len) - l->p) + 1);
 		out = c->as_text ? NULL : error_answer(&e);
 	} else if (!(req = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr))) {
 		if (c->as_text) {
@@ -604,6 +618,26 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "cache"))
 		return kw_cli_cache(argc - 1, argv + 1);
 	for (int i = 1, opts = 1; i < argc; i++) {
+		const char *val = NULL; /* the N of --jobs=N, --max-line-bytes=N (kwgend's form) */
+		if (opts && !strncmp(argv[i], "--jobs=", 7))
+			val = argv[i] + 7;
+		else if (opts && !strncmp(argv[i], "--max-line-bytes=", 17))
+			val = argv[i] + 17;
+		if (val) {
+			char *end;
+			long long v = strtoll(val, &end, 10);
+			int is_jobs = argv[i][2] == 'j';
+			if (!*val || *end || v < 1 || v > (is_jobs ? 64 : (1LL << 30))) {
+				fputs(is_jobs ? "kwgen: --jobs takes 1..64\n" : "kwgen: --max-line-bytes takes 1..1073741824\n",
+				      stderr);
+				return 2;
+			}
+			if (is_jobs)
+				jobs = (long)v;
+			else
+				max_line = (size_t)v;
+			continue;
+		}
 		if (opts && (!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--max-line-bytes")) && i + 1 == argc) {
 			fprintf(stderr, "kwgen: %s needs a value\n", argv[i]);
 			return 2;

@@ -41,12 +41,25 @@ static void put_py(kw_buf *out, const json_t *v)
 	}
 }
 
-/* text inside a comment line: a newline becomes a space, so the text
- * never ends the comment early. */
+/* text inside a comment line: a newline or carriage return becomes a
+ * space, so the text never ends the comment early; any other control
+ * character (ESC, BEL, DEL, ...) is written as JSON writes it (\u001B), as
+ * the header line's arguments are, so a logic file's name cannot drive the
+ * reader's terminal. */
 static void put_clean(kw_buf *out, const char *text)
 {
-	for (const char *p = text; *p; p++)
-		kw_buf_putc(out, *p == '\n' || *p == '\r' ? ' ' : *p);
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '\n' || *p == '\r') {
+			kw_buf_putc(out, ' ');
+		} else if (*p < 0x20 || *p == 0x7f) {
+			char e[7] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15], 0 };
+			kw_buf_puts(out, e);
+		} else {
+			kw_buf_putc(out, (char)*p);
+		}
+	}
 }
 
 static void put_source_value(kw_buf *out, const json_t *v)
@@ -87,7 +100,7 @@ int kw_text_source_line(kw_buf *out, const json_t *source)
 				continue;
 			if (n++)
 				kw_buf_puts(out, ", ");
-			kw_buf_puts(out, k);
+			put_clean(out, k);
 			kw_buf_putc(out, ' ');
 			put_source_value(out, v);
 		}

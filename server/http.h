@@ -21,6 +21,11 @@ struct MHD_Daemon;
  */
 int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_len);
 
+/* 0 when spec has the shape --listen takes (HOST:PORT, [ADDR6]:PORT or
+ * :PORT, PORT 0..65535; the host is not resolved here), else -1 with msg
+ * saying what is allowed.  kwgend checks the flag with it before start-up. */
+int kw_http_listen_ok(const char *spec, char *msg, size_t msg_len);
+
 /* Stop accepting new connections (requests on open ones still get an
  * answer: 503 while draining). */
 void kw_http_quiesce(struct MHD_Daemon *d);

@@ -191,16 +191,16 @@ static void store(const num_flag *f, long long v)
 	}
 }
 
-/* Parse a non-negative decimal integer flag. */
-static int num(const char *flag, const char *text, long long max, long long *out)
+/* Parse a decimal integer flag in min..max (one message, the real range). */
+static int num(const char *flag, const char *text, long long min, long long max, long long *out)
 {
 	char *end;
 	long long v;
 
 	errno = 0;
 	v = strtoll(text, &end, 10);
-	if (errno || end == text || *end || v < 0 || v > max) {
-		fprintf(stderr, "kwgend: %s wants an integer in 0..%lld, not \"%s\"\n", flag, max,
+	if (errno || end == text || *end || v < min || v > max) {
+		fprintf(stderr, "kwgend: %s wants an integer in %lld..%lld, not \"%s\"\n", flag, min, max,
 			text);
 		return -1;
 	}
@@ -258,7 +258,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
 	struct option opts[NFIXED + NNUMS + 1];
-	char flag[64];
+	char flag[64], lmsg[512];
 	long long v;
 	int o, level;
 
@@ -271,13 +271,8 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 			const num_flag *f = &nums[o - O_NUM];
 
 			snprintf(flag, sizeof(flag), "--%s", f->name);
-			if (num(flag, optarg, f->max, &v) < 0)
+			if (num(flag, optarg, f->min, f->max, &v) < 0)
 				return -1;
-			if (v < f->min) {
-				fprintf(stderr, "kwgend: %s wants an integer in %lld..%lld, not \"%s\"\n",
-					flag, f->min, f->max, optarg);
-				return -1;
-			}
 			store(f, v);
 			continue;
 		}
@@ -289,7 +284,15 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		case O_RESET_DB: cfg->reset_corrupt_db = 1; break;
 		case O_NO_UI: cfg->no_ui = 1; break;
 		case O_LOG_FILE: cfg->log_file = optarg; break;
-		case O_LISTEN: cfg->listen = optarg; break;
+		case O_LISTEN:
+			/* a malformed value is a usage error (exit 2), found before
+			 * the cache is opened; a port that cannot be bound is not */
+			if (kw_http_listen_ok(optarg, lmsg, sizeof(lmsg)) < 0) {
+				fprintf(stderr, "kwgend: %s\n", lmsg);
+				return -1;
+			}
+			cfg->listen = optarg;
+			break;
 		case O_DB:
 			if (!*optarg || strcmp(optarg, ":memory:") == 0) {
 				fprintf(stderr, "kwgend: --db wants a file path, not \"%s\": an in-memory"
@@ -300,39 +303,37 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 			cfg->db_path = optarg;
 			break;
 		case O_THREADS:
-			if (num("--threads", optarg, 1024, &v) < 0 || v == 0) {
-				fprintf(stderr, "kwgend: --threads wants 1..1024\n");
+			if (num("--threads", optarg, 1, 1024, &v) < 0)
 				return -1;
-			}
 			cfg->threads = (unsigned)v;
 			break;
 		case O_CACHE:
-			if (num("--max-cache-bytes", optarg, INT64_MAX, &v) < 0)
+			if (num("--max-cache-bytes", optarg, 0, INT64_MAX, &v) < 0)
 				return -1;
 			cfg->max_cache_bytes = v;
 			break;
 		case O_BODY:
-			if (num("--max-body-bytes", optarg, 1LL << 30, &v) < 0)
+			if (num("--max-body-bytes", optarg, 0, 1LL << 30, &v) < 0)
 				return -1;
 			cfg->max_body_bytes = (size_t)v;
 			break;
 		case O_BATCH:
-			if (num("--max-batch", optarg, 1 << 20, &v) < 0)
+			if (num("--max-batch", optarg, 0, 1 << 20, &v) < 0)
 				return -1;
 			cfg->max_batch = (size_t)v;
 			break;
 		case O_DRAIN:
-			if (num("--drain-seconds", optarg, 3600, &v) < 0)
+			if (num("--drain-seconds", optarg, 0, 3600, &v) < 0)
 				return -1;
 			cfg->drain_seconds = (unsigned)v;
 			break;
 		case O_BUSY:
-			if (num("--busy-timeout-ms", optarg, 3600000, &v) < 0)
+			if (num("--busy-timeout-ms", optarg, 0, 3600000, &v) < 0)
 				return -1;
 			cfg->busy_timeout_ms = (int)v;
 			break;
 		case O_HOT:
-			if (num("--hot-cache-bytes", optarg, 1LL << 40, &v) < 0)
+			if (num("--hot-cache-bytes", optarg, 0, 1LL << 40, &v) < 0)
 				return -1;
 			cfg->hot_bytes = (size_t)v;
 			break;
@@ -516,7 +517,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (kw_http_start(&d, &s, bound, sizeof(bound)) < 0) {
-		kw_log_event(KW_LOG_ALWAYS, "start_failed", json_pack("{s:s}", "listen_flag", s.cfg.listen),
+		kw_log_event(KW_LOG_ERROR, "start_failed", json_pack("{s:s}", "listen_flag", s.cfg.listen),
 			     "kwgend: %s", bound);
 		teardown(&s);
 		return 1;

@@ -189,6 +189,13 @@ def t_asm():
     assert out == "" and err.strip(), (out, err)
     _, out, _ = kwgen("--asm", "--batch", stdin=(json.dumps(dict(ORACLE_REQ, isa="gfx000")) + "\n").encode())
     assert out.startswith("// error: "), out[:200]
+    # a "source" (a logic file's name is someone else's choice) cannot drive
+    # the reader's terminal: control characters are written as \u001B
+    req = dict(ORACLE_REQ, source={"file": "q\r\x1b[2Jz\x07", "k\x1b": "\x7f"})
+    _, out, _ = kwgen("--asm", stdin=json.dumps(req).encode())
+    first = out.splitlines()[0]
+    assert first == "// source: q \\u001B[2Jz\\u0007, k\\u001B \\u007F", repr(first)
+    assert not any(ord(ch) < 0x20 and ch != "\n" or ord(ch) == 0x7f for ch in out), repr(out[:200])
 
 
 def t_canonical():
@@ -353,6 +360,23 @@ def t_batch_output_bounded():
     assert digests[0] == digests[1], "--jobs 1 and 2 answer different bytes"
 
 
+def t_nul_bytes():
+    """A NUL byte is named with its place (jansson alone calls it "invalid
+    token near end of file"), in single mode, --batch and --asm."""
+    text = b'{"isa":\x00"gfx942"}'
+    _, out, _ = kwgen(stdin=text, allowed=(1,))
+    e = json.loads(out)["error"]
+    assert e["code"] == "syntax" and "a NUL byte at byte 8" in e["message"], e
+    _, out, _ = kwgen("--batch", stdin=text + b"\n" + json.dumps(ORACLE_REQ).encode() + b"\n")
+    a = [json.loads(x) for x in out.splitlines()]
+    assert len(a) == 2 and "line 1: not JSON: a NUL byte at column 8" in a[0]["error"]["message"] and "asm" in a[1], a
+    _, _, err = kwgen("--asm", stdin=text, allowed=(1,))
+    assert "a NUL byte at byte 8" in err, err
+    big = dict(ORACLE_REQ, pad="x" * 200000)   # the NUL past jansson's first read
+    _, out, _ = kwgen(stdin=json.dumps(big).encode() + b"\n\x00junk", allowed=(1,))
+    assert "a NUL byte at byte" in json.loads(out)["error"]["message"], out[:300]
+
+
 def t_odd_argv():
     """`--` ends the options, an option without its value and a directory as
     FILE are usage errors (exit 2) that say what was wrong."""
@@ -367,6 +391,20 @@ def t_odd_argv():
     for flag in ("--jobs", "--max-line-bytes"):
         rc, _, err = kwgen("--batch", flag, allowed=(2,))
         assert "%s needs a value" % flag in err, err
+    # --name=value, as kwgend (getopt) takes it
+    _, out, _ = kwgen("--batch", "--jobs=2", "--max-line-bytes=20", stdin=(json.dumps(ORACLE_REQ) + "\n").encode())
+    assert json.loads(out)["error"]["code"] == "limit", out
+    rc, _, err = kwgen("--batch", "--jobs=0", stdin=b"", allowed=(2,))
+    assert "--jobs takes 1..64" in err, err
+    _, out, err = logic("--no-progress", "--isa=gfx942", FIXTURE)
+    assert json.loads(out.splitlines()[0])["isa"] == "gfx942", out[:200]
+    rc, _, err = logic("--no-progress", "--unique=1", FIXTURE, allowed=(2,))
+    assert "unknown option --unique=1 (or it takes no value)" in err, err
+    with open(FIXTURE, "rb") as src, open(os.path.join(O.tmp, "-l.yaml"), "wb") as dst:
+        dst.write(src.read())
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "--", "-l.yaml"], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and p.stdout, p.stderr[-300:]
     rc, out, err = kwgen("--canonical", "--batch", stdin=json.dumps(ORACLE_REQ).encode(), allowed=(2,))
     assert "--canonical takes one request" in err and not out, (out, err)
     rc, out, err = kwgen(O.tmp, allowed=(2,))
@@ -653,6 +691,16 @@ def t_logic_output_is_input():
     for _ in range(2):
         rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
         assert "1 files" in err and "no errors" in err, err
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "-o", "-", FIXTURE], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
+    assert not os.path.exists(os.path.join(O.tmp, "-")), "-o - wrote a file named -"
+    srv = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "dash.db"), "--log-level", "error").start()
+    try:
+        rc, out, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.port, "-o", "-", FIXTURE)
+        assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
+    finally:
+        assert srv.stop() == 0
 
 
 def t_logic_batch_past_max_batch():
@@ -968,6 +1016,31 @@ def t_kwgend_threads_help():
     assert p.returncode != 0 and b"--threads" in p.stderr, (p.returncode, p.stderr)
 
 
+def t_kwgend_flag_errors():
+    """A bad flag value is one message with the real range and exit 2 (a
+    malformed --listen too, before anything starts); a port that cannot be
+    bound is a start failure: exit 1, logged at level error."""
+    db = os.path.join(O.tmp, "flags.db")
+    for args, want in ((["--threads", "100000"], b'--threads wants an integer in 1..1024, not "100000"'),
+                       (["--threads", "0"], b'--threads wants an integer in 1..1024, not "0"'),
+                       (["--max-depth", "0"], b'--max-depth wants an integer in 1..2048, not "0"'),
+                       (["--listen", "127.0.0.1:99999"], b'--listen wants HOST:PORT'),
+                       (["--listen", ""], b'--listen wants HOST:PORT')):
+        p = subprocess.run([O.kwgend, "--db", db] + args + ([] if args[0] == "--listen" else ["--listen", "127.0.0.1:0"]),
+                           capture_output=True, timeout=20)
+        assert p.returncode == 2 and want in p.stderr, (args, p.returncode, p.stderr)
+        assert p.stderr.count(b"\n") == 1, (args, p.stderr)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        p = subprocess.run([O.kwgend, "--db", db, "--listen", "127.0.0.1:%d" % port], capture_output=True, timeout=20)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    lines = [json.loads(x) for x in p.stderr.decode().splitlines() if x.startswith("{")]
+    failed = [x for x in lines if x.get("event") == "start_failed"]
+    assert failed and failed[0]["level"] == "error" and str(port) in failed[0]["msg"], lines
+
+
 CHECKS = [
     ("kwgen single mode (stdin): pretty answer, exit 1 on an error", t_single_stdin),
     ("kwgen FILE: same answer as stdin; a missing FILE is named", t_file_argument),
@@ -982,7 +1055,9 @@ CHECKS = [
     ("kwgen --help, --version, unknown flag", t_help_version),
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
     ("kwgen --batch: answers of short lines that ask for a lot held ~32 MiB per job", t_batch_output_bounded),
-    ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
+    ("kwgen: a NUL byte in the input is named with its place", t_nul_bytes),
+    ("kwgen (and logic) --, --name=value, an option without its value, --canonical --batch, a directory",
+     t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
@@ -996,7 +1071,7 @@ CHECKS = [
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
-    ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
+    ("kwgen logic -o: an input file refused, the -o file not walked, -o - is stdout", t_logic_output_is_input),
     ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
@@ -1010,6 +1085,8 @@ CHECKS = [
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
     ("kwgend --threads, --help", t_kwgend_threads_help),
+    ("kwgend bad flag values: one message with the range, exit 2; a bind failure exits 1 at level error",
+     t_kwgend_flag_errors),
 ]
 
 
