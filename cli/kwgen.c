@@ -618,6 +618,26 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "cache"))
 		return kw_cli_cache(argc - 1, argv + 1);
 	for (int i = 1, opts = 1; i < argc; i++) {
+		const char *val = NULL; /* the N of --jobs=N, --max-line-bytes=N (kwgend's form) */
+		if (opts && !strncmp(argv[i], "--jobs=", 7))
+			val = argv[i] + 7;
+		else if (opts && !strncmp(argv[i], "--max-line-bytes=", 17))
+			val = argv[i] + 17;
+		if (val) {
+			char *end;
+			long long v = strtoll(val, &end, 10);
+			int is_jobs = argv[i][2] == 'j';
+			if (!*val || *end || v < 1 || v > (is_jobs ? 64 : (1LL << 30))) {
+				fputs(is_jobs ? "kwgen: --jobs takes 1..64\n" : "kwgen: --max-line-bytes takes 1..1073741824\n",
+				      stderr);
+				return 2;
+			}
+			if (is_jobs)
+				jobs = (long)v;
+			else
+				max_line = (size_t)v;
+			continue;
+		}
 		if (opts && (!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--max-line-bytes")) && i + 1 == argc) {
 			fprintf(stderr, "kwgen: %s needs a value\n", argv[i]);
 			return 2;

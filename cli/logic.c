@@ -97,7 +97,8 @@ static void usage(FILE *f)
 	      "  --generators LIST  comma-separated generator names, or a JSON array of\n"
 	      "                     {\"name\", \"args\"} (default: all that apply)\n"
 	      "  --timeout SEC      per HTTP exchange (default 120)\n"
-	      "  -o FILE            write the JSON lines to FILE instead of stdout\n"
+	      "  -o FILE            write the JSON lines to FILE instead of stdout (- is\n"
+	      "                     stdout; with --server: the answers)\n"
 	      "  --progress, --no-progress   progress bar on stderr (default: when a terminal)\n"
 	      "  -q, --quiet        no progress bar, no summary\n"
 	      "Exit status: 0 every solution converted (and answered); 1 some solutions\n"
@@ -584,10 +585,28 @@ int kw_cli_logic(int argc, char **argv)
 	const char **files = calloc((size_t)argc + 1, sizeof *files);
 	if (!files)
 		return 2;
+	int opts_done = 0;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
+		char name[64];
+		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		if (opts_done || strcmp(a, "-") == 0 || a[0] != '-') {
+			files[nfiles++] = a; /* after --, even "-x.yaml" is a file */
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			opts_done = 1;
+			continue;
+		}
+		if (eq && (size_t)(eq - a) < sizeof name) { /* --name=value, as kwgend takes it */
+			memcpy(name, a, (size_t)(eq - a));
+			name[eq - a] = '\0';
+			a = name;
+			v = eq + 1;
+			takes = 0;
+		}
 		if (strcmp(a, "--server") == 0 && v)
 			o.server = v;
 		else if (strcmp(a, "--batch") == 0 && v) {
@@ -626,7 +645,10 @@ int kw_cli_logic(int argc, char **argv)
 			o.post.cacert = v;
 		} else if (strcmp(a, "-o") == 0 && v)
 			o.output = v;
-		else {
+		else if (eq) {
+			fprintf(stderr, "kwgen logic: unknown option %s (or it takes no value)\n", argv[i]);
+			status = 2;
+		} else {
 			takes = 0;
 			if (strcmp(a, "--unique") == 0)
 				o.unique = 1;
@@ -694,24 +716,26 @@ int kw_cli_logic(int argc, char **argv)
 	kw_error err = KW_ERROR_INIT;
 	int curl_up = 0;
 	r.out = stdout;
-	r.out_name = o.output ? o.output : "standard output";
+	int out_dash = o.output && strcmp(o.output, "-") == 0; /* -o -: standard output, also with --server */
+	const char *out_file = out_dash ? NULL : o.output;
+	r.out_name = out_file ? out_file : "standard output";
 	struct stat osb;
-	if (o.output && stat(o.output, &osb) == 0 && S_ISREG(osb.st_mode)) {
+	if (out_file && stat(out_file, &osb) == 0 && S_ISREG(osb.st_mode)) {
 		/* "w" truncates: an input named again as -o would be lost unread */
 		for (int f = 0; f < nfiles; f++) {
 			struct stat isb;
 			if (strcmp(files[f], "-") != 0 && stat(files[f], &isb) == 0 && isb.st_dev == osb.st_dev &&
 			    isb.st_ino == osb.st_ino) {
 				fprintf(stderr, "kwgen logic: -o %s is also an input file: it would be emptied before it "
-					"is read\n", o.output);
+					"is read\n", out_file);
 				status = 2;
 				r.out = NULL;
 				goto done;
 			}
 		}
 	}
-	if (o.output && !(r.out = fopen(o.output, "w"))) {
-		fprintf(stderr, "kwgen logic: %s: %s\n", o.output, strerror(errno));
+	if (out_file && !(r.out = fopen(out_file, "w"))) {
+		fprintf(stderr, "kwgen logic: %s: %s\n", out_file, strerror(errno));
 		status = 2;
 		r.out = NULL;
 		goto done;

@@ -16,8 +16,9 @@
 #                             (assembled, disassembled; a deleted wait becomes
 #                             s_nop 0 at the same address, as in shipped kernels)
 #   make verify-isas          the corpus sources compiled with clang-22 for gfx908,
-#                             gfx950, gfx1101, gfx1102, gfx1200: no race, and
-#                             the short mutation test over them
+#                             gfx950, gfx1101, gfx1102, gfx1200 (and
+#                             tests/verify/src-extra for all ten ISAs): no race,
+#                             and the short mutation test over them
 #   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
 #                             (tests/e2e/verify_route_test.py)
 #   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling

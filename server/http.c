@@ -596,8 +596,27 @@ typedef struct head_scan {
 	int n_te;                /* Transfer-Encoding headers */
 	const char *te;
 	const char *nul;         /* name of a header holding a NUL byte, or NULL */
+	const char *bad_name;    /* a header name that is not an RFC 9110 token, or NULL */
 	size_t n, bytes;         /* headers, and their bytes as "Key:value" CRLF lines */
 } head_scan;
+
+/* An RFC 9110 token (a header name): no whitespace, no separators.
+ * "Content-Length : 5" reaches libmicrohttpd as a header named
+ * "Content-Length " that frames nothing, while a proxy in front may have
+ * framed the message by it (RFC 9112 section 5.1: reject with 400). */
+static int is_token(const char *k, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)k[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		      (ch && strchr("!#$%&'*+-.^_`|~", ch))))
+			return 0;
+	}
+	return 1;
+}
 
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
 				   size_t key_size, const char *value, size_t value_size)
@@ -611,6 +630,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 	h->bytes += key_size + 1 + value_size + 2;
 	if (strlen(key) != key_size || (value && strlen(value) != value_size))
 		h->nul = key;
+	else if (!h->bad_name && !is_token(key, key_size))
+		h->bad_name = key;
 	if (!value)
 		return MHD_YES;
 	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
@@ -669,6 +690,15 @@ static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *c
 	if (h.nul) {
 		kw_reply_error(out, 400, "syntax", NULL,
 			       "header %s holds a NUL byte; header values are text", h.nul);
+		return 1;
+	}
+	if (h.bad_name) {
+		char shown[64];
+
+		copy_path(shown, sizeof(shown), h.bad_name);
+		kw_reply_error(out, 400, "framing", NULL,
+			       "header name \"%s\" is not a token (whitespace before the colon?); "
+			       "send \"Name: value\"", shown);
 		return 1;
 	}
 	if (ctx->nul_in_uri) {
@@ -855,10 +885,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		 * with the headers or after the body): keep the reply, read and
 		 * drop the rest of the body, answer at its end.  A declared
 		 * Content-Length over the cap was answered with the headers. */
-		if (rc > 0)
+		if (rc == 1) {
 			kw_reply_error(&ctx->pending, 413, "too_large", NULL,
 				       "the body is over %zu bytes", ctx->body.max);
-		else
+		} else if (rc == 2) {
+			kw_reply_error(&ctx->pending, 503, "overloaded", NULL,
+				       "the request bodies being read or served hold %zu bytes already "
+				       "(--max-body-memory %zu); retry",
+				       kw_body_held(), s->cfg.max_body_memory);
+			ctx->pending.retry_after = 1;
+		} else
 			kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
 		ctx->discarded = n;
 		return MHD_YES;

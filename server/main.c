@@ -33,6 +33,7 @@
 
 #include "http.h"
 #include "kwgen/codeobj.h"
+#include "body.h"
 #include "linger.h"
 #include "log.h"
 #include "metrics.h"
@@ -112,6 +113,11 @@ static void usage(FILE *f)
 		"                         (default 67108864)\n"
 		"  --max-verify-bytes N   largest POST /v1/verify body (assembly text or code\n"
 		"                         object), else 413 (default 134217728)\n"
+		"  --max-body-memory N    bytes all request bodies being read or served may\n"
+		"                         hold together; a body that would pass it gets 503\n"
+		"                         \"overloaded\" + Retry-After (default 1073741824;\n"
+		"                         0 = no bound; over --max-body-bytes and\n"
+		"                         --max-verify-bytes)\n"
 		"  --max-verify-instructions N\n"
 		"                         most instructions one verification reads, else 422\n"
 		"                         \"limit\" (default 16777216)\n"
@@ -221,6 +227,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-output-bytes", NF_SIZE, 1024, 1LL << 32, &lim->max_output_bytes },
 		{ "max-response-bytes", NF_SIZE, 1024, 1LL << 32, &cfg->max_response_bytes },
 		{ "max-verify-bytes", NF_SIZE, 1, 1LL << 34, &cfg->max_verify_bytes },
+		{ "max-body-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_body_memory },
 		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
 		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
@@ -356,6 +363,13 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		fprintf(stderr, "kwgend: --tls-cert and --tls-key go together\n");
 		return -1;
 	}
+	if (cfg->max_body_memory && (cfg->max_body_memory <= cfg->max_body_bytes ||
+				     cfg->max_body_memory <= cfg->max_verify_bytes)) {
+		fprintf(stderr, "kwgend: --max-body-memory %zu must be over --max-body-bytes (%zu) and "
+			"--max-verify-bytes (%zu), or 0 (no budget)\n", cfg->max_body_memory,
+			cfg->max_body_bytes, cfg->max_verify_bytes);
+		return -1;
+	}
 	if (cfg->allow_unauth_reads && !cfg->auth_tokens) {
 		fprintf(stderr, "kwgend: --allow-unauthenticated-reads needs --auth-tokens\n");
 		return -1;
@@ -456,6 +470,7 @@ int main(int argc, char **argv)
 		.linger_seconds = 5, .linger_bytes = 64u << 20,
 		/* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
 		.max_verify_bytes = 128u << 20, .max_verify_instructions = 16u << 20,
+		.max_body_memory = 1u << 30,
 		.max_verify_work = 0,
 	};
 	s.limits = limits;
@@ -463,6 +478,7 @@ int main(int argc, char **argv)
 		return 2;
 	/* one POST /v1/kernels (and each batch item) answers at most this */
 	s.limits.max_results_bytes = s.cfg.max_response_bytes;
+	kw_body_set_budget(s.cfg.max_body_memory);
 	if (s.cfg.log_file && kw_log_open(s.cfg.log_file) < 0) {
 		fprintf(stderr, "kwgend: --log-file %s: %s\n", s.cfg.log_file, strerror(errno));
 		return 1;

@@ -391,6 +391,20 @@ def t_odd_argv():
     for flag in ("--jobs", "--max-line-bytes"):
         rc, _, err = kwgen("--batch", flag, allowed=(2,))
         assert "%s needs a value" % flag in err, err
+    # --name=value, as kwgend (getopt) takes it
+    _, out, _ = kwgen("--batch", "--jobs=2", "--max-line-bytes=20", stdin=(json.dumps(ORACLE_REQ) + "\n").encode())
+    assert json.loads(out)["error"]["code"] == "limit", out
+    rc, _, err = kwgen("--batch", "--jobs=0", stdin=b"", allowed=(2,))
+    assert "--jobs takes 1..64" in err, err
+    _, out, err = logic("--no-progress", "--isa=gfx942", FIXTURE)
+    assert json.loads(out.splitlines()[0])["isa"] == "gfx942", out[:200]
+    rc, _, err = logic("--no-progress", "--unique=1", FIXTURE, allowed=(2,))
+    assert "unknown option --unique=1 (or it takes no value)" in err, err
+    with open(FIXTURE, "rb") as src, open(os.path.join(O.tmp, "-l.yaml"), "wb") as dst:
+        dst.write(src.read())
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "--", "-l.yaml"], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and p.stdout, p.stderr[-300:]
     rc, out, err = kwgen("--canonical", "--batch", stdin=json.dumps(ORACLE_REQ).encode(), allowed=(2,))
     assert "--canonical takes one request" in err and not out, (out, err)
     rc, out, err = kwgen(O.tmp, allowed=(2,))
@@ -677,6 +691,16 @@ def t_logic_output_is_input():
     for _ in range(2):
         rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
         assert "1 files" in err and "no errors" in err, err
+    p = subprocess.run([O.kwgen, "logic", "--no-progress", "-o", "-", FIXTURE], cwd=O.tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
+    assert not os.path.exists(os.path.join(O.tmp, "-")), "-o - wrote a file named -"
+    srv = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "dash.db"), "--log-level", "error").start()
+    try:
+        rc, out, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.port, "-o", "-", FIXTURE)
+        assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
+    finally:
+        assert srv.stop() == 0
 
 
 def t_logic_batch_past_max_batch():
@@ -1032,7 +1056,8 @@ CHECKS = [
     ("every kwgen mode: a full disk or a closed stdout is a write error, exit 2", t_output_errors),
     ("kwgen --batch: answers of short lines that ask for a lot held ~32 MiB per job", t_batch_output_bounded),
     ("kwgen: a NUL byte in the input is named with its place", t_nul_bytes),
-    ("kwgen --, an option without its value, --canonical --batch, a directory as FILE", t_odd_argv),
+    ("kwgen (and logic) --, --name=value, an option without its value, --canonical --batch, a directory",
+     t_odd_argv),
     ("kwgen single mode: at most --max-line-bytes read (a big or endless input)", t_single_bounded),
     ("kwgen logic -o, -q/--quiet, --progress/--no-progress", t_logic_output_flags),
     ("kwgen logic --unique", t_logic_unique),
@@ -1046,7 +1071,7 @@ CHECKS = [
     ("kwgen logic: a file name that is not UTF-8", t_logic_non_utf8_name),
     ("kwgen logic: a float past the double range fails its solution only", t_logic_float_overflow),
     ("kwgen logic: YAML merge keys (<<: *anchor) as PyYAML resolves them", t_logic_merge_key),
-    ("kwgen logic -o: an input file refused, the -o file not walked", t_logic_output_is_input),
+    ("kwgen logic -o: an input file refused, the -o file not walked, -o - is stdout", t_logic_output_is_input),
     ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),

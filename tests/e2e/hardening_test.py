@@ -9,7 +9,7 @@ plus the openssl and curl commands.
 
 Prints one line per check, the figures (input classes, kill cycles, ...)
 and a final line `hardening: N passed, M failed`; exit status 0 only when
-nothing failed.  Checks: bad-inputs, auth, tls, connections, slow-client,
+nothing failed.  Checks: bad-inputs, auth, tls, connections, slow-client, body-memory,
 inflight, storage-full, storage-disk, corrupt-db, kill-loop.
 """
 import argparse
@@ -320,6 +320,49 @@ def t_connections(binary, tmp):
                          FIG["idle_close_s"]
 
 
+def t_body_memory(binary, tmp):
+    """--max-body-memory: bodies held open just short of their end by five
+    clients (1 MB each, --max-verify-bytes 1000000) cannot make the daemon
+    hold five of them: past 3.5 MB a body is discarded and answered 503
+    overloaded + Retry-After once sent; the others verify; afterwards the
+    budget is free again."""
+    size = 1000000
+    body = b"\ts_nop 0\n" * 111110
+    body += b"//" + b"x" * (size - len(body) - 3) + b"\n"
+    assert len(body) == size
+    d = e2e.Daemon(binary, os.path.join(tmp, "bodymem.db"), "--log-level", "error",
+                   "--max-verify-bytes", str(size), "--max-body-memory", "3500000").start()
+    socks = []
+    try:
+        for _ in range(5):
+            so = socket.create_connection(("127.0.0.1", d.port), timeout=60)
+            so.sendall(b"POST /v1/verify?isa=gfx942 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                       b"Content-Length: %d\r\nConnection: close\r\n\r\n" % size + body[:-1])
+            socks.append(so)
+            time.sleep(0.3)  # each body read before the next starts: the order is known
+        answers = []
+        for so in socks:
+            so.sendall(body[-1:])
+            out = b""
+            while True:
+                chunk = so.recv(65536)
+                if not chunk:
+                    break
+                out += chunk
+            answers.append(out)
+        codes = [int(a.split(b" ", 2)[1]) if a.startswith(b"HTTP/1.1 ") else 0 for a in answers]
+        assert codes == [200, 200, 200, 503, 503], codes
+        assert b'"code":"overloaded"' in answers[3] and b"--max-body-memory" in answers[3], answers[3][-300:]
+        assert b"\r\nRetry-After: 1\r\n" in answers[3], answers[3][:300]
+        st, _, _ = d.request("POST", "/v1/verify?isa=gfx942", body[:-1] + b"\n", {"Content-Type": "text/plain"})
+        assert st == 200, "the budget was not given back: %d" % st
+        FIG["body_memory"] = "--max-body-memory 3500000, five 1 MB bodies held open: %s" % codes
+    finally:
+        for so in socks:
+            so.close()
+        stop_ok(d)
+
+
 def t_slow_client(binary, tmp):
     """One byte a second keeps the inactivity timer happy; the whole-body
     deadline (--request-timeout) drops the client anyway."""
@@ -384,25 +427,32 @@ def t_inflight(binary, tmp):
         n = 32
         out = [None] * n
         hits = []
-        barrier = threading.Barrier(n + 1)
+        errors = []
+        barrier = threading.Barrier(n + 1, timeout=60)
 
         def one(i):
-            c = d.conn(timeout=60)
-            c.connect()
-            barrier.wait()
-            st, h, data = d.request("POST", "/v1/kernels", heavy(i), conn=c)
-            out[i] = (st, h, data)
-            c.close()
+            try:
+                c = d.conn(timeout=60)
+                c.connect()
+                barrier.wait()
+                st, h, data = d.request("POST", "/v1/kernels", heavy(i), conn=c)
+                out[i] = (st, h, data)
+                c.close()
+            except (e2e.CUT + (threading.BrokenBarrierError,)) as ex:
+                errors.append("miss %d: %s: %s" % (i, type(ex).__name__, ex))
 
         def hitter():
-            c = d.conn(timeout=60)
-            c.connect()
-            barrier.wait()
-            for _ in range(20):
-                st, h, data = d.request("POST", "/v1/kernels", hit_body, conn=c)
-                cached = json.loads(data).get("cached") if st == 200 else None
-                hits.append((st, cached))
-            c.close()
+            try:
+                c = d.conn(timeout=60)
+                c.connect()
+                barrier.wait()
+                for _ in range(20):
+                    st, h, data = d.request("POST", "/v1/kernels", hit_body, conn=c)
+                    cached = json.loads(data).get("cached") if st == 200 else None
+                    hits.append((st, cached))
+                c.close()
+            except (e2e.CUT + (threading.BrokenBarrierError,)) as ex:
+                errors.append("hits: %s: %s" % (type(ex).__name__, ex))
 
         ts = [threading.Thread(target=one, args=(i,)) for i in range(n)]
         ts.append(threading.Thread(target=hitter))
@@ -410,6 +460,7 @@ def t_inflight(binary, tmp):
             t.start()
         for t in ts:
             t.join()
+        assert not errors, "; ".join(errors[:5])
         codes = [o[0] for o in out]
         assert set(codes) <= {200, 503}, codes
         busy = [o for o in out if o[0] == 503]
@@ -632,7 +683,7 @@ def t_kill_loop(binary, tmp, cycles):
     FIG["kill_answered_kept"] = len(answered)
 
 
-CHECKS = ["bad-inputs", "auth", "tls", "connections", "slow-client", "inflight", "batch-bound", "storage-full",
+CHECKS = ["bad-inputs", "auth", "tls", "connections", "slow-client", "body-memory", "inflight", "batch-bound", "storage-full",
           "storage-disk", "corrupt-db", "kill-loop"]
 
 
@@ -655,6 +706,7 @@ def main():
             ("tls", "HTTPS with a self-signed certificate; plain HTTP fails cleanly", t_tls, ()),
             ("connections", "per-address connection cap, idle timeout", t_connections, ()),
             ("slow-client", "one byte a second: dropped at --request-timeout", t_slow_client, ()),
+            ("body-memory", "--max-body-memory: bodies held open past it get 503 overloaded", t_body_memory, ()),
             ("inflight", "--max-inflight: 503 + Retry-After, never a backlog", t_inflight, ()),
             ("batch-bound", "--max-response-bytes: one request's results past it and batch items past it get 422 limit",
              t_batch_response_bound, ()),

@@ -17,7 +17,8 @@ Checks:
               Expect: 100-continue) reads the 413 every time; the same for
               a batch body, a chunked body and an early 404/401
   framing     Content-Length + Transfer-Encoding, two Content-Lengths, an
-              unknown Transfer-Encoding: 400 and the connection closed;
+              unknown Transfer-Encoding, a header name with whitespace
+              before its colon: 400 and the connection closed;
               %00 in a path or query: 400; NUL in a header (Authorization
               "Bearer tok\\0junk"): 400; a request line with invalid UTF-8
               still logs; Content-Length: -1 answered with one status line
@@ -293,6 +294,9 @@ def t_lingering(binary, tmp):
     FIG["lingering"] = got
 
 
+SMUGGLED = b"GET /status HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
 def t_framing(binary, tmp):
     tokens = os.path.join(tmp, "tokens")
     with open(tokens, "w") as f:
@@ -311,6 +315,14 @@ def t_framing(binary, tmp):
             "TE gzip": b"POST /v1/kernels HTTP/1.1\r\n" + H + b"Transfer-Encoding: gzip\r\n\r\n" + body,
             "TE chunked, gzip": b"POST /v1/kernels HTTP/1.1\r\n" + H +
                                 b"Transfer-Encoding: chunked, gzip\r\n\r\n" + body,
+            # whitespace before the colon: libmicrohttpd reads a header
+            # named "Content-Length " that frames nothing, and the "body"
+            # (a second request, for a proxy that framed by it) was answered
+            # as the next request on the connection
+            "CL with a space before the colon": b"GET /healthz HTTP/1.1\r\n" + H +
+                b"Content-Length : %d\r\n\r\n" % len(SMUGGLED) + SMUGGLED,
+            "TE with a tab before the colon": b"GET /healthz HTTP/1.1\r\n" + H +
+                b"Transfer-Encoding\t: chunked\r\n\r\n0\r\n\r\n" + SMUGGLED,
         }
         for name, req in cases.items():
             t0 = time.time()

@@ -94,8 +94,6 @@ def rewrite(args):
         for i, a in enumerate(out[:-1]):
             if a == "--max-inflight":
                 out[i + 1] = "1000"
-    if MODE == "no-cache":
-        out += ["--hot-cache-bytes", "0"]
     if MODE == "tiny-body":
         out += ["--max-body-bytes", "10"]
     if MODE == "unbounded-files":
@@ -118,21 +116,6 @@ def forward(sig, frame):
     p.send_signal(sig)
 for s in (signal.SIGTERM, signal.SIGINT):
     signal.signal(s, forward)
-if MODE == "no-cache":
-    # keeps nothing: every row is deleted from the cache file as it appears
-    import sqlite3
-    db = args[args.index("--db") + 1]
-    def forget():
-        while True:
-            time.sleep(0.005)
-            try:
-                con = sqlite3.connect(db, timeout=1)
-                con.execute("DELETE FROM entries")
-                con.commit()
-                con.close()
-            except sqlite3.Error:
-                pass
-    threading.Thread(target=forget, daemon=True).start()
 if MODE == "dies-early":
     def later():
         time.sleep(0.15)
@@ -142,6 +125,49 @@ rc = p.wait()
 if MODE == "exit-23":
     rc = 23
 sys.exit(rc if rc >= 0 else 128 - rc)
+'''
+
+FAKE_KWGEND = r'''#!%(py)s
+# A fake kwgend that never serves a hit: every POST of a body seen before is
+# answered 200 with "cached": false; all heavy misses but the first get 503
+# overloaded (so only the hit check can catch it).  Prints the listening line
+# like kwgend, exits 0 on SIGTERM.
+import hashlib, http.server, json, signal, sys, threading
+heavy_seen = [0]
+lock = threading.Lock()
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *a):
+        pass
+    def send(self, code, obj, extra=()):
+        body = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+    def do_GET(self):
+        self.send(200, {"status": "ok"})
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        key = hashlib.sha256(body).hexdigest()
+        if b"mapAcctoArchRegs" in body:
+            with lock:
+                heavy_seen[0] += 1
+                first = heavy_seen[0] == 1
+            if not first:
+                return self.send(503, {"error": {"code": "overloaded", "message": "busy", "field": None}},
+                                 [("Retry-After", "1")])
+        self.send(200, {"key": key, "cached": False, "results": []})
+http.server.ThreadingHTTPServer.request_queue_size = 256
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+sys.stderr.write("kwgend: listening on 127.0.0.1:%%d\n" %% srv.server_address[1])
+sys.stderr.flush()
+signal.signal(signal.SIGTERM, lambda *a: threading.Thread(target=srv.shutdown).start())
+srv.serve_forever()
+sys.exit(0)
 '''
 
 LOGIC_WRAPPER = r'''#!/bin/sh
@@ -228,8 +254,8 @@ def hardening_cases(res, o, tmp):
     w = kwgend_wrapper(tmp, o.kwgend, "never-refuse", "runs with --max-inflight 1000 (never 503)")
     expect_fail(res, "hardening inflight: a daemon that never answers 503",
                 hard + ["--kwgend", w, "--only", "inflight"], r"refused none of")
-    w = kwgend_wrapper(tmp, o.kwgend, "no-cache", "keeps nothing cached (hits are misses)")
-    expect_fail(res, "hardening inflight: hits during the overload must be real hits",
+    w = write_exe(os.path.join(tmp, "kwgend-fake-no-hits"), FAKE_KWGEND % dict(py=PY))
+    expect_fail(res, "hardening inflight: a daemon that never serves a hit fails 'hits are never refused'",
                 hard + ["--kwgend", w, "--only", "inflight"], r"hits during the overload")
     w = kwgend_wrapper(tmp, o.kwgend, "sanitizer-line", "prints a LeakSanitizer report")
     expect_fail(res, "hardening: a kwgend that prints a LeakSanitizer report",

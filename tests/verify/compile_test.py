@@ -5,8 +5,10 @@ tests/verify/llvm holds clang 22's output for gfx90a, gfx942, gfx1100,
 gfx1201 and gfx1250.  This test compiles the same OpenCL sources
 (tests/verify/src/*.cl.gz) with clang-22 for the other processors kwgen
 models that clang 22 still accepts (gfx908, gfx950, gfx1101, gfx1102,
-gfx1200; gfx940/941 are gone from LLVM 22 and read as gfx942), exactly as the
-corpus was made:
+gfx1200; gfx940/941 are gone from LLVM 22 and read as gfx942), and the
+kernels of tests/verify/src-extra (LDS atomics with return, scratch arrays,
+cross-lane builtins and s_memtime, volatile mixes, double-buffered LDS) for
+every ISA, exactly as the corpus was made:
     clang-22 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=ISA -nogpulib -O2 -S
 LLVM placed every wait, so every file must verify with no race-class finding;
 then the short mutation test (tests/verify/mutants.py --short 1) runs over
@@ -26,6 +28,7 @@ from corpus_test import is_race, run_verify  # noqa: E402
 
 CLANG = os.environ.get("CLANG22", "clang-22")
 ISAS = "gfx908,gfx950,gfx1101,gfx1102,gfx1200"
+ALL_ISAS = "gfx908,gfx90a,gfx942,gfx950,gfx1100,gfx1101,gfx1102,gfx1200,gfx1201,gfx1250"
 
 
 def compile_one(src, isa, out_dir):
@@ -50,7 +53,8 @@ def compile_one(src, isa, out_dir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
-    ap.add_argument("--isas", default=ISAS)
+    ap.add_argument("--isas", default=ISAS, help="ISAs for src/ (src-extra/ is compiled for --extra-isas)")
+    ap.add_argument("--extra-isas", default=ALL_ISAS)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--no-mutants", action="store_true")
@@ -63,12 +67,15 @@ def main():
         R.fail("kwgen", f"{a.kwgen} is not built")
         R.finish()
     isas = [i for i in a.isas.split(",") if i]
+    extra_isas = [i for i in a.extra_isas.split(",") if i]
     srcs = sorted(os.path.join(HERE, "src", f) for f in os.listdir(os.path.join(HERE, "src")) if f.endswith(".cl.gz"))
+    extra = sorted(os.path.join(HERE, "src-extra", f) for f in os.listdir(os.path.join(HERE, "src-extra"))
+                   if f.endswith(".cl.gz"))
     tmp = tempfile.mkdtemp(prefix="kwgen-verify-isas-")
     try:
-        for isa in isas:
+        for isa in sorted(set(isas) | set(extra_isas)):
             os.makedirs(os.path.join(tmp, "llvm", isa))
-        jobs = [(s, i) for i in isas for s in srcs]
+        jobs = [(s, i) for i in isas for s in srcs] + [(s, i) for i in extra_isas for s in extra]
         with ThreadPoolExecutor(a.jobs) as ex:
             built = list(ex.map(lambda j: compile_one(j[0], j[1], tmp), jobs))
         items = []
