@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,7 +65,8 @@ static void usage(FILE *f)
 		"                         free port; the start line says \"kwgend: listening\n"
 		"                         on ADDR:PORT\"\n"
 		"  --db PATH              SQLite cache file (default ./kwgen-cache.db; a\n"
-		"                         file path: not \"\" or :memory:); a file that\n"
+		"                         regular file's path: not \"\", :memory:, a device\n"
+		"                         or a directory); a file that\n"
 		"                         cannot be written is served read-only (writes\n"
 		"                         get 503 \"storage\")\n"
 		"  --threads N            HTTP polling threads (default: one per online CPU);\n"
@@ -266,6 +268,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
 	struct option opts[NFIXED + NNUMS + 1];
 	char flag[64], lmsg[512];
+	struct stat sb;
 	long long v;
 	int o, level;
 
@@ -305,6 +308,16 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 				fprintf(stderr, "kwgend: --db wants a file path, not \"%s\": an in-memory"
 					" or temporary database would be a different empty one for each"
 					" connection\n", optarg);
+				return -1;
+			}
+			/* a device, FIFO or directory is no cache: SQLite would
+			 * make PATH-journal next to it (/dev/null-journal) */
+			if (stat(optarg, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+				fprintf(stderr, "kwgend: --db %s is %s, not a regular file; give the path"
+					" of a cache file (it is made if missing)\n", optarg,
+					S_ISDIR(sb.st_mode) ? "a directory" :
+					S_ISFIFO(sb.st_mode) ? "a FIFO" :
+					S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" : "a special file");
 				return -1;
 			}
 			cfg->db_path = optarg;

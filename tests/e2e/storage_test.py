@@ -403,6 +403,16 @@ def t_db_flag(binary, tmp):
         assert p.returncode == 2, ("--db %r" % bad, p.returncode, err)
         assert "--db" in err and "file" in err, err
     FIG["db_flag"] = "--db :memory: and --db \"\": exit 2, %s" % err.strip().splitlines()[0]
+    # a directory or a FIFO is no cache file (with a device such as
+    # /dev/null, SQLite made /dev/null-journal next to it)
+    fifo = os.path.join(tmp, "fifo.db")
+    os.mkfifo(fifo)
+    for bad, what in ((tmp, "a directory"), (fifo, "a FIFO")):
+        p = subprocess.run([binary, "--listen", "127.0.0.1:0", "--db", bad], capture_output=True,
+                           timeout=20)
+        err = p.stderr.decode()
+        assert p.returncode == 2 and what in err and "regular file" in err, (bad, p.returncode, err)
+    assert sorted(os.listdir(tmp)).count("fifo.db-journal") == 0, os.listdir(tmp)
 
 
 # ---------------------------------------------------------------- read-only
@@ -497,7 +507,7 @@ def main():
     os.chmod(tmp, 0o755)
     try:
         checks = [
-            ("db-flag", "--db :memory: and \"\" refused", t_db_flag, (binary, tmp)),
+            ("db-flag", "--db :memory:, \"\", a directory and a FIFO refused", t_db_flag, (binary, tmp)),
             ("counters", "counters equal the client's tally", t_counters, (binary, tmp)),
             ("read-only", "read-only cache serves and answers writes 503", t_read_only, (binary, tmp)),
             ("hits", "%d hits write nothing" % (a.hits // 2), t_hits_write_nothing, (binary, tmp, a.hits // 2)),
