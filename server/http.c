@@ -706,6 +706,13 @@ static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *c
 			       "the request target holds %%00 (a NUL byte); paths and query values are text");
 		return 1;
 	}
+	if (h.n_te && strcmp(version, MHD_HTTP_VERSION_1_0) == 0) {
+		/* RFC 9112 section 6.1: faulty framing (an HTTP/1.0 hop may have
+		 * framed it differently), even with keep-alive */
+		kw_reply_error(out, 400, "framing", NULL,
+			       "an HTTP/1.0 request has no Transfer-Encoding; send Content-Length");
+		return 1;
+	}
 	if (h.n_te && h.n_cl) {
 		kw_reply_error(out, 400, "framing", NULL,
 			       "the request has both Content-Length and Transfer-Encoding; send one of them");

@@ -158,6 +158,17 @@ def t_auth(binary, tmp):
     tokens = os.path.join(tmp, "tokens")
     with open(tokens, "w") as f:
         f.write("# farm tokens\n\n  s3cret-token-one  \nsecond-token\n")
+    # a file that is not a token file is refused at once, naming it, never
+    # read for ever (/dev/zero: one endless line of NULs)
+    long_line = os.path.join(tmp, "long-line")
+    with open(long_line, "w") as f:
+        f.write("x" * 100000 + "\n")
+    for path, want in (("/dev/zero", b"/dev/zero:1: a NUL byte"), (long_line, b":1: a line is over 4352 bytes")):
+        t0 = time.monotonic()
+        p = subprocess.run([binary, "--listen", "127.0.0.1:0", "--db", os.path.join(tmp, "authbad.db"),
+                            "--auth-tokens", path], capture_output=True, timeout=15)
+        assert p.returncode == 1 and want in p.stderr, (path, p.returncode, p.stderr[-300:])
+        assert time.monotonic() - t0 < 10, "--auth-tokens %s took %.1f s" % (path, time.monotonic() - t0)
     for extra, reads_open in (([], False), (["--allow-unauthenticated-reads"], True)):
         d = e2e.Daemon(binary, os.path.join(tmp, "auth.db"), "--log-level", "error",
                        "--auth-tokens", tokens, *extra).start()

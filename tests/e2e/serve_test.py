@@ -18,7 +18,8 @@ Checks:
               a batch body, a chunked body and an early 404/401
   framing     Content-Length + Transfer-Encoding, two Content-Lengths, an
               unknown Transfer-Encoding, a header name with whitespace
-              before its colon: 400 and the connection closed;
+              before its colon, Transfer-Encoding in HTTP/1.0: 400 and
+              the connection closed;
               %00 in a path or query: 400; NUL in a header (Authorization
               "Bearer tok\\0junk"): 400; a request line with invalid UTF-8
               still logs; Content-Length: -1 answered with one status line
@@ -323,6 +324,10 @@ def t_framing(binary, tmp):
                 b"Content-Length : %d\r\n\r\n" % len(SMUGGLED) + SMUGGLED,
             "TE with a tab before the colon": b"GET /healthz HTTP/1.1\r\n" + H +
                 b"Transfer-Encoding\t: chunked\r\n\r\n0\r\n\r\n" + SMUGGLED,
+            # HTTP/1.0 with keep-alive: the chunked body was read and the
+            # next request served on the same connection
+            "TE in HTTP/1.0": b"POST /v1/kernels HTTP/1.0\r\n" + H + b"Connection: keep-alive\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n" + SMUGGLED,
         }
         for name, req in cases.items():
             t0 = time.time()
