@@ -34,6 +34,10 @@
 
 #include "http.h"
 #include "kwgen/codeobj.h"
+
+#ifndef KW_VERSION
+#define KW_VERSION "0.1.0" /* as kwgen's (cli/kwgen.c) */
+#endif
 #include "body.h"
 #include "linger.h"
 #include "log.h"
@@ -174,6 +178,7 @@ static void usage(FILE *f)
 		"  --reset-corrupt-db     if --db is damaged, rename it to\n"
 		"                         PATH.corrupt-<unix seconds> and start with an\n"
 		"                         empty cache (default: refuse to start, exit 1)\n"
+		"  --version              the version and the generators' version\n"
 		"  --help                 this text\n");
 }
 
@@ -219,7 +224,7 @@ static int num(const char *flag, const char *text, long long min, long long max,
 static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv)
 {
 	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP,
-	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_LOG_FILE, O_NUM = 100 };
+	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_LOG_FILE, O_VERSION, O_NUM = 100 };
 	const num_flag nums[] = {
 		{ "max-depth", NF_INT, 1, 2048, &lim->max_depth },
 		{ "max-string-bytes", NF_SIZE, 1, 1LL << 30, &lim->max_string_bytes },
@@ -257,6 +262,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "hot-cache-bytes", required_argument, NULL, O_HOT },
 		{ "log-level", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "version", no_argument, NULL, O_VERSION },
 		{ "auth-tokens", required_argument, NULL, O_AUTH },
 		{ "allow-unauthenticated-reads", no_argument, NULL, O_UNAUTH_READS },
 		{ "tls-cert", required_argument, NULL, O_TLS_CERT },
@@ -365,6 +371,10 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 			kw_log_set_level(level);
 			break;
 		case O_HELP: usage(stdout); exit(0);
+		case O_VERSION:
+			/* the same line as kwgen --version */
+			printf("kwgend %s (generators %s)\n", KW_VERSION, kw_generator_version());
+			exit(fflush(stdout) || ferror(stdout) ? 2 : 0);
 		default: usage(stderr); return -1;
 		}
 	}

@@ -1029,6 +1029,10 @@ def t_kwgend_threads_help():
         assert d.stop() == 0
     _, out, err = run([O.kwgend, "--help"])
     assert "usage: kwgend" in out + err, (out + err)[:100]
+    _, out, _ = run([O.kwgend, "--version"])
+    _, kout, _ = kwgen("--version")
+    assert re.match(r"kwgend \d+\.\d+\.\d+ \(generators kwgen-generators-\d+\)\n$", out), out
+    assert out.split(" ", 1)[1] == kout.split(" ", 1)[1], (out, kout)
     p = subprocess.run([O.kwgend, "--threads", "0", "--listen", "127.0.0.1:0", "--db",
                         os.path.join(O.tmp, "t0.db")], capture_output=True, timeout=20)
     assert p.returncode != 0 and b"--threads" in p.stderr, (p.returncode, p.stderr)
@@ -1103,7 +1107,7 @@ CHECKS = [
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
-    ("kwgend --threads, --help", t_kwgend_threads_help),
+    ("kwgend --threads, --help, --version", t_kwgend_threads_help),
     ("kwgend bad flag values: one message with the range, exit 2; a bind failure exits 1 at level error",
      t_kwgend_flag_errors),
 ]
