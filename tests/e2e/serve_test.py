@@ -345,7 +345,7 @@ def t_framing(binary, tmp):
         assert n >= 1 and closed, out[:300]
         if mhd.startswith("0.9."):
             # libmicrohttpd 0.9.x writes its own 400's status line and
-            # headers twice; nothing the daemon can hook (README)
+            # headers twice; nothing the daemon can hook (docs/serving.md)
             assert n <= 2, out
             fig["Content-Length: -1"] = "400 from libmicrohttpd %s, status line x%d (its bug), closed" % (mhd, n)
         else:
