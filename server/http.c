@@ -594,6 +594,7 @@ typedef struct head_scan {
 	const char *cl;          /* the first Content-Length */
 	size_t cl_len;
 	int n_te;                /* Transfer-Encoding headers */
+	int n_auth;              /* Authorization headers */
 	const char *te;
 	const char *nul;         /* name of a header holding a NUL byte, or NULL */
 	const char *bad_name;    /* a header name that is not an RFC 9110 token, or NULL */
@@ -644,6 +645,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 	} else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
 		h->n_te++;
 		h->te = value;
+	} else if (strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION) == 0) {
+		h->n_auth++;
 	}
 	return MHD_YES;
 }
@@ -699,6 +702,13 @@ static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *c
 		kw_reply_error(out, 400, "framing", NULL,
 			       "header name \"%s\" is not a token (whitespace before the colon?); "
 			       "send \"Name: value\"", shown);
+		return 1;
+	}
+	if (h.n_auth > 1) {
+		/* only the first would be checked: which one a proxy added is
+		 * anyone's guess (RFC 9110 5.3: not a list field) */
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "the request has %d Authorization headers; send one", h.n_auth);
 		return 1;
 	}
 	if (ctx->nul_in_uri) {

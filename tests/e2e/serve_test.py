@@ -358,6 +358,9 @@ def t_framing(binary, tmp):
                 ("NUL in Authorization", b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                  b"Authorization: Bearer tok\x00junk\r\nContent-Length: %d\r\n\r\n" % len(body) + body, 400),
                 ("NUL in a header", b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n", 400),
+                ("two Authorization headers", b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\n"
+                 b"Content-Type: application/json\r\nAuthorization: Bearer tok\r\n"
+                 b"Authorization: Bearer other\r\nContent-Length: %d\r\n\r\n" % len(body) + body, 400),
                 ("good token", b"POST /v1/kernels HTTP/1.1\r\n" + H + b"Content-Length: %d\r\nConnection: close\r\n\r\n"
                  % len(body) + body, 200)]:
             out, _ = raw(d.port, req)
