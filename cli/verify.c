@@ -38,6 +38,7 @@ static void verify_usage(FILE *f)
 	      "                      [line=N] [offset=N]; inline, a comment\n"
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
 	      "  --no-redundant      do not report redundant_wait\n"
+	      "  --version           print the verifier's version and exit\n"
 	      "  --Werror            warnings (redundant_wait, unsupported) also exit 1\n"
 	      "  --max-bytes N       largest input file (default 134217728, 128 MiB,\n"
 	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
@@ -149,6 +150,11 @@ int kw_cli_verify(int argc, char **argv)
 			dashdash = i;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			verify_usage(stdout);
+			free(supp);
+			return stdout_error() ? 2 : 0;
+		} else if (!strcmp(a, "--version")) {
+			/* the verifier's version (kwgend's cache salt for POST /v1/verify) */
+			printf("%s\n", kw_verify_version());
 			free(supp);
 			return stdout_error() ? 2 : 0;
 		} else if (!strcmp(a, "--json")) {

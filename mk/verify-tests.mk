@@ -89,6 +89,18 @@ verify-isas: $(BUILD)/kwgen
 verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
 	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen
 
+# verify-salt-check: kw_verify_version() (kwgend's cache salt for POST
+# /v1/verify) changes whenever the committed corpus's findings change
+# (tests/verify/salt.txt; verify-salt-update records a new pair).
+.PHONY: verify-salt-check verify-salt-update
+verify-salt-check: $(BUILD)/kwgen
+	python3 tests/verify/salt_check.py --kwgen $(BUILD)/kwgen
+
+verify-salt-update: $(BUILD)/kwgen
+	python3 tests/verify/salt_check.py --kwgen $(BUILD)/kwgen --update
+
+SUITES += verify-salt-check
+
 # make test: the corpus, the three input forms, the short mutation run and
 # the route; under ASan (build-asan/) the corpus and the route again.
 SUITES += verify-test verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route

@@ -326,55 +326,49 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 	kw_reply_text(out, 200, text, len, "text/plain; version=0.0.4; charset=utf-8");
 }
 
-/* POST /v1/verify's arguments, copied off the connection for a worker. */
+/* POST /v1/verify's work for a worker: the checked request, key and all. */
 typedef struct verify_args {
 	kw_srv *s;
-	const char *body; /* the request's kw_body, alive while it is suspended */
-	size_t len;
-	char *content_type, *isa;
-	int bypass;
+	kw_vreq *q;
 } verify_args;
 
 static void verify_run(kw_reply *out, void *arg)
 {
 	verify_args *a = arg;
 
-	kw_verify_post(out, a->s, a->body, a->len, a->content_type, a->isa, a->bypass);
+	kw_verify_run(out, a->s, a->q);
 }
 
 static void verify_free(void *arg)
 {
 	verify_args *a = arg;
 
-	free(a->content_type);
-	free(a->isa);
+	kw_vreq_free(a->q);
 	free(a);
 }
 
-/* POST /v1/verify as a job for the worker pool (verifying a large code
- * object takes as long as generating).  Returns as dispatch. */
+/* POST /v1/verify: the body is checked, keyed and looked up in the cache
+ * on this thread (a hit is answered here, like a kernel hit, never waiting
+ * for a worker); only a miss becomes a job for the worker pool (verifying
+ * a large code object takes as long as generating).  Returns as dispatch. */
 static int verify_job(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,
 		      kw_conn_ctx *ctx, int bypass)
 {
 	const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 	const char *isa = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa");
-	verify_args *a = calloc(1, sizeof(*a));
+	kw_vreq *q = NULL;
+	verify_args *a;
 
-	if (a) {
-		a->s = s;
-		a->body = ctx->body.p;
-		a->len = ctx->body.len;
-		a->bypass = bypass;
-		a->content_type = ct ? strdup(ct) : NULL;
-		a->isa = isa ? strdup(isa) : NULL;
-	}
-	if (!a || (ct && !a->content_type) || (isa && !a->isa)) {
-		if (a)
-			verify_free(a);
+	if (kw_verify_prepare(out, &q, s, ctx->body.p, ctx->body.len, ct, isa, bypass) != 1)
+		return 0; /* an error or a cache hit, in out */
+	if (!(a = calloc(1, sizeof(*a)))) {
+		kw_vreq_free(q);
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		out->retry_after = 1;
 		return 0;
 	}
+	a->s = s;
+	a->q = q;
 	return kw_kjob_call(out, job, s, verify_run, verify_free, a);
 }
 
@@ -408,7 +402,7 @@ static int dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connecti
 									      MHD_HTTP_HEADER_ACCEPT)));
 	case KW_ROUTE_BATCH:
 		return kw_kernels_batch(out, job, s, ctx->body.p, ctx->body.len, bypass);
-	case KW_ROUTE_VERIFY: /* on the worker pool, like generation */
+	case KW_ROUTE_VERIFY: /* a hit here, a miss on the worker pool */
 		return verify_job(out, job, s, c, ctx, bypass);
 	case KW_ROUTE_VERIFY_GET:
 		kw_verify_get(out, s, key);

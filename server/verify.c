@@ -22,11 +22,6 @@
 #include "kwgen/verify.h"
 #include "log.h"
 
-/* Part of every key: bump when the verifier's findings or the answer's
- * shape change (the generator version changes with every generator
- * output change, which also invalidates verifications: harmless). */
-#define VERIFY_SALT "kwgen-verify-1"
-
 enum { FORM_TEXT = 0, FORM_CODEOBJ = 1 };
 
 struct kw_vreq {
@@ -100,10 +95,13 @@ static int key_of(kw_vreq *q)
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
 	unsigned char d[32];
 	unsigned int dl = 0;
-	const char *salt = kw_generator_version();
+	/* the verifier's version (bumped whenever findings may change) and the
+	 * generator's (it changes with every generator output change, which
+	 * also invalidates verifications: harmless) */
+	const char *vsalt = kw_verify_version(), *salt = kw_generator_version();
 	char form = q->form == FORM_CODEOBJ ? 'o' : 't', nr = q->no_redundant ? '1' : '0';
 	int ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1 &&
-		 EVP_DigestUpdate(md, VERIFY_SALT, sizeof(VERIFY_SALT)) == 1 &&
+		 EVP_DigestUpdate(md, vsalt, strlen(vsalt) + 1) == 1 &&
 		 EVP_DigestUpdate(md, salt, strlen(salt) + 1) == 1 &&
 		 EVP_DigestUpdate(md, &form, 1) == 1 && EVP_DigestUpdate(md, "", 1) == 1 &&
 		 EVP_DigestUpdate(md, q->isa, strlen(q->isa) + 1) == 1 &&
@@ -310,6 +308,7 @@ static int answer_texts(char **client, char **stored, const kw_verify_result *r,
 		root = json_loadb(b.p, b.len, 0, NULL);
 	kw_buf_free(&b);
 	if (!root || json_object_set_new(root, "key", json_string(key)) ||
+	    json_object_set_new(root, "verifier", json_string(kw_verify_version())) ||
 	    json_object_set_new(root, "cached", json_false()) ||
 	    !(*client = json_dumps(root, JSON_COMPACT)) ||
 	    json_object_set_new(root, "cached", json_true()) || !(*stored = json_dumps(root, JSON_COMPACT))) {

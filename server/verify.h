@@ -13,10 +13,11 @@
  *                              or the ELF header's e_flags; decoded with
  *                              libkwgen-codeobj (LLVM's disassembler)
  * Answer: the `kwgen verify --json` object (isa, findings, totals,
- * suppressed, truncated, stats) plus "key" and "cached".  Key =
- * SHA-256("kwgen-verify" NUL salt NUL form NUL isa NUL options NUL body),
- * salt = the verifier's version; the answer is stored in the kernel cache
- * (SQLite) under it and served by GET /v1/verify/{key}.
+ * suppressed, truncated, stats) plus "key", "verifier" (kw_verify_version())
+ * and "cached".  Key = SHA-256(kw_verify_version() NUL kw_generator_version()
+ * NUL form NUL isa NUL options NUL suppressions NUL body): a new verifier
+ * version never serves an older one's findings.  The answer is stored in the
+ * kernel cache (SQLite) under it and served by GET /v1/verify/{key}.
  *
  * Limits (kwgend flags): --max-verify-bytes (body, 413),
  * --max-verify-instructions and --max-verify-work (kw_verify_opts bounds and
@@ -24,8 +25,10 @@
  *
  * Threads: kw_verify_prepare is cheap (parse, key, cache lookup);
  * kw_verify_run is the slow part (decode, verify, store).  Both are
- * thread-agnostic; http.c runs kw_verify_post as a job on the worker pool
- * (kw_kjob_call), which also takes its --max-inflight slot.
+ * thread-agnostic; http.c runs kw_verify_prepare on the request's thread
+ * (a cache hit is answered there without waiting for a worker) and only a
+ * miss's kw_verify_run as a job on the worker pool (kw_kjob_call), which also
+ * takes its --max-inflight slot.
  */
 #ifndef KW_SERVER_VERIFY_H
 #define KW_SERVER_VERIFY_H

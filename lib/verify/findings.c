@@ -7,6 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bump when findings may change (kwgen/verify.h: kw_verify_version;
+ * tests/verify/salt.txt pins the corpus digest this version was released
+ * with). */
+#define KW_VERIFY_VERSION "kwgen-verify-1"
+
+const char *kw_verify_version(void)
+{
+	return KW_VERIFY_VERSION;
+}
+
 static const char *const code_names[KW_VF_CODE_COUNT] = {
 	"race_raw", "race_waw", "lds_barrier", "lds_dma",
 	"redundant_wait", "unknown_instruction", "unsupported",

@@ -36,10 +36,12 @@ def read_gz(rel):
 
 
 def strip(obj):
-    """An answer without what may differ between two runs (timing, key, cached)."""
+    """An answer without what may differ between two runs (timing, key, cached)
+    or from the CLI's (the route's verifier version)."""
     o = dict(obj)
     o.pop("key", None)
     o.pop("cached", None)
+    o.pop("verifier", None)
     # seconds vary; bytes of a decoded code object include the name the
     # objdump header line gives it (the CLI's path, the route's "code object")
     o["stats"] = {k: v for k, v in o["stats"].items() if k not in ("seconds", "bytes")}
@@ -248,6 +250,78 @@ class T:
         assert max(lat) < 2.0, "health check + hit took %.2f s while a code object verified" % max(lat)
         print("     %d health checks + hits during the verification, slowest %.3f s" % (n, max(lat)))
 
+    def version(self):
+        # the answer (and GET by key) names the verifier version, which is
+        # part of the key: `kwgen verify --version` prints the same
+        p = subprocess.run([self.a.kwgen, "verify", "--version"], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and p.stdout.startswith("kwgen-verify-"), (p.returncode, p.stdout, p.stderr[-300:])
+        want = p.stdout.strip()
+        a = self.post("k:\n\ts_endpgm // version\n", "text/plain", "?isa=gfx942")
+        assert a.get("verifier") == want, (a.get("verifier"), want)
+        st, _, data = self.d.request("GET", "/v1/verify/" + a["key"])
+        assert st == 200 and json.loads(data).get("verifier") == want, (st, data[:200])
+
+    def hit_while_saturated(self):
+        # a repeated verification is answered from the cache on the request's
+        # thread: it needs neither a worker nor a --max-inflight slot, so it
+        # answers while a batch takes every slot (a miss then gets 503
+        # overloaded; the hit, 200 "cached": true)
+        import threading
+        import serve_test
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "busy.db"), "--log-level", "error", "--workers", "1",
+                       "--max-inflight", "2", "--max-body-bytes", str(64 << 20), "--max-cache-bytes", "0").start()
+        J = {"Content-Type": "application/json"}
+        text = read_gz("llvm/gfx942/dot_f64.s.gz")
+        try:
+            st, _, data = d.request("POST", "/v1/verify", text, {"Content-Type": "text/plain"})
+            assert st == 200 and json.loads(data)["cached"] is False, (st, data[:200])
+            key = json.loads(data)["key"]
+            conclusive = 0
+            for attempt in range(3):
+                done, result = threading.Event(), {}
+                batch = serve_test.big_batch(40 * (attempt + 1))
+
+                def run_batch():
+                    try:
+                        result["st"] = d.request("POST", "/v1/kernels:batch", batch, J,
+                                                 conn=d.conn(timeout=600))[0]
+                    finally:
+                        done.set()
+
+                t = threading.Thread(target=run_batch)
+                t.start()
+                try:
+                    # saturated: a miss is refused for want of a slot
+                    saturated = False
+                    for i in range(400):
+                        if done.is_set():
+                            break
+                        st, _, data = d.request("POST", "/v1/kernels",
+                                                json.dumps(e2e.variant(10000 * (attempt + 1) + i)), J)
+                        if st == 503 and json.loads(data)["error"]["code"] == "overloaded":
+                            saturated = True
+                            break
+                        assert st == 200, (st, data[:200])
+                    if not saturated:
+                        continue
+                    st, _, data = d.request("POST", "/v1/verify", text, {"Content-Type": "text/plain"})
+                    assert st == 200, "a cached verification while the pool is saturated: %d %s" % (st, data[:200])
+                    hit = json.loads(data)
+                    assert hit["cached"] is True and hit["key"] == key, hit.get("cached")
+                    # still saturated after the hit: the check was not vacuous
+                    st, _, data = d.request("POST", "/v1/kernels",
+                                            json.dumps(e2e.variant(10000 * (attempt + 1) + 999)), J)
+                    if st == 503:
+                        conclusive += 1
+                        break
+                finally:
+                    t.join()
+                assert result.get("st") == 200, result
+        finally:
+            rc = d.stop()
+        assert rc == 0, "exit status %d" % rc
+        assert conclusive, "the batch never kept --max-inflight saturated around the hit (3 attempts)"
+
     def one_slot(self):
         # a verification takes one --max-inflight slot, not two
         d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "slot.db"), "--log-level", "error",
@@ -282,7 +356,9 @@ def main():
                  "a code object LLVM's disassembler crashes on: 422 undecodable, kwgend lives; a foreign ELF 422",
                  "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
                  "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies",
-                 "health checks and hits answered while a large code object verifies", "SIGTERM exits 0"]
+                 "health checks and hits answered while a large code object verifies",
+                 "the answer and GET by key name the verifier version (kwgen verify --version)",
+                 "a cached verification answers while a batch takes every --max-inflight slot", "SIGTERM exits 0"]
         if t is None:
             e2e.not_run(names, "kwgend start")
         else:
@@ -298,7 +374,9 @@ def main():
             e2e.check(names[7], t.metrics)
             e2e.check(names[8], t.one_slot)
             e2e.check(names[9], t.health_while_verifying)
-            e2e.check(names[10], t.stop)
+            e2e.check(names[10], t.version)
+            e2e.check(names[11], t.hit_while_saturated)
+            e2e.check(names[12], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

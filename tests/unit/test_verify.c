@@ -84,6 +84,18 @@ static const kw_verify_finding *first(const kw_verify_result *r, int code)
 	"\tv_mfma_f32_16x16x16_f16 a[4:7], v[30:31], v[40:41], a[4:7]\n" \
 	"\ts_endpgm\n"
 
+/* The version keying kwgend's cached verifications: "kwgen-verify-N". */
+static void test_version(void **state)
+{
+	const char *v = kw_verify_version();
+
+	(void)state;
+	assert_non_null(v);
+	assert_int_equal(strncmp(v, "kwgen-verify-", 13), 0);
+	assert_true(v[13] >= '1' && v[13] <= '9');
+	assert_int_equal(strspn(v + 13, "0123456789"), strlen(v + 13));
+}
+
 static void test_lds_in_order(void **state)
 {
 	kw_verify_result *r = run("gfx942", LDS11("4"));
@@ -937,6 +949,7 @@ static void test_code_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_lds_in_order),
 		cmocka_unit_test(test_each_producer),
 		cmocka_unit_test(test_smem_out_of_order),

@@ -59,6 +59,17 @@ typedef enum kw_verify_severity {
 	KW_VS_NOTE = 2
 } kw_verify_severity;
 
+/*
+ * The verifier's version, a static string "kwgen-verify-N".  Bump N (in
+ * lib/verify/findings.c) whenever the findings, totals or answer shape for
+ * some input may change: kwgend keys cached verifications by it (POST
+ * /v1/verify), so an unchanged version serves stale findings.  `make
+ * verify-salt-check` fails when the committed corpus's findings change while
+ * the version does not (tests/verify/salt.txt; `make verify-salt-update`
+ * records a new pair).  Never NULL; not owned by the caller.
+ */
+const char *kw_verify_version(void);
+
 /* "race_raw", "lds_barrier", ...; NULL for an out-of-range code. */
 const char *kw_verify_code_name(int code);
 /* 1 for the race class (race_raw, race_waw, lds_barrier, lds_dma). */
