@@ -18,7 +18,7 @@ static void verify_usage(FILE *f)
 {
 	fputs("usage: kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] [--no-redundant]\n"
 	      "                    [--Werror] [--max-bytes N] [--max-instructions N]\n"
-	      "                    [--max-work N] [--max-findings N] FILE...\n"
+	      "                    [--max-work N] [--max-findings N] [--] FILE...\n"
 	      "\n"
 	      "Checks the waits of AMDGPU assembly (clang -S / Tensile output or\n"
 	      "llvm-objdump -d output, or an AMDGPU code object (ELF .co/.hsaco/.o,\n"
@@ -93,6 +93,18 @@ static char *slurp(const char *path, size_t *len, size_t max)
 	return kw_buf_detach(&b);
 }
 
+/* Nonzero, with a message, when what was written to stdout may not have
+ * arrived: the flush fails, or an earlier buffered write did (after which
+ * fflush may succeed: ferror). */
+static int stdout_error(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "kwgen verify: write error on standard output: %s\n", strerror(errno ? errno : EIO));
+	return 1;
+}
+
 static int parse_size(const char *s, unsigned long long *out)
 {
 	char *end;
@@ -108,10 +120,11 @@ int kw_cli_verify(int argc, char **argv)
 	int json = 0, werror = 0, worst = 0, nfiles = 0;
 	char *supp = NULL;
 	size_t max_bytes = DEFAULT_MAX_BYTES;
+	int dashdash = argc; /* the index of `--`, or argc */
 
 	o.max_instructions = DEFAULT_MAX_INSTRUCTIONS;
 	/* --max-bytes first: it bounds --suppress FILE too */
-	for (int i = 1; i + 1 < argc; i++) {
+	for (int i = 1; i + 1 < argc && strcmp(argv[i], "--"); i++) {
 		unsigned long long v;
 
 		if (!strcmp(argv[i], "--max-bytes")) {
@@ -130,10 +143,14 @@ int kw_cli_verify(int argc, char **argv)
 		const char *a = argv[i];
 		unsigned long long v;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (i > dashdash) {
+			nfiles++; /* after `--` every argument is a file, even "-x" */
+		} else if (!strcmp(a, "--")) {
+			dashdash = i;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			verify_usage(stdout);
 			free(supp);
-			return 0;
+			return stdout_error() ? 2 : 0;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--Werror")) {
@@ -203,13 +220,17 @@ int kw_cli_verify(int argc, char **argv)
 		size_t len = 0;
 		int rc;
 
-		if (!strcmp(a, "--isa") || !strcmp(a, "--suppress") || !strcmp(a, "--max-instructions") ||
-		    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings") || !strcmp(a, "--max-bytes")) {
-			i++;
+		if (i < dashdash) {
+			if (!strcmp(a, "--isa") || !strcmp(a, "--suppress") || !strcmp(a, "--max-instructions") ||
+			    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings") || !strcmp(a, "--max-bytes")) {
+				i++;
+				continue;
+			}
+			if (a[0] == '-' && a[1])
+				continue;
+		} else if (i == dashdash) {
 			continue;
 		}
-		if (a[0] == '-' && a[1])
-			continue;
 		text = slurp(a, &len, max_bytes);
 		if (!text) {
 			if (errno == EFBIG)
@@ -271,7 +292,7 @@ int kw_cli_verify(int argc, char **argv)
 		kw_verify_result_free(r);
 	}
 	free(supp);
-	if (fflush(stdout))
+	if (stdout_error())
 		return 2;
 	return worst;
 }

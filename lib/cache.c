@@ -1033,6 +1033,33 @@ static int write_begin(kw_cache *c, kw_error *err)
 				    "cache %s: the writes ahead of this one took over %lld ms; retry",
 				    c->path, (long long)wait);
 	k = c->writer;
+	/* A WAL past its share plus half the slack: a checkpoint could not
+	 * reach its end, because another connection (a `sqlite3` session left
+	 * in a transaction, a backup) reads an old snapshot.  The log cannot
+	 * restart while it does, so each write would make the file longer
+	 * (without bound).  One PASSIVE checkpoint decides: all backfilled,
+	 * the log restarts at this write; else the write is refused. */
+	if (c->opt.max_disk_bytes > 0 &&
+	    (int64_t)atomic_load(&c->wal_frames) * c->page_size >
+		    c->wal_share + kw_cache_disk_slack(c->opt.max_disk_bytes) / 2) {
+		int n_log = -1, n_done = -1, ck;
+
+		pthread_mutex_lock(&c->ckpt_mu);
+		while (c->ckpt_passive)
+			pthread_cond_wait(&c->ckpt_done, &c->ckpt_mu);
+		ck = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &n_log, &n_done);
+		pthread_mutex_unlock(&c->ckpt_mu);
+		if (ck != SQLITE_OK || n_log < 0 || n_done < n_log) {
+			int64_t wal = (int64_t)atomic_load(&c->wal_frames) * c->page_size;
+
+			pthread_mutex_unlock(&c->write_mu);
+			return kw_error_set(err, KW_EIO, NULL,
+					    "cache %s: its WAL is %lld bytes, over its share (%lld) and half the slack: another "
+					    "connection reads an old snapshot of it, so it cannot be checkpointed; "
+					    "writes resume when that reader ends; retry",
+					    c->path, (long long)wal, (long long)c->wal_share);
+		}
+	}
 	/* Another connection held the lock a moment ago: one try without
 	 * waiting, rather than each queued put waiting it out in turn. */
 	probe = now_ms() < atomic_load(&c->locked_until);

@@ -37,23 +37,57 @@ static char *trim(char *s, size_t *len)
 	return s;
 }
 
+/* Bounds on the file (an endless or binary file such as /dev/zero must not
+ * be read for ever): a line, and the whole file. */
+#define KW_AUTH_LINE_MAX (KW_AUTH_TOKEN_MAX + 256)
+#define KW_AUTH_FILE_MAX ((size_t)16 << 20)
+
+/* The next line of f into line (cap KW_AUTH_LINE_MAX + 1), NUL-terminated,
+ * without its newline.  Returns 1, 0 at the end of the file, -1 on a read
+ * error, -2 for a line over KW_AUTH_LINE_MAX, -3 for a NUL byte, -4 past
+ * KW_AUTH_FILE_MAX bytes in all (*total counts them). */
+static int read_line(FILE *f, char *line, size_t *total)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF) {
+		if (++*total > KW_AUTH_FILE_MAX)
+			return -4;
+		if (c == '\n')
+			break;
+		if (c == '\0')
+			return -3;
+		if (n == KW_AUTH_LINE_MAX)
+			return -2;
+		line[n++] = (char)c;
+	}
+	line[n] = '\0';
+	if (c == EOF && ferror(f))
+		return -1;
+	return c == EOF && n == 0 ? 0 : 1;
+}
+
 int kw_auth_load(kw_auth **out, const char *path, char *msg, size_t msg_len)
 {
 	kw_auth *a = calloc(1, sizeof(*a));
 	FILE *f = NULL;
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, alloc = 0;
-	ssize_t got;
+	char *line = malloc(KW_AUTH_LINE_MAX + 1);
+	size_t cap = KW_AUTH_LINE_MAX + 1, lineno = 0, alloc = 0, total = 0;
+	int got;
 
-	if (!a) {
+	if (!a || !line) {
 		snprintf(msg, msg_len, "--auth-tokens %s: out of memory", path);
+		free(a);
+		free(line);
 		return -1;
 	}
 	if (!(f = fopen(path, "r"))) {
 		snprintf(msg, msg_len, "--auth-tokens %s: %s", path, strerror(errno));
 		goto fail;
 	}
-	while ((got = getline(&line, &cap, f)) >= 0) {
+	errno = 0;
+	while ((got = read_line(f, line, &total)) > 0) {
 		size_t len;
 		char *t = trim(line, &len);
 
@@ -86,8 +120,23 @@ int kw_auth_load(kw_auth **out, const char *path, char *msg, size_t msg_len)
 		SHA256((const unsigned char *)t, len, a->digest[a->n++]);
 		OPENSSL_cleanse(t, len);
 	}
-	if (ferror(f)) {
-		snprintf(msg, msg_len, "--auth-tokens %s: %s", path, strerror(errno));
+	if (got == -1) {
+		snprintf(msg, msg_len, "--auth-tokens %s: %s", path, strerror(errno ? errno : EIO));
+		goto fail;
+	}
+	if (got == -2) {
+		snprintf(msg, msg_len, "--auth-tokens %s:%zu: a line is over %d bytes (a token is at most %d)", path,
+			 lineno + 1, KW_AUTH_LINE_MAX, KW_AUTH_TOKEN_MAX);
+		goto fail;
+	}
+	if (got == -3) {
+		snprintf(msg, msg_len, "--auth-tokens %s:%zu: a NUL byte (tokens are printable ASCII)", path,
+			 lineno + 1);
+		goto fail;
+	}
+	if (got == -4) {
+		snprintf(msg, msg_len, "--auth-tokens %s: over %zu bytes; a token file holds tokens, one a line",
+			 path, KW_AUTH_FILE_MAX);
 		goto fail;
 	}
 	if (!a->n) {

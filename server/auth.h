@@ -26,7 +26,9 @@ typedef struct kw_auth kw_auth;
  * Read the token file at path.  Returns 0 and *out on success; -1 with a
  * message in msg (msg_len bytes, names the file) when the file cannot be
  * read, holds no token, or holds a token longer than 4096 bytes or with
- * characters outside printable ASCII.  *out is left alone on failure.
+ * characters outside printable ASCII, a NUL byte, a line over 4352 bytes or
+ * more than 16 MiB in all (read no further: /dev/zero is refused at once).
+ * *out is left alone on failure.
  */
 int kw_auth_load(kw_auth **out, const char *path, char *msg, size_t msg_len);
 

@@ -4,9 +4,23 @@
  */
 #include "body.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+static size_t budget;        /* 0 = none; set once before serving */
+static atomic_size_t held;   /* bytes allocated by every kw_body */
+
+void kw_body_set_budget(size_t bytes)
+{
+	budget = bytes;
+}
+
+size_t kw_body_held(void)
+{
+	return atomic_load(&held);
+}
 
 void kw_body_init(kw_body *b, size_t max)
 {
@@ -27,8 +41,16 @@ int kw_body_append(kw_body *b, const char *data, size_t n)
 			cap *= 2;
 		if (cap > b->max + 1)
 			cap = b->max + 1;
-		if (!(p = realloc(b->p, cap)))
+		if (budget && atomic_fetch_add(&held, cap - b->cap) + (cap - b->cap) > budget) {
+			atomic_fetch_sub(&held, cap - b->cap);
+			return 2;
+		}
+		if (!budget)
+			atomic_fetch_add(&held, cap - b->cap);
+		if (!(p = realloc(b->p, cap))) {
+			atomic_fetch_sub(&held, cap - b->cap);
 			return -1;
+		}
 		b->p = p;
 		b->cap = cap;
 	}
@@ -40,6 +62,7 @@ int kw_body_append(kw_body *b, const char *data, size_t n)
 
 void kw_body_free(kw_body *b)
 {
+	atomic_fetch_sub(&held, b->cap);
 	free(b->p);
 	kw_body_init(b, b->max);
 }

@@ -594,6 +594,7 @@ typedef struct head_scan {
 	const char *cl;          /* the first Content-Length */
 	size_t cl_len;
 	int n_te;                /* Transfer-Encoding headers */
+	int n_auth;              /* Authorization headers */
 	const char *te;
 	const char *nul;         /* name of a header holding a NUL byte, or NULL */
 	const char *bad_name;    /* a header name that is not an RFC 9110 token, or NULL */
@@ -644,6 +645,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 	} else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
 		h->n_te++;
 		h->te = value;
+	} else if (strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION) == 0) {
+		h->n_auth++;
 	}
 	return MHD_YES;
 }
@@ -701,9 +704,23 @@ static int check_framing(kw_reply *out, struct MHD_Connection *c, kw_conn_ctx *c
 			       "send \"Name: value\"", shown);
 		return 1;
 	}
+	if (h.n_auth > 1) {
+		/* only the first would be checked: which one a proxy added is
+		 * anyone's guess (RFC 9110 5.3: not a list field) */
+		kw_reply_error(out, 400, "syntax", NULL,
+			       "the request has %d Authorization headers; send one", h.n_auth);
+		return 1;
+	}
 	if (ctx->nul_in_uri) {
 		kw_reply_error(out, 400, "syntax", NULL,
 			       "the request target holds %%00 (a NUL byte); paths and query values are text");
+		return 1;
+	}
+	if (h.n_te && strcmp(version, MHD_HTTP_VERSION_1_0) == 0) {
+		/* RFC 9112 section 6.1: faulty framing (an HTTP/1.0 hop may have
+		 * framed it differently), even with keep-alive */
+		kw_reply_error(out, 400, "framing", NULL,
+			       "an HTTP/1.0 request has no Transfer-Encoding; send Content-Length");
 		return 1;
 	}
 	if (h.n_te && h.n_cl) {
@@ -885,10 +902,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		 * with the headers or after the body): keep the reply, read and
 		 * drop the rest of the body, answer at its end.  A declared
 		 * Content-Length over the cap was answered with the headers. */
-		if (rc > 0)
+		if (rc == 1) {
 			kw_reply_error(&ctx->pending, 413, "too_large", NULL,
 				       "the body is over %zu bytes", ctx->body.max);
-		else
+		} else if (rc == 2) {
+			kw_reply_error(&ctx->pending, 503, "overloaded", NULL,
+				       "the request bodies being read or served hold %zu bytes already "
+				       "(--max-body-memory %zu); retry",
+				       kw_body_held(), s->cfg.max_body_memory);
+			ctx->pending.retry_after = 1;
+		} else
 			kw_reply_error(&ctx->pending, 503, "no_memory", NULL, "out of memory");
 		ctx->discarded = n;
 		return MHD_YES;

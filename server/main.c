@@ -28,11 +28,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "http.h"
 #include "kwgen/codeobj.h"
+
+#ifndef KW_VERSION
+#define KW_VERSION "0.1.0" /* as kwgen's (cli/kwgen.c) */
+#endif
+#include "body.h"
 #include "linger.h"
 #include "log.h"
 #include "metrics.h"
@@ -63,7 +69,8 @@ static void usage(FILE *f)
 		"                         free port; the start line says \"kwgend: listening\n"
 		"                         on ADDR:PORT\"\n"
 		"  --db PATH              SQLite cache file (default ./kwgen-cache.db; a\n"
-		"                         file path: not \"\" or :memory:); a file that\n"
+		"                         regular file's path: not \"\", :memory:, a device\n"
+		"                         or a directory); a file that\n"
 		"                         cannot be written is served read-only (writes\n"
 		"                         get 503 \"storage\")\n"
 		"  --threads N            HTTP polling threads (default: one per online CPU);\n"
@@ -112,6 +119,11 @@ static void usage(FILE *f)
 		"                         (default 67108864)\n"
 		"  --max-verify-bytes N   largest POST /v1/verify body (assembly text or code\n"
 		"                         object), else 413 (default 134217728)\n"
+		"  --max-body-memory N    bytes all request bodies being read or served may\n"
+		"                         hold together; a body that would pass it gets 503\n"
+		"                         \"overloaded\" + Retry-After (default 1073741824;\n"
+		"                         0 = no bound; over --max-body-bytes and\n"
+		"                         --max-verify-bytes)\n"
 		"  --max-verify-instructions N\n"
 		"                         most instructions one verification reads, else 422\n"
 		"                         \"limit\" (default 16777216)\n"
@@ -166,6 +178,7 @@ static void usage(FILE *f)
 		"  --reset-corrupt-db     if --db is damaged, rename it to\n"
 		"                         PATH.corrupt-<unix seconds> and start with an\n"
 		"                         empty cache (default: refuse to start, exit 1)\n"
+		"  --version              the version and the generators' version\n"
 		"  --help                 this text\n");
 }
 
@@ -211,7 +224,7 @@ static int num(const char *flag, const char *text, long long min, long long max,
 static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv)
 {
 	enum { O_LISTEN = 1, O_DB, O_THREADS, O_CACHE, O_BODY, O_BATCH, O_DRAIN, O_BUSY, O_HOT, O_LOG, O_HELP,
-	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_LOG_FILE, O_NUM = 100 };
+	       O_AUTH, O_UNAUTH_READS, O_TLS_CERT, O_TLS_KEY, O_RESET_DB, O_NO_UI, O_LOG_FILE, O_VERSION, O_NUM = 100 };
 	const num_flag nums[] = {
 		{ "max-depth", NF_INT, 1, 2048, &lim->max_depth },
 		{ "max-string-bytes", NF_SIZE, 1, 1LL << 30, &lim->max_string_bytes },
@@ -221,6 +234,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-output-bytes", NF_SIZE, 1024, 1LL << 32, &lim->max_output_bytes },
 		{ "max-response-bytes", NF_SIZE, 1024, 1LL << 32, &cfg->max_response_bytes },
 		{ "max-verify-bytes", NF_SIZE, 1, 1LL << 34, &cfg->max_verify_bytes },
+		{ "max-body-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_body_memory },
 		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
 		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
@@ -248,6 +262,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "hot-cache-bytes", required_argument, NULL, O_HOT },
 		{ "log-level", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "version", no_argument, NULL, O_VERSION },
 		{ "auth-tokens", required_argument, NULL, O_AUTH },
 		{ "allow-unauthenticated-reads", no_argument, NULL, O_UNAUTH_READS },
 		{ "tls-cert", required_argument, NULL, O_TLS_CERT },
@@ -259,6 +274,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
 	struct option opts[NFIXED + NNUMS + 1];
 	char flag[64], lmsg[512];
+	struct stat sb;
 	long long v;
 	int o, level;
 
@@ -298,6 +314,16 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 				fprintf(stderr, "kwgend: --db wants a file path, not \"%s\": an in-memory"
 					" or temporary database would be a different empty one for each"
 					" connection\n", optarg);
+				return -1;
+			}
+			/* a device, FIFO or directory is no cache: SQLite would
+			 * make PATH-journal next to it (/dev/null-journal) */
+			if (stat(optarg, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+				fprintf(stderr, "kwgend: --db %s is %s, not a regular file; give the path"
+					" of a cache file (it is made if missing)\n", optarg,
+					S_ISDIR(sb.st_mode) ? "a directory" :
+					S_ISFIFO(sb.st_mode) ? "a FIFO" :
+					S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" : "a special file");
 				return -1;
 			}
 			cfg->db_path = optarg;
@@ -345,6 +371,10 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 			kw_log_set_level(level);
 			break;
 		case O_HELP: usage(stdout); exit(0);
+		case O_VERSION:
+			/* the same line as kwgen --version */
+			printf("kwgend %s (generators %s)\n", KW_VERSION, kw_generator_version());
+			exit(fflush(stdout) || ferror(stdout) ? 2 : 0);
 		default: usage(stderr); return -1;
 		}
 	}
@@ -354,6 +384,13 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 	}
 	if (!cfg->tls_cert != !cfg->tls_key) {
 		fprintf(stderr, "kwgend: --tls-cert and --tls-key go together\n");
+		return -1;
+	}
+	if (cfg->max_body_memory && (cfg->max_body_memory <= cfg->max_body_bytes ||
+				     cfg->max_body_memory <= cfg->max_verify_bytes)) {
+		fprintf(stderr, "kwgend: --max-body-memory %zu must be over --max-body-bytes (%zu) and "
+			"--max-verify-bytes (%zu), or 0 (no budget)\n", cfg->max_body_memory,
+			cfg->max_body_bytes, cfg->max_verify_bytes);
 		return -1;
 	}
 	if (cfg->allow_unauth_reads && !cfg->auth_tokens) {
@@ -456,6 +493,7 @@ int main(int argc, char **argv)
 		.linger_seconds = 5, .linger_bytes = 64u << 20,
 		/* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
 		.max_verify_bytes = 128u << 20, .max_verify_instructions = 16u << 20,
+		.max_body_memory = 1u << 30,
 		.max_verify_work = 0,
 	};
 	s.limits = limits;
@@ -463,6 +501,7 @@ int main(int argc, char **argv)
 		return 2;
 	/* one POST /v1/kernels (and each batch item) answers at most this */
 	s.limits.max_results_bytes = s.cfg.max_response_bytes;
+	kw_body_set_budget(s.cfg.max_body_memory);
 	if (s.cfg.log_file && kw_log_open(s.cfg.log_file) < 0) {
 		fprintf(stderr, "kwgend: --log-file %s: %s\n", s.cfg.log_file, strerror(errno));
 		return 1;

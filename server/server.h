@@ -43,6 +43,7 @@ typedef struct kw_srv_config {
 	int no_ui;                       /* --no-ui: GET / and /ui/ answer 404 */
 	/* POST /v1/verify */
 	size_t max_verify_bytes;         /* POST /v1/verify body cap (413 beyond it) */
+	size_t max_body_memory;          /* all request bodies held at once (503 beyond it), 0 = none */
 	size_t max_verify_instructions;  /* instructions one verification reads (422 beyond) */
 	int64_t max_verify_work;         /* data-flow work of one verification (422 beyond) */
 	unsigned workers;                /* generation worker threads */

@@ -137,6 +137,10 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	posix_spawn_file_actions_adddup2(&fa, mfd, 0);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+	/* nothing else of the caller's (kwgend's sockets, the cache file) */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	sigemptyset(&dfl);

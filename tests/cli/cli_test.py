@@ -261,6 +261,10 @@ def t_output_errors():
         assert st == 200, (st, data[:200])
     finally:
         assert d.stop() == 0
+    vs = os.path.join(O.tmp, "out-errors.s")
+    with open(vs, "w") as f:
+        f.write("k:\n\ts_endpgm\n")
+    modes += [(["verify", "--help"], b""), (["verify", "--isa", "gfx942", "--json", vs], b"")]
     modes += [(["cache", "--help"], b""), (["cache", "stats", "--db", db], b""), (["cache", "ls", "--db", db], b""),
               (["cache", "ls", "--json", "--db", db], b"")]
     for args, stdin in modes:
@@ -269,7 +273,8 @@ def t_output_errors():
             what = "kwgen %s, stdout %s" % (" ".join(os.path.basename(a) for a in args), how)
             assert rc == 2, "%s: exit %d (want 2); stderr %r" % (what, rc, err[-300:])
             assert "write error" in err, "%s: stderr %r" % (what, err[-300:])
-            assert what.split(",")[0].split()[1] != "cache" or "kwgen cache: write error on standard output:" in err, err
+            sub = what.split(",")[0].split()[1]
+            assert sub not in ("cache", "verify") or "kwgen %s: write error on standard output:" % sub in err, err
             if args[0] == "logic" and args[1] != "--help":
                 assert "exit 2" in err and "incomplete" in err, "%s: summary %r" % (what, err[-300:])
 
@@ -840,6 +845,19 @@ def t_verify_undecodable():
     assert "e_machine is 62" in err, err
 
 
+def t_verify_dashdash():
+    """After `--` every argument is a file, even one named like an option."""
+    odd = os.path.join(O.tmp, "-odd.s")
+    with open(odd, "w") as f:
+        f.write("k:\n\ts_endpgm\n")
+    p = subprocess.run([O.kwgen, "verify", "--isa", "gfx942", "--json", "--", "-odd.s"], cwd=O.tmp,
+                       capture_output=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["stats"]["instructions"] == 1, (p.returncode, p.stderr)
+    assert not sanitizer_report(p.stderr.decode("utf-8", "replace")), p.stderr[-500:]
+    p = subprocess.run([O.kwgen, "verify", "--isa", "gfx942", "--"], capture_output=True, timeout=60)
+    assert p.returncode == 2 and b"give at least one FILE" in p.stderr, p.stderr
+
+
 def t_verify_max_bytes():
     """kwgen verify reads at most --max-bytes of a file (default 128 MiB, as
     kwgend's --max-verify-bytes): an endless /dev/zero is exit 2 naming the
@@ -1011,6 +1029,10 @@ def t_kwgend_threads_help():
         assert d.stop() == 0
     _, out, err = run([O.kwgend, "--help"])
     assert "usage: kwgend" in out + err, (out + err)[:100]
+    _, out, _ = run([O.kwgend, "--version"])
+    _, kout, _ = kwgen("--version")
+    assert re.match(r"kwgend \d+\.\d+\.\d+ \(generators kwgen-generators-\d+\)\n$", out), out
+    assert out.split(" ", 1)[1] == kout.split(" ", 1)[1], (out, kout)
     p = subprocess.run([O.kwgend, "--threads", "0", "--listen", "127.0.0.1:0", "--db",
                         os.path.join(O.tmp, "t0.db")], capture_output=True, timeout=20)
     assert p.returncode != 0 and b"--threads" in p.stderr, (p.returncode, p.stderr)
@@ -1078,13 +1100,14 @@ CHECKS = [
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
+    ("kwgen verify -- FILE: a file named like an option", t_verify_dashdash),
     ("kwgen verify --max-bytes: /dev/zero is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
     ("kwgen verify: a code object LLVM's disassembler crashes on is exit 2, a foreign ELF refused",
      t_verify_undecodable),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
     ("kwgend --drain-seconds 1 runs out: exit 0 in time", t_kwgend_drain_timeout),
     ("kwgend --log-level error / info / debug / bad", t_kwgend_log_level),
-    ("kwgend --threads, --help", t_kwgend_threads_help),
+    ("kwgend --threads, --help, --version", t_kwgend_threads_help),
     ("kwgend bad flag values: one message with the range, exit 2; a bind failure exits 1 at level error",
      t_kwgend_flag_errors),
 ]

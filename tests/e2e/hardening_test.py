@@ -9,7 +9,7 @@ plus the openssl and curl commands.
 
 Prints one line per check, the figures (input classes, kill cycles, ...)
 and a final line `hardening: N passed, M failed`; exit status 0 only when
-nothing failed.  Checks: bad-inputs, auth, tls, connections, slow-client,
+nothing failed.  Checks: bad-inputs, auth, tls, connections, slow-client, body-memory,
 inflight, storage-full, storage-disk, corrupt-db, kill-loop.
 """
 import argparse
@@ -158,6 +158,17 @@ def t_auth(binary, tmp):
     tokens = os.path.join(tmp, "tokens")
     with open(tokens, "w") as f:
         f.write("# farm tokens\n\n  s3cret-token-one  \nsecond-token\n")
+    # a file that is not a token file is refused at once, naming it, never
+    # read for ever (/dev/zero: one endless line of NULs)
+    long_line = os.path.join(tmp, "long-line")
+    with open(long_line, "w") as f:
+        f.write("x" * 100000 + "\n")
+    for path, want in (("/dev/zero", b"/dev/zero:1: a NUL byte"), (long_line, b":1: a line is over 4352 bytes")):
+        t0 = time.monotonic()
+        p = subprocess.run([binary, "--listen", "127.0.0.1:0", "--db", os.path.join(tmp, "authbad.db"),
+                            "--auth-tokens", path], capture_output=True, timeout=15)
+        assert p.returncode == 1 and want in p.stderr, (path, p.returncode, p.stderr[-300:])
+        assert time.monotonic() - t0 < 10, "--auth-tokens %s took %.1f s" % (path, time.monotonic() - t0)
     for extra, reads_open in (([], False), (["--allow-unauthenticated-reads"], True)):
         d = e2e.Daemon(binary, os.path.join(tmp, "auth.db"), "--log-level", "error",
                        "--auth-tokens", tokens, *extra).start()
@@ -318,6 +329,49 @@ def t_connections(binary, tmp):
     FIG["connections"] = "per-IP cap 4: 5th refused; global cap 3: 4th refused; both served " \
                          "again after closing; idle closed after %.1f s (--connection-timeout 2)" % \
                          FIG["idle_close_s"]
+
+
+def t_body_memory(binary, tmp):
+    """--max-body-memory: bodies held open just short of their end by five
+    clients (1 MB each, --max-verify-bytes 1000000) cannot make the daemon
+    hold five of them: past 3.5 MB a body is discarded and answered 503
+    overloaded + Retry-After once sent; the others verify; afterwards the
+    budget is free again."""
+    size = 1000000
+    body = b"\ts_nop 0\n" * 111110
+    body += b"//" + b"x" * (size - len(body) - 3) + b"\n"
+    assert len(body) == size
+    d = e2e.Daemon(binary, os.path.join(tmp, "bodymem.db"), "--log-level", "error",
+                   "--max-verify-bytes", str(size), "--max-body-memory", "3500000").start()
+    socks = []
+    try:
+        for _ in range(5):
+            so = socket.create_connection(("127.0.0.1", d.port), timeout=60)
+            so.sendall(b"POST /v1/verify?isa=gfx942 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                       b"Content-Length: %d\r\nConnection: close\r\n\r\n" % size + body[:-1])
+            socks.append(so)
+            time.sleep(0.3)  # each body read before the next starts: the order is known
+        answers = []
+        for so in socks:
+            so.sendall(body[-1:])
+            out = b""
+            while True:
+                chunk = so.recv(65536)
+                if not chunk:
+                    break
+                out += chunk
+            answers.append(out)
+        codes = [int(a.split(b" ", 2)[1]) if a.startswith(b"HTTP/1.1 ") else 0 for a in answers]
+        assert codes == [200, 200, 200, 503, 503], codes
+        assert b'"code":"overloaded"' in answers[3] and b"--max-body-memory" in answers[3], answers[3][-300:]
+        assert b"\r\nRetry-After: 1\r\n" in answers[3], answers[3][:300]
+        st, _, _ = d.request("POST", "/v1/verify?isa=gfx942", body[:-1] + b"\n", {"Content-Type": "text/plain"})
+        assert st == 200, "the budget was not given back: %d" % st
+        FIG["body_memory"] = "--max-body-memory 3500000, five 1 MB bodies held open: %s" % codes
+    finally:
+        for so in socks:
+            so.close()
+        stop_ok(d)
 
 
 def t_slow_client(binary, tmp):
@@ -640,7 +694,7 @@ def t_kill_loop(binary, tmp, cycles):
     FIG["kill_answered_kept"] = len(answered)
 
 
-CHECKS = ["bad-inputs", "auth", "tls", "connections", "slow-client", "inflight", "batch-bound", "storage-full",
+CHECKS = ["bad-inputs", "auth", "tls", "connections", "slow-client", "body-memory", "inflight", "batch-bound", "storage-full",
           "storage-disk", "corrupt-db", "kill-loop"]
 
 
@@ -663,6 +717,7 @@ def main():
             ("tls", "HTTPS with a self-signed certificate; plain HTTP fails cleanly", t_tls, ()),
             ("connections", "per-address connection cap, idle timeout", t_connections, ()),
             ("slow-client", "one byte a second: dropped at --request-timeout", t_slow_client, ()),
+            ("body-memory", "--max-body-memory: bodies held open past it get 503 overloaded", t_body_memory, ()),
             ("inflight", "--max-inflight: 503 + Retry-After, never a backlog", t_inflight, ()),
             ("batch-bound", "--max-response-bytes: one request's results past it and batch items past it get 422 limit",
              t_batch_response_bound, ()),

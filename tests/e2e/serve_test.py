@@ -18,7 +18,8 @@ Checks:
               a batch body, a chunked body and an early 404/401
   framing     Content-Length + Transfer-Encoding, two Content-Lengths, an
               unknown Transfer-Encoding, a header name with whitespace
-              before its colon: 400 and the connection closed;
+              before its colon, Transfer-Encoding in HTTP/1.0: 400 and
+              the connection closed;
               %00 in a path or query: 400; NUL in a header (Authorization
               "Bearer tok\\0junk"): 400; a request line with invalid UTF-8
               still logs; Content-Length: -1 answered with one status line
@@ -323,6 +324,10 @@ def t_framing(binary, tmp):
                 b"Content-Length : %d\r\n\r\n" % len(SMUGGLED) + SMUGGLED,
             "TE with a tab before the colon": b"GET /healthz HTTP/1.1\r\n" + H +
                 b"Transfer-Encoding\t: chunked\r\n\r\n0\r\n\r\n" + SMUGGLED,
+            # HTTP/1.0 with keep-alive: the chunked body was read and the
+            # next request served on the same connection
+            "TE in HTTP/1.0": b"POST /v1/kernels HTTP/1.0\r\n" + H + b"Connection: keep-alive\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n" + SMUGGLED,
         }
         for name, req in cases.items():
             t0 = time.time()
@@ -340,7 +345,7 @@ def t_framing(binary, tmp):
         assert n >= 1 and closed, out[:300]
         if mhd.startswith("0.9."):
             # libmicrohttpd 0.9.x writes its own 400's status line and
-            # headers twice; nothing the daemon can hook (README)
+            # headers twice; nothing the daemon can hook (docs/serving.md)
             assert n <= 2, out
             fig["Content-Length: -1"] = "400 from libmicrohttpd %s, status line x%d (its bug), closed" % (mhd, n)
         else:
@@ -353,6 +358,9 @@ def t_framing(binary, tmp):
                 ("NUL in Authorization", b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                  b"Authorization: Bearer tok\x00junk\r\nContent-Length: %d\r\n\r\n" % len(body) + body, 400),
                 ("NUL in a header", b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n", 400),
+                ("two Authorization headers", b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\n"
+                 b"Content-Type: application/json\r\nAuthorization: Bearer tok\r\n"
+                 b"Authorization: Bearer other\r\nContent-Length: %d\r\n\r\n" % len(body) + body, 400),
                 ("good token", b"POST /v1/kernels HTTP/1.1\r\n" + H + b"Content-Length: %d\r\nConnection: close\r\n\r\n"
                  % len(body) + body, 200)]:
             out, _ = raw(d.port, req)

@@ -392,6 +392,55 @@ def t_counters(binary, tmp):
         assert int(m[k]) == tally[k], "/metrics %s = %r, the client counted %d" % (k, m[k], tally[k])
 
 
+def t_old_snapshot(binary, tmp):
+    """A connection that holds an old read snapshot (a `sqlite3` session
+    left in a transaction) keeps checkpoints from reaching the WAL's end:
+    the files stay within --max-cache-bytes + slack (they grew to 295 MB
+    for a 2 MB bound), the writes get 503 storage at once, hits still 200,
+    and writes resume when the reader ends."""
+    d = e2e.Daemon(binary, os.path.join(tmp, "snapshot.db"), "--log-level", "error",
+                   "--max-cache-bytes", str(BOUND)).start()
+    con = None
+    try:
+        for i in range(300):
+            st, _, _ = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(700000 + i)), J)
+            assert st == 200, st
+        st, _, data = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(700000)), J)
+        assert st == 200, st
+        con = sqlite3.connect(d.db, isolation_level=None)
+        con.execute("BEGIN")
+        con.execute("SELECT count(*) FROM entries").fetchone()
+        codes, peak, slowest = {}, 0, 0.0
+        for i in range(300, 2300):
+            t0 = time.time()
+            st, _, data = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(700000 + i)), J)
+            slowest = max(slowest, time.time() - t0)
+            codes[st] = codes.get(st, 0) + 1
+            if st == 503:
+                assert b"old snapshot" in data, data[:300]
+            peak = max(peak, files_size(d.db)["total"])
+        st, _, _ = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(700000)), J)
+        assert st == 200, "a hit during the held snapshot: %d" % st
+        assert codes.get(503, 0) > 0, codes
+        assert peak <= BOUND + slack(BOUND), "files peaked at %d with a reader holding a snapshot" % peak
+        con.execute("COMMIT")
+        con.close()
+        con = None
+        after = {}
+        for i in range(2300, 2500):
+            st, _, _ = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(700000 + i)), J)
+            after[st] = after.get(st, 0) + 1
+        assert after == {200: 200}, after
+        FIG["old_snapshot"] = "2,000 misses while a reader held a snapshot: %r, peak %d bytes " \
+            "(bound %d + slack %d), slowest %.0f ms; after it ended: %r" % (
+                codes, peak, BOUND, slack(BOUND), slowest * 1000, after)
+    finally:
+        if con:
+            con.close()
+        rc = d.stop()
+    assert rc == 0, rc
+
+
 # ------------------------------------------------------------------ db flag
 
 
@@ -403,6 +452,16 @@ def t_db_flag(binary, tmp):
         assert p.returncode == 2, ("--db %r" % bad, p.returncode, err)
         assert "--db" in err and "file" in err, err
     FIG["db_flag"] = "--db :memory: and --db \"\": exit 2, %s" % err.strip().splitlines()[0]
+    # a directory or a FIFO is no cache file (with a device such as
+    # /dev/null, SQLite made /dev/null-journal next to it)
+    fifo = os.path.join(tmp, "fifo.db")
+    os.mkfifo(fifo)
+    for bad, what in ((tmp, "a directory"), (fifo, "a FIFO")):
+        p = subprocess.run([binary, "--listen", "127.0.0.1:0", "--db", bad], capture_output=True,
+                           timeout=20)
+        err = p.stderr.decode()
+        assert p.returncode == 2 and what in err and "regular file" in err, (bad, p.returncode, err)
+    assert sorted(os.listdir(tmp)).count("fifo.db-journal") == 0, os.listdir(tmp)
 
 
 # ---------------------------------------------------------------- read-only
@@ -497,7 +556,7 @@ def main():
     os.chmod(tmp, 0o755)
     try:
         checks = [
-            ("db-flag", "--db :memory: and \"\" refused", t_db_flag, (binary, tmp)),
+            ("db-flag", "--db :memory:, \"\", a directory and a FIFO refused", t_db_flag, (binary, tmp)),
             ("counters", "counters equal the client's tally", t_counters, (binary, tmp)),
             ("read-only", "read-only cache serves and answers writes 503", t_read_only, (binary, tmp)),
             ("hits", "%d hits write nothing" % (a.hits // 2), t_hits_write_nothing, (binary, tmp, a.hits // 2)),
@@ -505,6 +564,8 @@ def main():
              (binary, tmp, a.lock_seconds, a.p99_ms)),
             ("bounded", "%d misses + %d hits within --max-cache-bytes %d + slack" % (a.misses, a.hits, BOUND),
              t_bounded, (binary, tmp, a.misses, a.hits)),
+            ("old-snapshot", "a reader on an old snapshot: files within the bound, writes 503 until it ends",
+             t_old_snapshot, (binary, tmp)),
         ]
         for tag, name, fn, args in checks:
             if not only or tag in only:
