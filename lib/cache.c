@@ -82,6 +82,10 @@ enum {
  * process ahead of it (and the checkpointer's final step). */
 #define KW_QUEUE_FACTOR 5
 
+/* Checkpoint tries (1 ms apart) before a write is refused because another
+ * connection holds an old snapshot of a WAL past its share (write_begin). */
+#define KW_SNAPSHOT_TRIES 20
+
 static const char *const kw_cache_sql[ST_COUNT] = {
 	[ST_GET] = "SELECT response FROM entries WHERE key = ?1",
 	[ST_TOUCH] = "UPDATE entries SET last_access = ?2 WHERE key = ?1",
@@ -1042,13 +1046,23 @@ static int write_begin(kw_cache *c, kw_error *err)
 	if (c->opt.max_disk_bytes > 0 &&
 	    (int64_t)atomic_load(&c->wal_frames) * c->page_size >
 		    c->wal_share + kw_cache_disk_slack(c->opt.max_disk_bytes) / 2) {
-		int n_log = -1, n_done = -1, ck;
+		int n_log = -1, n_done = -1, ck = SQLITE_OK;
 
-		pthread_mutex_lock(&c->ckpt_mu);
-		while (c->ckpt_passive)
-			pthread_cond_wait(&c->ckpt_done, &c->ckpt_mu);
-		ck = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &n_log, &n_done);
-		pthread_mutex_unlock(&c->ckpt_mu);
+		/* This process's own reads (hits) that began before the last
+		 * commit also hold the checkpoint back, for well under a
+		 * millisecond; no commit can come while write_mu is held, so a
+		 * few tries 1 ms apart tell them from a reader that stays. */
+		for (int tries = 0; tries < KW_SNAPSHOT_TRIES; tries++) {
+			if (tries)
+				nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+			pthread_mutex_lock(&c->ckpt_mu);
+			while (c->ckpt_passive)
+				pthread_cond_wait(&c->ckpt_done, &c->ckpt_mu);
+			ck = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &n_log, &n_done);
+			pthread_mutex_unlock(&c->ckpt_mu);
+			if (ck == SQLITE_OK && n_log >= 0 && n_done >= n_log)
+				break;
+		}
 		if (ck != SQLITE_OK || n_log < 0 || n_done < n_log) {
 			int64_t wal = (int64_t)atomic_load(&c->wal_frames) * c->page_size;
 

@@ -376,8 +376,38 @@ def verify_wrapper(tmp, real, mode, what):
         py=PY, real=os.path.abspath(real), mode=mode, what=what))
 
 
+def verify_root(tmp, per_isa=3, ncases=None):
+    """A small copy of tests/verify/ (the first ncases cases, all by default;
+    the first per_isa LLVM files of each ISA; aos_loads.s.gz kept): enough
+    for a broken verifier to fail, short enough for make test."""
+    import json
+    src = os.path.join(ROOT, "tests", "verify")
+    root = os.path.join(tmp, "verify-root-%d-%s" % (per_isa, ncases))
+    if os.path.isdir(root):
+        return root
+    os.makedirs(os.path.join(root, "cases"))
+    with open(os.path.join(src, "cases", "cases.jsonl")) as f:
+        cases = [json.loads(x) for x in f if x.strip()]
+    cases = cases[:ncases] if ncases else cases
+    with open(os.path.join(root, "cases", "cases.jsonl"), "w") as f:
+        f.write("".join(json.dumps(c) + "\n" for c in cases))
+    for c in cases:
+        shutil.copy(os.path.join(src, "cases", c["file"] + ".gz"), os.path.join(root, "cases"))
+    for isa in sorted(os.listdir(os.path.join(src, "llvm"))):
+        d = os.path.join(src, "llvm", isa)
+        if not os.path.isdir(d):
+            shutil.copy(d, os.path.join(root, "llvm", isa))
+            continue
+        os.makedirs(os.path.join(root, "llvm", isa))
+        names = sorted(n for n in os.listdir(d) if n.endswith(".s.gz"))
+        keep = names[:per_isa] + (["aos_loads.s.gz"] if "aos_loads.s.gz" in names[per_isa:] else [])
+        for n in keep:
+            shutil.copy(os.path.join(d, n), os.path.join(root, "llvm", isa, n))
+    return root
+
+
 def verify_cases(res, o, tmp):
-    corpus = [PY, "tests/verify/corpus_test.py"]
+    corpus = [PY, "tests/verify/corpus_test.py", "--root", verify_root(tmp)]
     w = verify_wrapper(tmp, o.kwgen, "no-findings", "reports nothing")
     expect_fail(res, "verify-test: a verifier that reports nothing misses the cases' findings",
                 corpus + ["--kwgen", w], r"expected race_raw at line 19 not reported")
@@ -388,10 +418,12 @@ def verify_cases(res, o, tmp):
     expect_fail(res, "verify-test: exit 3 is an error", corpus + ["--kwgen", w], r"exit 3")
     w = verify_wrapper(tmp, o.kwgen, "no-findings", "reports nothing")
     expect_fail(res, "verify-mutants: a verifier that reports nothing detects nothing",
-                [PY, "tests/verify/mutants.py", "--short", "1", "--kwgen", w], r"FAILED .*detection 0/")
+                [PY, "tests/verify/mutants.py", "--short", "1", "--root", verify_root(tmp), "--kwgen", w],
+                r"FAILED .*detection 0/")
     w = verify_wrapper(tmp, o.kwgen, "no-findings-in-objdump", "reports nothing on objdump text or code objects")
     expect_fail(res, "verify-forms: findings lost in the objdump form and the code object",
-                [PY, "tests/verify/objdump_test.py", "--mutants", "40", "--kwgen", w], r"only \.s:")
+                [PY, "tests/verify/objdump_test.py", "--mutants", "4", "--root", verify_root(tmp, 1, 4), "--kwgen", w],
+                r"only \.s:")
 
 
 def bench_cases(res, o, tmp):
