@@ -394,16 +394,6 @@ done:
 	free(request);
 }
 
-void kw_verify_post(kw_reply *out, kw_srv *s, const char *body, size_t len, const char *content_type,
-		    const char *isa_q, int bypass)
-{
-	kw_vreq *q = NULL;
-
-	if (kw_verify_prepare(out, &q, s, body, len, content_type, isa_q, bypass) == 1)
-		kw_verify_run(out, s, q);
-	kw_vreq_free(q);
-}
-
 void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
 {
 	kw_error e = KW_ERROR_INIT;

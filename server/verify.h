@@ -55,10 +55,6 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *req);
 
 void kw_vreq_free(kw_vreq *req);
 
-/* Both steps on the calling thread. */
-void kw_verify_post(kw_reply *out, kw_srv *s, const char *body, size_t len,
-		    const char *content_type, const char *isa_q, int bypass);
-
 /* GET /v1/verify/{key}: the stored answer ("cached": true), 404 for a key
  * that is not a stored verification. */
 void kw_verify_get(kw_reply *out, kw_srv *s, const char *key);
