@@ -66,7 +66,10 @@ static int as_int(const json_t *v, long *out)
 	}
 	if (json_is_real(v)) {
 		double d = json_real_value(v);
-		if (d == (double)(long)d) {
+		/* in long's range before the cast (a cast out of range is
+		 * undefined); 2^63 itself is not */
+		if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
+		    d == (double)(long)d) {
 			*out = (long)d;
 			return 1;
 		}
