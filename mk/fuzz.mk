@@ -14,8 +14,11 @@
 #                    (default 10; make test runs this) of fuzzing from a copy
 #                    of the seed corpus (tests/fuzz/seeds-<harness>/ when it
 #                    exists, made from the repository's real inputs by
-#                    tests/fuzz/make_seeds.py)
-#   make fuzz-long   the same with FUZZ_SECONDS=600 per harness
+#                    tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
+#                    (FUZZ_SEED, default 1) so the run does the same on every
+#                    machine and CI is not decided by chance
+#   make fuzz-long   the same with FUZZ_SECONDS=600 per harness and a new
+#                    random seed each run (FUZZ_SEED=0)
 #   make fuzz-bins   build the harnesses only
 #
 # Findings (crash, leak, timeout, UBSan report) are written to
@@ -29,6 +32,8 @@ FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 10
 FUZZ_RSS_MB  ?= 2048
 FUZZ_TIMEOUT ?= 10
+# libFuzzer's -seed: fixed in make fuzz (same mutations on every run), 0 = a new one
+FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		-Ilib/include -Ilib -Icli -Iserver \
@@ -86,10 +91,10 @@ $(FUZZ_BUILD)/seeds.stamp: tests/fuzz/make_seeds_paths.py $(wildcard tests/fuzz/
 
 fuzz: fuzz-bins $(FUZZ_BUILD)/seeds.stamp
 	sh tests/fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) --rss-mb $(FUZZ_RSS_MB) \
-		--timeout $(FUZZ_TIMEOUT) --seeds-root $(FUZZ_BUILD) $(FUZZ_HARNESSES)
+		--timeout $(FUZZ_TIMEOUT) --seed $(FUZZ_SEED) --seeds-root $(FUZZ_BUILD) $(FUZZ_HARNESSES)
 
 fuzz-long:
-	$(MAKE) fuzz FUZZ_SECONDS=600
+	$(MAKE) fuzz FUZZ_SECONDS=600 FUZZ_SEED=0
 
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)

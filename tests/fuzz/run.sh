@@ -2,8 +2,11 @@
 # tests/fuzz/run.sh - run libFuzzer harnesses for `make fuzz` (mk/fuzz.mk).
 #
 #   sh tests/fuzz/run.sh --build DIR --seconds N [--rss-mb M] [--timeout T]
-#                        [--seeds-root DIR2] HARNESS...
+#                        [--seeds-root DIR2] [--seed S] HARNESS...
 #
+# --seed S is libFuzzer's -seed: a fixed S (make fuzz: 1) makes the short
+# run take the same mutations on every machine, so a landing is never
+# decided by chance; 0 (make fuzz-long) draws a new seed each run.
 # For each harness DIR/HARNESS: first every file in tests/fuzz/regressions/
 # is executed once (libFuzzer runs file arguments as single inputs), then
 # the harness fuzzes for N seconds from a temporary copy of
@@ -21,6 +24,7 @@ seconds=60
 rss=2048
 timeout=10
 seeds_root=""
+seed=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--rss-mb) rss=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--seeds-root) seeds_root=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -86,7 +91,7 @@ for h in "$@"; do
 	cp "$seeds"/* "$corpus"/
 	nseed=$(ls "$corpus" | wc -l)
 	start=$(date +%s)
-	"$bin" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$timeout" \
+	"$bin" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$timeout" -seed="$seed" \
 		-dict="$dict" -print_final_stats=1 \
 		-artifact_prefix="$findings/$h-" "$corpus" >"$log" 2>&1
 	rc=$?
