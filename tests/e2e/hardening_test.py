@@ -63,7 +63,7 @@ def stop_ok(d):
     d.wait_log()
     report = e2e.sanitizer_report("".join(d.log))
     assert not report, report
-    assert rc == 0, "exit status %d" % rc
+    assert rc == 0, "exit status %d; its last log lines: %s" % (rc, "".join(d.log[-8:])[-1500:])
 
 
 def set_path(obj, dotted, value):
