@@ -434,6 +434,14 @@ def t_signals(binary, tmp):
     try:
         st, _, _ = d.request("GET", "/healthz", headers={"X-Request-Id": "before-rotate"})
         assert st == 200
+        # the access line is written when the answer has gone out, which
+        # may be just after the client has read it: rotate once it is there
+        t_end = time.time() + 10
+        while time.time() < t_end:
+            with open(logf) as f:
+                if "before-rotate" in f.read():
+                    break
+            time.sleep(0.02)
         os.rename(logf, logf + ".1")
         d.proc.send_signal(signal.SIGHUP)
         t_end = time.time() + 10
