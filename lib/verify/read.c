@@ -13,6 +13,7 @@
 #include "verify/read_int.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,8 @@ int vf_rd_add_label(rd *r, const char *name, size_t len, int64_t addr)
 {
 	vf_sym *sy;
 
+	if (addr >= 0)
+		r->after_end = 0;
 	if (addr < 0) {
 		memset(r->sknown, 0, sizeof(r->sknown));
 		memset(r->sref, 0, sizeof(r->sref));
@@ -71,6 +74,8 @@ int vf_rd_add_label(rd *r, const char *name, size_t len, int64_t addr)
 	r->lab[r->nlab].len = (uint32_t)len;
 	r->lab[r->nlab].inst = (uint32_t)r->p->ninst;
 	r->lab[r->nlab].addr = addr;
+	r->lab[r->nlab].woff = r->words ? r->words->len : 0;
+	r->lab[r->nlab].code = !r->data_section;
 	r->nlab++;
 	sy = vf_sym_get(&r->p->syms, name, len, 1);
 	if (!sy)
@@ -301,6 +306,10 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 	while (me < e && *me != ' ' && *me != '\t')
 		me++;
 	mn = (size_t)(me - m);
+	if (p->objdump && r->after_end && ci->addr >= 0 && ci->enc == 0) {
+		r->npad++; /* a zero word after s_endpgm: padding, not code */
+		return 0;
+	}
 	if (p->ninst >= p->max_instructions)
 		return kw_error_set(r->err, KW_ELIMIT, "max_instructions",
 				    "more than %zu instructions (max_instructions); raise the bound",
@@ -481,6 +490,7 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 		}
 	}
 	vf_rd_sconst_step(r, in, m, mn, ops, e, ci->addr);
+	r->after_end = in->kind == VF_I_END || (r->after_end && in->kind == VF_I_IGNORE);
 	p->ninst++;
 	return 0;
 }
@@ -501,7 +511,7 @@ static int build_functions(rd *r)
 		const vf_sym *sy;
 		int start;
 
-		if (l->addr >= 0) {
+		if (l->addr >= 0 && !r->any_func_decl) {
 			/* objdump prints every symbol, local labels too: a symbol
 			 * starts a function when nothing falls through into it and
 			 * it sits where a kernel does (256-byte aligned, .p2align 8)
@@ -602,17 +612,20 @@ static const vf_isa *isa_from_text(const char *t, size_t len)
 	return NULL;
 }
 
-int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
+/* Read every line of text into p with r (set up here; rd_free after). */
+static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
+		      kw_error *err)
 {
-	rd r;
 	const char *s = text, *end = text + len;
 	uint32_t lineno = 0;
 	int rc = 0;
 
-	memset(&r, 0, sizeof(r));
-	r.defining = -1;
-	r.p = p;
-	r.err = err;
+	memset(r, 0, sizeof(*r));
+	r->defining = -1;
+	r->data_addr = r->line_addr = -1;
+	r->p = p;
+	r->err = err;
+	r->words = words;
 	p->text = text;
 	p->len = len;
 	if (len >= UINT32_MAX)
@@ -637,21 +650,130 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
 		lineno++;
-		rc = vf_rd_line(&r, s, e, lineno);
+		rc = vf_rd_line(r, s, e, lineno);
 		if (rc)
-			goto out;
+			return rc;
 		s = nl ? nl + 1 : end;
 	}
 	p->nlines = lineno;
+	return 0;
+}
+
+static void rd_free(rd *r)
+{
+	free(r->mc);
+	free(r->mac);
+	free(r->br);
+	free(r->lab);
+}
+
+int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
+{
+	rd r;
+	int rc = read_lines(&r, p, text, len, isa_name, NULL, err);
+
+	if (rc)
+		goto out;
+	if (r.ndata) {
+		/* instructions as numbers (Tensile ships kernels so): reading
+		 * them needs a disassembler, which the CLI and kwgend have */
+		if (r.data_addr >= 0)
+			rc = kw_error_set(err, KW_EINVAL, "data_words",
+					  "line %u (address 0x%llx): %llu .long/.short/.byte word%s in a code "
+					  "section were not checked (bytes LLVM's disassembler did not decode); "
+					  "nothing is verified",
+					  r.data_line, (unsigned long long)r.data_addr,
+					  (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
+		else
+			rc = kw_error_set(err, KW_EINVAL, "data_words",
+					  "line %u: %llu .long/.short/.byte word%s in a code section: instructions "
+					  "given as numbers are not read from assembly text, so nothing is verified; "
+					  "give the file to `kwgen verify` or POST /v1/verify, which decode them, or "
+					  "the assembled code object",
+					  r.data_line, (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
+		goto out;
+	}
+	if (!p->ninst) {
+		rc = kw_error_set(err, KW_EINVAL, "instructions",
+				  "no instructions in the input: nothing was checked (give assembly text, "
+				  "llvm-objdump -d text or a code object)");
+		goto out;
+	}
 	rc = build_functions(&r);
 	if (!rc)
 		rc = vf_rd_resolve_branches(&r);
 out:
-	free(r.mc);
-	free(r.mac);
-	free(r.br);
-	free(r.lab);
+	rd_free(&r);
 	return rc ? (rc < 0 ? rc : KW_EINVAL) : 0;
+}
+
+void kw_verify_words_free(kw_verify_words *w)
+{
+	if (!w)
+		return;
+	free(w->bytes);
+	for (size_t i = 0; i < w->nsyms; i++)
+		free(w->syms[i].name);
+	free(w->syms);
+	memset(w, 0, sizeof(*w));
+}
+
+int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
+			 kw_error *err)
+{
+	kw_buf b = KW_BUF_INIT;
+	vf_prog p;
+	rd r;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	memset(&p, 0, sizeof(p));
+	p.max_instructions = (size_t)64 << 20;
+	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, err);
+	if (!rc && p.objdump)
+		rc = kw_error_set(err, KW_EINVAL, "data_words",
+				  "llvm-objdump text: its .long lines are bytes the disassembler did not decode");
+	else if (!rc && p.ninst)
+		rc = kw_error_set(err, KW_EINVAL, "data_words",
+				  "line %u: instructions and data words (line %u) in the code sections of one "
+				  "text: the words' addresses are not known, so they cannot be decoded",
+				  p.insts[0].line, r.data_line);
+	else if (!rc && !b.len)
+		rc = kw_error_set(err, KW_EINVAL, "data_words", "no data words in a code section");
+	if (!rc && !(w->syms = calloc(r.nlab ? r.nlab : 1, sizeof(*w->syms))))
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the labels");
+	for (size_t i = 0; !rc && i < r.nlab; i++) {
+		const label_ref *l = &r.lab[i];
+		const vf_sym *sy;
+		kw_verify_word_sym *o;
+		if (!l->code || l->woff > b.len)
+			continue;
+		sy = vf_sym_get(&p.syms, l->name, l->len, 0);
+		o = &w->syms[w->nsyms];
+		if (!(o->name = malloc(l->len + 1))) {
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the labels");
+			break;
+		}
+		memcpy(o->name, l->name, l->len);
+		o->name[l->len] = 0;
+		o->offset = l->woff;
+		o->func = sy && (sy->flags & VF_SYM_FUNC);
+		o->kernel = sy && (sy->flags & VF_SYM_KERNEL);
+		w->nsyms++;
+	}
+	if (!rc && b.oom)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the data words");
+	if (!rc) {
+		snprintf(w->isa, sizeof(w->isa), "%s", p.isa->name);
+		w->len = b.len;
+		w->bytes = (unsigned char *)kw_buf_detach(&b);
+	}
+	rd_free(&r);
+	vf_prog_free(&p);
+	kw_buf_free(&b);
+	if (rc)
+		kw_verify_words_free(w);
+	return rc;
 }
 
 void vf_prog_free(vf_prog *p)

@@ -30,6 +30,8 @@ typedef struct label_ref {
 	uint32_t len;
 	uint32_t inst;
 	int64_t addr;        /* objdump symbol address; -1 for labels */
+	size_t woff;         /* byte offset in rd.words (kw_verify_text_words) */
+	int code;            /* defined in a code section */
 } label_ref;
 
 #define MAC_PARAMS 32
@@ -68,6 +70,20 @@ typedef struct rd {
 	uint32_t cond_depth, skip_from; /* skip_from: depth where skipping began, 0 = none */
 	uint8_t cond_taken[64];
 	int any_func_decl, any_kernel_decl;
+	uint32_t lineno;             /* of the line being read */
+	int64_t line_addr;           /* its objdump address, or -1 */
+	/* instructions given as data (.long/.short/.byte in a code section):
+	 * not checked, so the input is refused (vf_read) */
+	int data_section;            /* the current section holds data */
+	uint64_t ndata;
+	uint32_t data_line;          /* the first one's line */
+	int64_t data_addr;           /* and address (objdump form; -1) */
+	/* objdump form: zero words after s_endpgm are padding between
+	 * functions (ld.lld fills the gaps between .text sections with 0) */
+	int after_end;
+	uint64_t npad;
+	/* kw_verify_text_words: the data words of code sections, collected */
+	kw_buf *words;
 	int64_t cur_sym_addr;
 	/* SGPR constants of straight-line scalar code (objdump form), to
 	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */

@@ -111,6 +111,7 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 
 	r->raw_s = s;
 	r->raw_e = e;
+	r->lineno = lineno;
 
 	if (r->in_block_comment) {
 		const char *end = NULL;
@@ -164,11 +165,21 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 	}
 	(void)slashes;
 	ci.allow |= r->allow_inherit;
+	r->line_addr = ci.addr;
 	e = rtrim(s, code_end);
 	if (s >= e)
 		return 0;
 	if (r->in_macro)
 		return vf_rd_directive(r, s, e);
+	if (e - s == 3 && !memcmp(s, "...", 3) && r->p->objdump) {
+		/* llvm-objdump's elided run of zero bytes: padding after
+		 * s_endpgm; anywhere else, code that was not shown */
+		if (!r->after_end && !r->ndata++) {
+			r->data_line = lineno;
+			r->data_addr = -1;
+		}
+		return 0;
+	}
 	if (*s == '.' && vf_rd_conditional(r, s, e))
 		return 0;
 	if (r->skip_from)

@@ -246,6 +246,44 @@ int vf_rd_conditional(rd *r, const char *s, const char *e)
 
 /* ---- directives ---- */
 
+/* The values of a data directive d (length dn) with operands [q, e),
+ * appended little-endian to r->words. */
+static int data_words(rd *r, const char *d, size_t dn, const char *q, const char *e)
+{
+	size_t size = 4;
+
+	if (dn == 5 && !memcmp(d, ".byte", 5))
+		size = 1;
+	else if ((dn == 6 && (!memcmp(d, ".short", 6) || !memcmp(d, ".hword", 6) || !memcmp(d, ".2byte", 6) ||
+			      !memcmp(d, ".value", 6))) ||
+		 (dn == 5 && !memcmp(d, ".word", 5)))
+		size = 2; /* LLVM's .word is 2 bytes */
+	else if ((dn == 5 && !memcmp(d, ".quad", 5)) || (dn == 6 && !memcmp(d, ".8byte", 6)))
+		size = 8;
+	q = skip_ws(q, e);
+	while (q < e) {
+		const char *c = q, *x;
+		int depth = 0;
+		int64_t v;
+		unsigned char b[8];
+		for (; c < e && (depth || *c != ','); c++)
+			depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+		x = skip_ws(q, c);
+		if (vf_expr(&r->p->syms, x, rtrim(x, c), &v))
+			return kw_error_set(r->err, KW_EINVAL, "data_words",
+					    "line %u: the %.*s value '%.*s' does not evaluate to a number", r->lineno,
+					    (int)dn, d, (int)(rtrim(x, c) - x), x);
+		if (r->words->len > (size_t)r->p->len * 8 + 64)
+			return kw_error_set(r->err, KW_ELIMIT, "data_words",
+					    "line %u: more data bytes than 8 x the text", r->lineno);
+		for (size_t i = 0; i < size; i++)
+			b[i] = (unsigned char)((uint64_t)v >> (8 * i));
+		kw_buf_put(r->words, (const char *)b, size);
+		q = c < e ? c + 1 : e;
+	}
+	return r->words->oom ? vf_rd_oom(r) : 0;
+}
+
 int vf_rd_directive(rd *r, const char *s, const char *e)
 {
 	const char *d = s, *q = s;
@@ -272,6 +310,56 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 			      : DIR(".amd_amdgpu_hsa_metadata") ? ".end_amd_amdgpu_hsa_metadata"
 								 : ".end_amdgpu_pal_metadata";
 		return 0;
+	}
+	/* sections: instructions are read in code (.text*) sections; data
+	 * words there are instructions given as numbers, which are not read */
+	if (DIR(".text")) {
+		r->data_section = 0;
+		return 0;
+	}
+	if (DIR(".data") || DIR(".rodata") || DIR(".bss")) {
+		r->data_section = 1;
+		return 0;
+	}
+	if (DIR(".section") || DIR(".pushsection")) {
+		const char *n0 = skip_ws(q, e), *n1 = n0;
+		while (n1 < e && *n1 != ',' && *n1 != ' ' && *n1 != '\t')
+			n1++;
+		r->data_section = !((n1 - n0 == 5 && !memcmp(n0, ".text", 5)) ||
+				    (n1 - n0 > 6 && !memcmp(n0, ".text.", 6)));
+		return 0;
+	}
+	if (DIR(".popsection")) {
+		r->data_section = 0;
+		return 0;
+	}
+	if (!r->data_section &&
+	    (DIR(".long") || DIR(".short") || DIR(".byte") || DIR(".word") || DIR(".hword") || DIR(".int") ||
+	     DIR(".2byte") || DIR(".4byte") || DIR(".8byte") || DIR(".quad") || DIR(".value") || DIR(".inst"))) {
+		if (!r->ndata++) {
+			r->data_line = r->lineno;
+			r->data_addr = r->line_addr;
+		}
+		return r->words ? data_words(r, d, dn, q, e) : 0;
+	}
+	if (r->words && !r->data_section && (DIR(".p2align") || DIR(".balign") || DIR(".align"))) {
+		/* code alignment: s_nop 0 words, as llvm-mc fills code */
+		const char *x = skip_ws(q, e), *c = NULL;
+		int64_t v;
+		size_t al;
+		for (const char *y = x; y < e && !c; y++)
+			if (*y == ',')
+				c = y;
+		if (vf_expr(&r->p->syms, x, rtrim(x, c ? c : e), &v) || v < 0 || v > 16)
+			return 0;
+		al = DIR(".p2align") ? (size_t)1 << v : (size_t)v;
+		while (al > 1 && r->words->len % al && !r->words->oom) {
+			if (r->words->len % 4)
+				kw_buf_putc(r->words, 0);
+			else
+				kw_buf_put(r->words, "\x00\x00\x80\xbf", 4);
+		}
+		return r->words->oom ? vf_rd_oom(r) : 0;
 	}
 	if (DIR(".macro")) {
 		r->in_macro = 1;
