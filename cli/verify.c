@@ -22,8 +22,9 @@ static void verify_usage(FILE *f)
 	      "\n"
 	      "Checks the waits of AMDGPU assembly (clang -S / Tensile output or\n"
 	      "llvm-objdump -d output, or an AMDGPU code object (ELF .co/.hsaco/.o,\n"
-	      "decoded with LLVM's disassembler, the ISA from e_flags); `-` reads\n"
-	      "stdin): registers read or overwritten\n"
+	      "decoded with LLVM's disassembler, the ISA from e_flags; assembly whose\n"
+	      "instructions are .long/.short/.byte words is decoded the same way);\n"
+	      "`-` reads stdin): registers read or overwritten\n"
 	      "while a load that writes them may be in flight (race_raw, race_waw), LDS\n"
 	      "writes in flight at a barrier (lds_barrier), LDS-DMA data read with the\n"
 	      "wrong counter (lds_dma), waits that wait for nothing (redundant_wait),\n"
@@ -275,6 +276,26 @@ int kw_cli_verify(int argc, char **argv)
 			o.isa = given;
 		} else {
 			rc = kw_verify_text(&r, text, len, &o, &err);
+			if (rc == KW_EINVAL && !strcmp(err.field, "data_words")) {
+				/* instructions as .long words (Tensile's
+				 * shipped kernels): decoded with LLVM's
+				 * disassembler, in a child process */
+				char *dis = NULL, isa[KW_CODEOBJ_ISA_MAX];
+				size_t dlen = 0;
+				const char *given = o.isa;
+				int undecodable = 0;
+				kw_error werr = KW_ERROR_INIT;
+
+				if (kw_codeobj_decode_words_child(text, len, o.isa, o.filename, o.max_instructions,
+								  NULL, &dis, &dlen, isa, &undecodable, &werr) == 0) {
+					o.isa = isa;
+					rc = kw_verify_text(&r, dis, dlen, &o, &err);
+					o.isa = given;
+					free(dis);
+				} else if (strcmp(werr.field, "objdump")) {
+					err = werr; /* why the words cannot be decoded */
+				}
+			}
 		}
 		free(text);
 		if (rc) {

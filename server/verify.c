@@ -361,7 +361,25 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	o.suppressions = q->supp;
 	o.no_redundant = q->no_redundant;
 	o.filename = "request";
-	if (kw_verify_text(&r, text, len, &o, &e) < 0) {
+	if (kw_verify_text(&r, text, len, &o, &e) < 0 && q->form == FORM_TEXT && !strcmp(e.field, "data_words")) {
+		/* instructions as .long words (Tensile's shipped kernels):
+		 * decoded with LLVM's disassembler in a child process */
+		kw_error we = KW_ERROR_INIT;
+		int undecodable = 0;
+
+		if (kw_codeobj_decode_words_child(q->data, q->len, isa, "request", s->cfg.max_verify_instructions, NULL,
+						  &dis, &len, isa_buf, &undecodable, &we) == 0) {
+			o.isa = isa_buf;
+			kw_error_clear(&e);
+			kw_verify_text(&r, dis, len, &o, &e);
+		} else if (undecodable) {
+			kw_reply_error(out, 422, "undecodable", "body", "%s", we.message);
+			goto done;
+		} else if (strcmp(we.field, "objdump")) {
+			e = we; /* why the words cannot be decoded */
+		}
+	}
+	if (!r) {
 		kw_reply_kw_error(out, &e);
 		goto done;
 	}

@@ -731,7 +731,7 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 	p.max_instructions = (size_t)64 << 20;
 	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, err);
 	if (!rc && p.objdump)
-		rc = kw_error_set(err, KW_EINVAL, "data_words",
+		rc = kw_error_set(err, KW_EINVAL, "objdump",
 				  "llvm-objdump text: its .long lines are bytes the disassembler did not decode");
 	else if (!rc && p.ninst)
 		rc = kw_error_set(err, KW_EINVAL, "data_words",

@@ -144,6 +144,25 @@ class T:
         again = self.post(data, "application/octet-stream")
         assert again["cached"] is True and again["key"] == got["key"]
 
+    def long_words(self):
+        # assembly whose instructions are .long words (Tensile's shipped
+        # form), made here from an assembled kernel: decoded, the CLI's
+        # findings with byte offsets; no instruction at all: 422
+        if not shutil.which(LLVM_MC):
+            raise e2e.Skip("%s not installed" % LLVM_MC)
+        src, obj = self.file("w.s", read_gz("llvm/gfx942/branchy_loads.s.gz")), os.path.join(self.tmp, "w.o")
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", src, "-o", obj],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-300:]
+        with open(obj, "rb") as f:
+            text = elf.words_asm(f.read(), "gfx942")
+        got = self.post(text, "text/plain")
+        want = strip(self.cli(self.file("w.long.s", text)))
+        assert strip(got) == want and got["stats"]["instructions"] == self.cli(obj)["stats"]["instructions"] > 0, \
+            (got["stats"], want["stats"])
+        e = self.post('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n', "text/plain", status=422)
+        assert "nothing was checked" in e["error"]["message"], e
+
     def undecodable(self):
         # .text bytes on which LLVM 22's AMDGPU disassembler crashes: decoded
         # in a child process, the daemon answers 422 undecodable and lives on
@@ -353,6 +372,7 @@ def main():
                 e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
                  "code object (application/octet-stream)",
+                 ".long-word assembly decoded as its code object; no instruction is 422",
                  "a code object LLVM's disassembler crashes on: 422 undecodable, kwgend lives; a foreign ELF 422",
                  "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
                  "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies",
@@ -366,17 +386,18 @@ def main():
             e2e.check(names[1], t.isa_query)
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
-            e2e.check(names[4], t.undecodable)
-            if e2e.check(names[5], t.get_bypass_kernelkey):
-                e2e.check(names[6], t.restart)
+            e2e.check(names[4], t.long_words)
+            e2e.check(names[5], t.undecodable)
+            if e2e.check(names[6], t.get_bypass_kernelkey):
+                e2e.check(names[7], t.restart)
             else:
-                e2e.not_run([names[6]], names[5])
-            e2e.check(names[7], t.metrics)
-            e2e.check(names[8], t.one_slot)
-            e2e.check(names[9], t.health_while_verifying)
-            e2e.check(names[10], t.version)
-            e2e.check(names[11], t.hit_while_saturated)
-            e2e.check(names[12], t.stop)
+                e2e.not_run([names[7]], names[6])
+            e2e.check(names[8], t.metrics)
+            e2e.check(names[9], t.one_slot)
+            e2e.check(names[10], t.health_while_verifying)
+            e2e.check(names[11], t.version)
+            e2e.check(names[12], t.hit_while_saturated)
+            e2e.check(names[13], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

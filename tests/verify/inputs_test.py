@@ -174,6 +174,57 @@ def linked(a, tmp, R):
                 f"exit {rc}, race_raw in {got}, {err.strip()[-200:]!r}")
 
 
+def long_words(a, tmp, R):
+    """.long-word assembly made here from assembled kernels: the findings of
+    the code object, at the same offsets, in the same functions."""
+    import gzip
+    items = [("racy", "gfx942", RACY.format(k="racy"))]
+    for rel, isa in (("gfx942/branchy_loads", "gfx942"), ("gfx90a/gemm_lds_f64", "gfx90a"),
+                     ("gfx1100/reduce_sum_f32", "gfx1100")):
+        path = os.path.join(HERE, "llvm", rel + ".s.gz")
+        if os.path.exists(path):
+            items.append((rel, isa, gzip.open(path, "rt").read()))
+    for name, isa, src in items:
+        s, o = os.path.join(tmp, "w.s"), os.path.join(tmp, "w.o")
+        with open(s, "w") as f:
+            f.write(src)
+        p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}", "-filetype=obj", s, "-o", o])
+        if p.returncode:
+            R.fail(f".long form of {name}: assemble", p.stderr.decode()[-300:])
+            continue
+        lw = os.path.join(tmp, "w.long.s")
+        with open(lw, "w") as f:
+            f.write(tiny_elf.words_asm(open(o, "rb").read(), isa))
+        p1 = run([a.kwgen, "verify", "--json", lw], text=True)
+        p2 = run([a.kwgen, "verify", "--json", o], text=True)
+        if p1.returncode not in (0, 1) or p2.returncode not in (0, 1):
+            R.fail(f".long form of {name}", f"exit {p1.returncode}/{p2.returncode}: {p1.stderr[-200:]!r} {p2.stderr[-200:]!r}")
+            continue
+        j1, j2 = json.loads(p1.stdout), json.loads(p2.stdout)
+        k1 = {(f["code"], f.get("offset"), f["function"]) for f in j1["findings"]}
+        k2 = {(f["code"], f.get("offset"), f["function"]) for f in j2["findings"]}
+        same = (k1 == k2 and p1.returncode == p2.returncode
+                and j1["stats"]["instructions"] == j2["stats"]["instructions"] > 0
+                and j1["stats"]["functions"] == j2["stats"]["functions"])
+        if name == "racy":
+            same = same and any(c == "race_raw" for c, _, _ in k1)
+        R.check(same, f".long form of {name}: the code object's findings ({len(k1)}), "
+                      f"{j1['stats']['instructions']} instructions",
+                f"only .long {sorted(k1 - k2, key=str)[:3]} only code object {sorted(k2 - k1, key=str)[:3]} "
+                f"stats {j1['stats']} {j2['stats']}")
+    # refused: instructions mixed with words (their offsets are unknown), a
+    # word that does not evaluate
+    for what, text, must in (
+            ("instructions and .long words mixed", ".text\nk:\n s_nop 0\n.long 0xBF810000\n", "instructions and data words"),
+            ("a .long value that does not evaluate", ".text\nk:\n.long 0xBF810000, nope\n", "does not evaluate")):
+        path = os.path.join(tmp, "bad.long.s")
+        with open(path, "w") as f:
+            f.write('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n' + text)
+        rc, _, err = verify(a, path)
+        R.check(rc == 2 and "line" in err and must in err and not sanitizer_report(err), f"{what}: exit 2 with the line",
+                f"exit {rc}: {err.strip()[-200:]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -186,6 +237,7 @@ def main():
             nothing_checked(a, tmp, R)
             symbol_injection(a, tmp, R)
             linked(a, tmp, R)
+            long_words(a, tmp, R)
     R.line()
     return R.status()
 

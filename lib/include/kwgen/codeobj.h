@@ -122,6 +122,26 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
                                  size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
                                  int *undecodable, kw_error *err);
 
+/*
+ * Assembly text whose instructions are data words (`.long`/`.short`/
+ * `.byte` in a code section, as Tensile ships kernels; kw_verify_text
+ * refuses it with err->field "data_words"), decoded: its words and labels
+ * (kw_verify_text_words) become a relocatable ELF (kw_codeobj_from_words:
+ * one .text section, a local symbol per label, STT_FUNC per function, a
+ * NAME.kd symbol per kernel, e_flags from the ISA) decoded in a child
+ * process as kw_codeobj_disassemble_child does.  isa NULL = the text's
+ * .amdgcn_target.  The findings of the decoded text are those of the code
+ * object llvm-mc assembles from the same text, at the same byte offsets
+ * (their lines are the decoded text's).  Errors as
+ * kw_codeobj_disassemble_child and kw_verify_text_words.
+ */
+struct kw_verify_words;
+int kw_codeobj_from_words(const struct kw_verify_words *w, char **elf, size_t *elf_len, kw_error *err);
+int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa, const char *name,
+                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **out,
+                                  size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
+                                  kw_error *err);
+
 /* The default address-space bound of the child for a len-byte object and
  * max_insts instructions (0 = no limit): 1 GiB (libLLVM and its tables)
  * + 2 x len + 1 KiB per instruction that can fit.  0 if that overflows. */

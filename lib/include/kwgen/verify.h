@@ -167,7 +167,9 @@ void kw_verify_result_free(kw_verify_result *r);
  * `.amdhsa_kernel NAME`; isa the processor (given, or the text's
  * .amdgcn_target).  All owned by w (kw_verify_words_free).  Errors:
  * KW_EINVAL (no ISA, a word that does not evaluate, no data words, or
- * instructions mixed with data words: their offsets are unknown), KW_ELIMIT,
+ * instructions mixed with data words: their offsets are unknown; field
+ * "objdump" for llvm-objdump text, whose words are bytes that did not
+ * decode), KW_ELIMIT,
  * KW_ENOMEM.  Bytes are bounded by 8 x len.
  */
 typedef struct kw_verify_word_sym {
