@@ -17,7 +17,7 @@ finding for finding) and schema/verify-response.schema.json:
   verify_route_test.py --kwgend build/kwgend --kwgen build/kwgen
 Last line: 'verify-route: N passed, N failed, N skipped'.
 """
-import argparse, gzip, json, os, shutil, subprocess, sys, tempfile
+import argparse, gzip, json, os, shutil, struct, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -162,6 +162,34 @@ class T:
             (got["stats"], want["stats"])
         e = self.post('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n', "text/plain", status=422)
         assert "nothing was checked" in e["error"]["message"], e
+
+    def memory_bound(self):
+        # one 136 KiB code object whose decoded text would repeat a 64 KiB
+        # symbol name in each of 16,384 branch comments: 422 naming the
+        # memory bound (16 x body + 96 MiB), kwgend's peak RSS grows by less
+        def hwm():
+            with open("/proc/%d/status" % self.d.proc.pid) as f:
+                return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM:"))
+        n = 16384
+        code = b"".join(struct.pack("<I", 0xBF820000 | (n - 2 - i)) for i in range(n - 1)) + elf.S_ENDPGM_GFX9
+        data = elf.elf(code, syms=[(b"L" * 65536, 4 * (n - 1), elf.STT_NOTYPE_LOCAL), (b"k", 0, elf.STT_FUNC_GLOBAL)])
+        before = hwm()
+        e = self.post(data, "application/octet-stream", status=422)
+        grew = hwm() - before
+        assert "memory bound" in e["error"]["message"], e
+        assert grew <= 16 * len(data) + (96 << 20), "kwgend peak RSS grew by %d MiB" % (grew >> 20)
+        # --max-verify-memory: a few KB of nested macros past 8 MB
+        lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', "k:", ".macro m0"] + ["  v_mov_b32 v1, v2"] * 64
+        lines += [".endm"] + sum(([".macro m%d" % i] + ["  m%d" % (i - 1)] * 64 + [".endm"] for i in range(1, 4)), [])
+        text = "\n".join(lines + ["  m3", "  s_endpgm"]) + "\n"
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "mem.db"), "--log-level", "error",
+                       "--max-verify-memory", "8000000").start()
+        try:
+            st, _, body = d.request("POST", "/v1/verify", text, {"Content-Type": "text/plain"})
+            obj = json.loads(body)
+            assert st == 422 and "8000000" in obj["error"]["message"], (st, body[:300])
+        finally:
+            d.stop()
 
     def undecodable(self):
         # .text bytes on which LLVM 22's AMDGPU disassembler crashes: decoded
@@ -373,6 +401,7 @@ def main():
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
                  "code object (application/octet-stream)",
                  ".long-word assembly decoded as its code object; no instruction is 422",
+                 "memory per verification bounded (16 x body + 96 MiB, --max-verify-memory): 422 naming it",
                  "a code object LLVM's disassembler crashes on: 422 undecodable, kwgend lives; a foreign ELF 422",
                  "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
                  "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies",
@@ -387,17 +416,18 @@ def main():
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
             e2e.check(names[4], t.long_words)
-            e2e.check(names[5], t.undecodable)
-            if e2e.check(names[6], t.get_bypass_kernelkey):
-                e2e.check(names[7], t.restart)
+            e2e.check(names[5], t.memory_bound)
+            e2e.check(names[6], t.undecodable)
+            if e2e.check(names[7], t.get_bypass_kernelkey):
+                e2e.check(names[8], t.restart)
             else:
-                e2e.not_run([names[7]], names[6])
-            e2e.check(names[8], t.metrics)
-            e2e.check(names[9], t.one_slot)
-            e2e.check(names[10], t.health_while_verifying)
-            e2e.check(names[11], t.version)
-            e2e.check(names[12], t.hit_while_saturated)
-            e2e.check(names[13], t.stop)
+                e2e.not_run([names[8]], names[7])
+            e2e.check(names[9], t.metrics)
+            e2e.check(names[10], t.one_slot)
+            e2e.check(names[11], t.health_while_verifying)
+            e2e.check(names[12], t.version)
+            e2e.check(names[13], t.hit_while_saturated)
+            e2e.check(names[14], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

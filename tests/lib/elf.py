@@ -124,3 +124,43 @@ def words_asm(obj, isa):
         out += [".rodata", ".amdhsa_kernel " + k, "  .amdhsa_next_free_vgpr 8", "  .amdhsa_next_free_sgpr 8",
                 ".end_amdhsa_kernel"]
     return "\n".join(out) + "\n"
+
+
+def elf_many(n, word=S_ENDPGM_GFX9, mach=MACH_GFX942):
+    """-> bytes: a relocatable ELF with n executable sections .text.I, each
+    holding word, and one global function symbol fI per section (the
+    shape that made section x symbol matching quadratic)."""
+    names = [b".text.%d" % i for i in range(n)]
+    shstr = b"\0.shstrtab\0.symtab\0.strtab\0" + b"".join(nm + b"\0" for nm in names)
+    strtab = b"\0" + b"".join(b"f%d\0" % i for i in range(n))
+    sym = bytes(24)
+    so = 1
+    for i in range(n):
+        sym += struct.pack("<IBBHQQ", so, STT_FUNC_GLOBAL, 0, 4 + i, 0, len(word))
+        so += len(b"f%d" % i) + 1
+    off = 64
+    text_off = off
+    off += len(word) * n
+    shstr_off = off
+    off += len(shstr)
+    off = (off + 7) & ~7
+    sym_off = off
+    off += len(sym)
+    str_off = off
+    off += len(strtab)
+    sh_off = (off + 7) & ~7
+    shnum = 4 + n
+    ident = b"\x7fELF" + bytes([2, 1, 1, 64, 3]) + bytes(7)
+    hdr = ident + struct.pack("<HHIQQQIHHHHHH", 1, EM_AMDGPU, 1, 0, 0, sh_off, 0x600 | mach, 64, 0, 0, 64, shnum, 1)
+    body = bytearray(hdr) + word * n + shstr
+    body += bytes(sym_off - len(body)) + sym + strtab
+    body += bytes(sh_off - len(body))
+    sh = bytes(64)
+    sh += _sh(1, 3, 0, shstr_off, len(shstr))                                      # 1 .shstrtab
+    sh += _sh(11, 2, 0, sym_off, len(sym), link=3, info=1, align=8, entsize=24)   # 2 .symtab
+    sh += _sh(19, 3, 0, str_off, len(strtab))                                      # 3 .strtab
+    no = 27
+    for i in range(n):
+        sh += _sh(no, 1, 6, text_off + len(word) * i, len(word), align=4)
+        no += len(names[i]) + 1
+    return bytes(body) + sh

@@ -68,7 +68,9 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * text.  name is printed on the "NAME:\tfile format elf64-amdgpu" line
  * (NULL = "code object"); a given isa overrides e_flags, but e_machine must
  * still be EM_AMDGPU (kw_codeobj_check_machine).  At most max_insts instructions are decoded
- * (0 = no limit); more is KW_ELIMIT.
+ * (0 = no limit); more is KW_ELIMIT.  The text is at most max_text bytes
+ * (0 = no limit; long symbol names repeated in every branch comment make it
+ * grow): more is KW_ELIMIT with err->field "max_memory".
  *
  * On success returns 0, *text is a NUL-terminated malloc'd string (caller
  * frees), *text_len its length, *isa_out the ISA used (static string), and
@@ -82,8 +84,8 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * each call makes its own disassembler context.
  */
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name,
-                           size_t max_insts, char **text, size_t *text_len, const char **isa_out,
-                           size_t *n_insts, kw_error *err);
+                           size_t max_insts, size_t max_text, char **text, size_t *text_len,
+                           const char **isa_out, size_t *n_insts, kw_error *err);
 
 /*
  * The same decoding in a child process, so that a crash or a runaway in
@@ -115,6 +117,7 @@ typedef struct kw_codeobj_child_opts {
 	const char *exe;   /* the program to run (NULL = /proc/self/exe) */
 	unsigned seconds;  /* CPU-time bound of the child (0 = the default) */
 	size_t max_memory; /* address-space bound of the child, bytes (0 = computed) */
+	size_t max_text;   /* bytes of decoded text (0 = no bound but max_memory) */
 } kw_codeobj_child_opts;
 
 int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,

@@ -108,9 +108,14 @@ typedef struct kw_verify_opts {
 	int no_redundant;
 	/* Name shown in text output ("file:line: ..."); NULL = "<input>". */
 	const char *filename;
+	/* Bytes the reading of one text may hold (macro expansions and the
+	 * instruction, operand and wait arrays, counted as they grow and while
+	 * a macro line expands); past it KW_ELIMIT naming the bound.  0 = the
+	 * default, 16 x the text's length + 96 MiB. */
+	size_t max_memory;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
