@@ -549,6 +549,32 @@ static void check_lds_barrier(work *w, uint32_t at)
 		}
 		retire(w, prod);
 	}
+	/* An LDS read in flight at the barrier: after it another wave may
+	 * overwrite that LDS, and LDS operations of different waves may be
+	 * reordered (AMDGPUUsage.rst, memory models GFX90A/GFX942/GFX10+:
+	 * "the LDS memory has multiple request queues ...").  Only the
+	 * youngest read is tracked: LDS reads complete in order. */
+	while (find_pending(w, VF_SLOT_LDSR, 1, ~0u, &k, &s)) {
+		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
+		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
+		if (w->report) {
+			char msg[512], m[64], pm[64], hv[48];
+			int c = w->isa->cls_cnt[k];
+			mnem(w->p, at, m, sizeof(m));
+			mnem(w->p, prod, pm, sizeof(pm));
+			if (have >= 0)
+				snprintf(hv, sizeof(hv), "has %s(%d)", cname(w, c), have);
+			else
+				snprintf(hv, sizeof(hv), "has no wait on %s", cname(w, c));
+			snprintf(msg, sizeof(msg),
+				 "%s reached while %s (line %u) may still be reading LDS, so another wave "
+				 "may overwrite that LDS after the barrier before the read completes: "
+				 "needs %s(%d) before it, %s",
+				 m, pm, w->p->insts[prod].line, cname(w, c), needed, hv);
+			emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
+		}
+		w->mask[VF_SLOT_LDSR] &= (uint16_t)~(1u << k);
+	}
 	/* LDS DMA in flight at the barrier with no wait at all on its counter
 	 * since it issued: the barrier was meant to publish it but waits on
 	 * the wrong counter (llvm/llvm-project#75245).  A DMA in flight
@@ -689,7 +715,7 @@ static void step(work *w, uint32_t at)
 	if (in->kind == VF_I_MEM) {
 		uint32_t same = 0;
 		for (uint8_t c = 0; c < in->ncls; c++)
-			if (!w->isa->cls_ooo[in->cls[c]])
+			if (!w->isa->cls_ooo[in->cls[c]] && !vf_vgpr_write_ooo(w->isa, in->cls[c]))
 				same |= 1u << in->cls[c];
 		for (uint8_t i = 0; i < in->nops; i++)
 			if (ops[i].def)
@@ -703,6 +729,8 @@ static void step(work *w, uint32_t at)
 						set_slot(w, k, s, at);
 			if ((in->flags & VF_F_LDSWRITE) && (k == VF_K_LDS || k == VF_K_FLATL))
 				set_slot(w, k, VF_SLOT_LDSW, at);
+			if ((in->flags & VF_F_LDSREAD) && k != VF_K_FLATV && k != VF_K_FLATS)
+				set_slot(w, k, VF_SLOT_LDSR, at);
 			if ((in->flags & VF_F_DMA) && c == 0)
 				set_slot(w, k, VF_SLOT_DMA, at);
 		}
