@@ -21,7 +21,10 @@ enum {
 	VF_SLOT_DMA = 1681,   /* youngest LDS-DMA / async / tensor load into LDS */
 	VF_SLOT_DMAX = 1682,  /* an LDS-DMA load that was in flight at a barrier */
 	VF_SLOT_LDSR = 1683,  /* youngest LDS read (ds_read / ds_load / *_rtn, tensor store) */
-	VF_NSLOT = 1684
+	VF_SLOT_DMAR = 1684,  /* first LDS read issued while the youngest LDS-DMA / tensor
+			       * load was in flight with no wait on its counter
+			       * (score: the DMA's; prod: the read) */
+	VF_NSLOT = 1685
 };
 
 /* ---- counters (internal ids; names per ISA in model.c) ---- */
