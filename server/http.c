@@ -90,6 +90,28 @@ static long long mono_ms(void)
 	return (long long)(mono_now() * 1000.0);
 }
 
+/* An error reply's body names the request: "request_id" joins its
+ * {"error": {...}} (the X-Request-Id header's value), so a client that
+ * keeps only the body can still quote it.  Only error replies (r->code set)
+ * with a JSON body are touched; out of memory leaves the body as it is. */
+static void add_request_id(kw_reply *r, const char *id)
+{
+	json_t *o, *e;
+	char *text;
+
+	if (!r->code[0] || !r->body || !r->len || r->content_type || !id[0])
+		return;
+	o = json_loadb(r->body, r->len, 0, NULL);
+	e = json_object_get(o, "error");
+	if (json_is_object(e) && json_object_set_new(e, "request_id", json_string(id)) == 0 &&
+	    (text = json_dumps(o, JSON_COMPACT))) {
+		free(r->body);
+		r->body = text;
+		r->len = strlen(text);
+	}
+	json_decref(o);
+}
+
 /* Turn r into a response and queue it; r's body moves into the response.
  * Returns MHD_YES if queued. */
 static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw_reply *r,
@@ -99,6 +121,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 	enum MHD_Result ret;
 	char num[24];
 
+	add_request_id(r, ctx->request_id);
 	resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
 	if (!resp)
 		return MHD_NO;

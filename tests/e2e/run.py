@@ -230,6 +230,8 @@ def expect_error(d, status, schemas, method, path, body=None, headers=None, code
         schemas["error"].validate(obj)
         if code:
             assert obj["error"]["code"] == code, obj
+        # the body names the request as the X-Request-Id header does
+        assert obj["error"].get("request_id") == h.get("x-request-id") and h.get("x-request-id"), (obj, h)
     return h
 
 
@@ -343,6 +345,10 @@ def t_errors(d, schemas, st):
                  body=json.dumps({"requests": [example()] * 9}), headers=J, code="limit")
     expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels:batch",
                  body=json.dumps({"reqs": []}), headers=J)
+    # a client's own sane X-Request-Id comes back in the header and the body
+    h = expect_error(d, schemas=schemas, status=404, method="GET", path="/nope",
+                     headers={"X-Request-Id": "job-17.a"}, code="not_found")
+    assert h.get("x-request-id") == "job-17.a", h
 
 
 def t_too_large(d, schemas, st):
