@@ -289,6 +289,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	if (!ctx)
 		return MHD_NO; /* out of memory in uri_logged */
+	url = kw_http_origin_path(url);
 	if (!ctx->headers_seen) {
 		const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id");
 

@@ -53,6 +53,11 @@ typedef struct kw_conn_ctx {
 
 /* http_route.c */
 
+/* The origin-form path of a request target: an absolute-form target
+ * ("http://host:port/healthz", RFC 9112 section 3.2.2, as proxies send)
+ * without its scheme and authority ("/healthz"; "/" when it names none);
+ * any other target as it is.  Points into url or at a static "/". */
+const char *kw_http_origin_path(const char *url);
 /* Route of a URL path; *key points at the {key} part of /v1/kernels/{key}. */
 int kw_http_route_of(const char *url, const char **key);
 /* Methods a route answers (the Allow header). */

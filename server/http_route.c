@@ -32,6 +32,21 @@ static int64_t wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+const char *kw_http_origin_path(const char *url)
+{
+	size_t skip;
+	const char *p;
+
+	if (strncasecmp(url, "http://", 7) == 0)
+		skip = 7;
+	else if (strncasecmp(url, "https://", 8) == 0)
+		skip = 8;
+	else
+		return url;
+	p = url + skip + strcspn(url + skip, "/?");
+	return *p == '/' ? p : "/";
+}
+
 /* Route of a URL path; *key points at the {key} part of /v1/kernels/{key}. */
 int kw_http_route_of(const char *url, const char **key)
 {
