@@ -6,9 +6,11 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
 # What each binary links: libkwgen needs LIB_PKGS only; kwgend adds
-# libmicrohttpd (SRV_LDLIBS); kwgen adds libyaml and libcurl (CLI_LDLIBS).
+# libmicrohttpd and libyaml (SRV_LDLIBS); kwgen adds libyaml and libcurl
+# (CLI_LDLIBS).  libyaml is reached through libkwgen-logic.a (lib/logic/:
+# logic-file YAML -> requests), which both programs link and libkwgen does not.
 LIB_PKGS := jansson sqlite3 libcrypto
-SRV_PKGS := libmicrohttpd
+SRV_PKGS := libmicrohttpd yaml-0.1
 PKGS     := $(LIB_PKGS) $(SRV_PKGS)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(LIB_PKGS) 2>/dev/null)
@@ -34,6 +36,9 @@ CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SRV_SRCS := $(sort $(wildcard server/*.c))
 SRV_OBJS := $(SRV_SRCS:%.c=$(BUILD)/obj/%.o)
+LOGIC_LIB_SRCS := $(sort $(wildcard lib/logic/*.c))
+LOGIC_LIB_OBJS := $(LOGIC_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LOGIC_A  := $(BUILD)/libkwgen-logic.a
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -51,17 +56,21 @@ $(BUILD)/libkwgen.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(LOGIC_A): $(LOGIC_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/$(KW_SO_REAL): $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,$(KW_SONAME) -Wl,--as-needed -o $@ $^ $(LDLIBS_ALL)
 
 $(BUILD)/$(KW_SONAME) $(BUILD)/libkwgen.so: $(BUILD)/$(KW_SO_REAL)
 	ln -sf $(KW_SO_REAL) $@
 
-$(BUILD)/kwgen: $(CLI_OBJS) $(BUILD)/libkwgen.a
-	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
+$(BUILD)/kwgen: $(CLI_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a
+	$(CC) -o $@ $(CLI_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
 
-$(BUILD)/kwgend: $(SRV_OBJS) $(BUILD)/libkwgen.a
-	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(SRV_LDLIBS)
+$(BUILD)/kwgend: $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a
+	$(CC) -o $@ $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(SRV_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
@@ -85,7 +94,7 @@ help:
 clean:
 	rm -rf $(BUILD) build-asan build-clang
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d) $(LOGIC_LIB_OBJS:.o=.d)
 # Suites `make test` runs (mk/test.mk); each mk/*.mk file appends its own.
 SUITES := unit
 -include $(sort $(wildcard mk/*.mk))

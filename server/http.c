@@ -57,6 +57,7 @@
 #include "body.h"
 #include "headwatch.h"
 #include "kernels.h"
+#include "kernels_yaml.h"
 #include "verify.h"
 #include "log.h"
 #include "metrics.h"
@@ -397,6 +398,13 @@ static int dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connecti
 	}
 	switch (ctx->route) {
 	case KW_ROUTE_KERNELS:
+		if (kw_kernels_is_yaml(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
+			return kw_kernels_post_yaml(out, job, s, ctx->body.p, ctx->body.len,
+						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa"),
+						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "generators"),
+						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "derive"),
+						    bypass, wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+												   MHD_HTTP_HEADER_ACCEPT)));
 		return kw_kernels_post(out, job, s, ctx->body.p, ctx->body.len, bypass,
 				       wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 									      MHD_HTTP_HEADER_ACCEPT)));
@@ -751,7 +759,7 @@ static int has_body(struct MHD_Connection *c)
 static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
 			 const char *method, const char *version)
 {
-	const char *clen;
+	const char *clen, *ct;
 
 	if (check_framing(out, c, ctx, method, version))
 		return 1;
@@ -801,9 +809,11 @@ static int check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_
 	}
 	if (ctx->route != KW_ROUTE_KERNELS && ctx->route != KW_ROUTE_BATCH)
 		return 0;
-	if (!kw_body_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_CONTENT_TYPE))) {
-		kw_reply_error(out, 415, "unsupported_media_type", NULL,
+	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	if (!kw_body_is_json(ct) && !(ctx->route == KW_ROUTE_KERNELS && kw_kernels_is_yaml(ct))) {
+		kw_reply_error(out, 415, "unsupported_media_type", NULL, ctx->route == KW_ROUTE_KERNELS ?
+			       "send the request with Content-Type: application/json, or one Tensile solution "
+			       "with Content-Type: application/yaml" :
 			       "send the request with Content-Type: application/json");
 		return 1;
 	}

@@ -1,5 +1,5 @@
 /*
- * cli/logic_derive.c - one Tensile solution dict (from a logic file) ->
+ * lib/logic/derive.c - one Tensile solution dict (from a logic file) ->
  * one kwgen request.
  *
  * The kernel keeps exactly the keys the KernelWriterModules helpers read,
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "logic_impl.h"
+#include "logic/logic.h"
 
 /* Bytes per element of Tensile's DataType enum (0..18). */
 static const int kw_dt_bytes[] = { 4, 8, 8, 16, 2, 4, 4, 2, 1, 8, 4, 1, 1, 1, 1, 1, 1, 1, 1 };
