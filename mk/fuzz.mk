@@ -7,7 +7,8 @@
 #   fuzz_http     kwgend's handlers without sockets: path + body -> route ->
 #                 parse -> answer, batch splitting, SQLite cache and memo
 #   fuzz_batch    `kwgen --batch` (cli/kwgen.c's run_batch) on JSON lines
-#   fuzz_yaml     `kwgen logic`'s YAML reader and request derivation
+#   fuzz_yaml     the logic YAML reader and request derivation (lib/logic/:
+#                 `kwgen logic`, kwgend's application/yaml), one solution's text
 #   fuzz_cache    the SQLite cache's key and row paths
 #
 #   make fuzz        every harness: the regression inputs, then FUZZ_SECONDS
@@ -49,7 +50,7 @@ FUZZ_BINS    := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 FUZZ_CACHE_OBJ := $(STORE_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_SRV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,server/kernels.c server/reply.c server/flight.c \
 		server/admit.c server/memo.c server/metrics.c server/log.c server/work.c)
-FUZZ_YAML_OBJS := $(FUZZ_BUILD)/obj/cli/logic_yaml.o $(FUZZ_BUILD)/obj/cli/logic_derive.o
+FUZZ_YAML_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(sort $(wildcard lib/logic/*.c)))
 
 .PHONY: fuzz fuzz-long fuzz-bins fuzz-clean
 .SECONDARY: $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.o)
