@@ -576,42 +576,79 @@ def t_listen(binary, tmp):
                      "bind_error": json.loads(err.strip().splitlines()[-1])["msg"]}
 
 
+def slow_daemon(binary, db, delay_ms, *extra):
+    """kwgend whose workers sleep delay_ms before every slice (the test-only
+    KWGEND_TEST_SLICE_DELAY_MS hook, server/work.h): a job of N slices takes
+    at least N * delay_ms however fast the machine generates."""
+    d = e2e.Daemon(binary, db, *extra)
+    d.prefix = ["env", "KWGEND_TEST_SLICE_DELAY_MS=%d" % delay_ms]
+    return d.start()
+
+
+def wait_for(cond, timeout, what):
+    """Poll cond() every 10 ms until it is true; fail naming what after timeout s."""
+    t_end = time.time() + timeout
+    while not cond():
+        if time.time() > t_end:
+            raise AssertionError("after %g s still not: %s" % (timeout, what))
+        time.sleep(0.01)
+
+
 def t_workers(binary, tmp):
-    d = e2e.Daemon(binary, os.path.join(tmp, "workers.db"), "--log-level", "error", "--workers", "1",
-                   "--max-body-bytes", str(64 << 20), "--work-timeout", "60").start()
+    # interleaving: a miss posted while a 100-item batch runs on the one
+    # worker is answered before the batch.  Each slice sleeps 20 ms first,
+    # so once the batch has started it has >= 99 x 20 ms to go on any
+    # machine, while an interleaved miss waits for one slice; a pool that
+    # ran the batch to its end first would answer the miss after it.
+    d = slow_daemon(binary, os.path.join(tmp, "workers.db"), 20, "--log-level", "error", "--workers", "1",
+                    "--max-body-bytes", str(64 << 20), "--work-timeout", "60")
     try:
-        # interleaving: a miss posted while a 100-item batch runs on the one
-        # worker is answered long before the batch
         res = {}
+        base = serial() * 1000
+        body = json.dumps({"requests": [e2e.variant(base + j) for j in range(100)]})
+        g0 = d.metric("kwgen_generations_total")
 
         def batch():
             t0 = time.time()
-            res["batch"] = d.request("POST", "/v1/kernels:batch", big_batch(100), J)[0], time.time() - t0
+            st, _, data = d.request("POST", "/v1/kernels:batch", body, J, conn=d.conn(timeout=300))
+            res["batch"] = st, time.time() - t0, data
 
         t = threading.Thread(target=batch)
         t.start()
-        time.sleep(0.3)
-        t0 = time.time()
-        st, _, data = d.request("POST", "/v1/kernels", big_item(serial() * 1000 + 999), J)
-        miss = time.time() - t0
+        try:
+            wait_for(lambda: d.metric("kwgen_generations_total") > g0, 60, "the batch's first item generated")
+            t0 = time.time()
+            st, _, data = d.request("POST", "/v1/kernels", e2e.variant(base + 999), J)
+            miss = time.time() - t0
+            batch_done_first = "batch" in res
+        finally:
+            t.join(timeout=300)
         assert st == 200 and json.loads(data)["cached"] is False, st
-        t.join(timeout=120)
-        assert res["batch"][0] == 200, res
-        assert miss < res["batch"][1] / 3, (miss, res["batch"][1])
-        FIG["interleave"] = "1 worker: a miss during a 100-item batch took %.0f ms, the batch %.1f s" % (
-            miss * 1000, res["batch"][1])
+        assert res["batch"][0] == 200, res["batch"][:2]
+        items = json.loads(res["batch"][2])["results"]
+        assert [x["status"] for x in items] == [200] * 100, [x["status"] for x in items if x["status"] != 200][:5]
+        assert not batch_done_first, "the miss was answered after the 100-item batch (%.1f s): no interleaving" % (
+            res["batch"][1])
+        FIG["interleave"] = "1 worker, 20 ms per slice: a miss during a 100-item batch took %.0f ms, " \
+                            "the batch %.1f s" % (miss * 1000, res["batch"][1])
     finally:
         rc = d.stop()
     assert rc == 0, rc
-    # --work-timeout: jobs queued longer than it get 503 timeout
-    d = e2e.Daemon(binary, os.path.join(tmp, "timeout.db"), "--log-level", "error", "--workers", "1",
-                   "--max-body-bytes", str(64 << 20), "--work-timeout", "1", "--threads", "4").start()
+    # --work-timeout: a job still queued past it gets 503 timeout for the
+    # items not yet answered.  6 batches of 40 items take turns on 1 worker
+    # whose slices sleep 30 ms first: 240 slices need >= 7.2 s, far past
+    # --work-timeout 1 (at most 33 slices fit in it), so items time out on
+    # any machine.
+    d = slow_daemon(binary, os.path.join(tmp, "timeout.db"), 30, "--log-level", "error", "--workers", "1",
+                    "--max-body-bytes", str(64 << 20), "--work-timeout", "1", "--threads", "4")
     try:
         out = []
         lock = threading.Lock()
+        base = serial() * 1000
 
         def one(i):
-            st, h, data = d.request("POST", "/v1/kernels:batch", big_batch(40), J)
+            body = json.dumps({"requests": [e2e.variant(base + 40 * i + j) for j in range(40)]})
+            st, h, data = d.request("POST", "/v1/kernels:batch", body, J, conn=d.conn(timeout=120))
             with lock:
                 out.append((st, h, data))
 
@@ -630,8 +667,8 @@ def t_workers(binary, tmp):
         assert set(codes) <= {(200, None), (503, "timeout")}, set(codes)
         st, _, _ = d.request("GET", "/healthz")
         assert st == 200
-        FIG["work_timeout"] = "--work-timeout 1, 1 worker, 6 x 40-item batches: %d items 200, %d items 503 timeout" % (
-            codes.count((200, None)), len(timeouts))
+        FIG["work_timeout"] = "--work-timeout 1, 1 worker, 30 ms per slice, 6 x 40-item batches: " \
+                              "%d items 200, %d items 503 timeout" % (codes.count((200, None)), len(timeouts))
     finally:
         rc = d.stop()
     assert rc == 0, rc
