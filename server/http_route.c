@@ -262,7 +262,7 @@ int kw_http_dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connect
 						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa"),
 						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "generators"),
 						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "derive"),
-						    bypass, wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						    bypass, kw_http_wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 												   MHD_HTTP_HEADER_ACCEPT)));
 		return kw_kernels_post(out, job, s, ctx->body.p, ctx->body.len, bypass,
 				       kw_http_wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
