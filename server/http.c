@@ -121,6 +121,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 	enum MHD_Result ret;
 	char num[24];
 
+	if (ctx->batch_text)
+		kw_http_batch_to_text(r);
 	add_request_id(r, ctx->request_id);
 	resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
 	if (!resp)
@@ -133,7 +135,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
-	if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET)
+	if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET ||
+	    ctx->route == KW_ROUTE_BATCH || ctx->route == KW_ROUTE_VERIFY || ctx->route == KW_ROUTE_VERIFY_GET)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
 	if (r->challenge)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
@@ -301,6 +304,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			kw_body_init(&ctx->body, s->cfg.max_verify_bytes);
 		if (kw_http_sane_request_id(rid))
 			snprintf(ctx->request_id, sizeof(ctx->request_id), "%s", rid);
+		ctx->batch_text = ctx->route == KW_ROUTE_BATCH &&
+				  kw_http_wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+										 MHD_HTTP_HEADER_ACCEPT));
 		if (kw_http_check_headers(&r, s, c, ctx, method, version ? version : ""))
 			return answer_early(c, ctx, &r);
 		atomic_store(&ctx->phase, PHASE_BODY);
