@@ -50,6 +50,7 @@ typedef struct kw_conn_ctx {
 	int batch_text;      /* a batch whose Accept prefers text/plain */
 	kw_kjob *job;        /* generation in progress (connection suspended) */
 	atomic_int job_ready;/* the job's done hook ran */
+	int suspend_counted; /* counted in s->suspended (suspended, resume not yet seen) */
 } kw_conn_ctx;
 
 /* http_route.c */
