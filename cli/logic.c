@@ -3,8 +3,8 @@
  * library-logic files, turn each solution into a kwgen request and print
  * the requests as JSON lines, or post them in batches to a daemon.
  *
- * Reading is streamed (logic_yaml.c), derivation is per solution
- * (logic_derive.c), posting is batched (logic_post.c); this file holds the
+ * Reading is streamed (lib/logic/yaml.c), derivation is per solution
+ * (lib/logic/derive.c), posting is batched (logic_post.c); this file holds the
  * options, the progress bar and the summary.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -402,25 +402,11 @@ static int run_file(run *r, const char *path, kw_error *err)
 }
 
 /* "wait,syncThreads" or a JSON array such as
- * [{"name":"wait","args":{"skipGlobalRead":0}}]. */
+ * [{"name":"wait","args":{"skipGlobalRead":0}}] (kw_logic_generators). */
 static int parse_generators(opts *o, const char *list)
 {
-	if (list[0] == '[') {
-		o->generators = json_loads(list, JSON_REJECT_DUPLICATES, NULL);
-		return json_is_array(o->generators) && json_array_size(o->generators) ? 0 : -1;
-	}
-	o->generators = json_array();
-	if (!o->generators)
-		return -1;
-	const char *p = list;
-	while (*p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len > 0 && json_array_append_new(o->generators, json_pack("{s:s%}", "name", p, len)) < 0)
-			return -1;
-		p += len + (e ? 1 : 0);
-	}
-	return json_array_size(o->generators) ? 0 : -1;
+	o->generators = NULL;
+	return kw_logic_generators(&o->generators, list, NULL) < 0 ? -1 : 0;
 }
 
 /* --isa and --generators checked with libkwgen's tables, as kwgend checks

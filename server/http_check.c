@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "verify.h"
 #include "body.h"
+#include "kernels_yaml.h"
 #include "reply.h"
 
 /* Copy a raw request target's path (up to '?') for the log: printable
@@ -220,7 +221,7 @@ int kw_http_has_body(struct MHD_Connection *c)
 int kw_http_check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
 			  const char *method, const char *version)
 {
-	const char *clen;
+	const char *clen, *ct;
 
 	if (check_framing(out, c, ctx, method, version))
 		return 1;
@@ -278,9 +279,11 @@ int kw_http_check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw
 	}
 	if (ctx->route != KW_ROUTE_KERNELS && ctx->route != KW_ROUTE_BATCH)
 		return 0;
-	if (!kw_body_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_CONTENT_TYPE))) {
-		kw_reply_error(out, 415, "unsupported_media_type", NULL,
+	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	if (!kw_body_is_json(ct) && !(ctx->route == KW_ROUTE_KERNELS && kw_kernels_is_yaml(ct))) {
+		kw_reply_error(out, 415, "unsupported_media_type", NULL, ctx->route == KW_ROUTE_KERNELS ?
+			       "send the request with Content-Type: application/json, or one Tensile solution "
+			       "with Content-Type: application/yaml" :
 			       "send the request with Content-Type: application/json");
 		return 1;
 	}

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kernels.h"
+#include "kernels_yaml.h"
 #include "verify.h"
 #include "metrics.h"
 #include "reply.h"
@@ -346,6 +347,13 @@ int kw_http_dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connect
 	}
 	switch (ctx->route) {
 	case KW_ROUTE_KERNELS:
+		if (kw_kernels_is_yaml(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE)))
+			return kw_kernels_post_yaml(out, job, s, ctx->body.p, ctx->body.len,
+						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "isa"),
+						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "generators"),
+						    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "derive"),
+						    bypass, kw_http_wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+												   MHD_HTTP_HEADER_ACCEPT)));
 		return kw_kernels_post(out, job, s, ctx->body.p, ctx->body.len, bypass,
 				       kw_http_wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 									      MHD_HTTP_HEADER_ACCEPT)));
