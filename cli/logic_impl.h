@@ -46,4 +46,9 @@ void kw_poster_free(kw_poster *p);
  */
 int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error *err);
 
+/* The X-Request-Id the daemon answered the last batch with ("" when none
+ * came); an error message of kw_poster_batch names it too.  Owned by p,
+ * valid until the next kw_poster_batch. */
+const char *kw_poster_request_id(const kw_poster *p);
+
 #endif

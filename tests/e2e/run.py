@@ -231,6 +231,8 @@ def expect_error(d, status, schemas, method, path, body=None, headers=None, code
         schemas["error"].validate(obj)
         if code:
             assert obj["error"]["code"] == code, obj
+        # the body names the request as the X-Request-Id header does
+        assert obj["error"].get("request_id") == h.get("x-request-id") and h.get("x-request-id"), (obj, h)
     return h
 
 
@@ -344,6 +346,25 @@ def t_errors(d, schemas, st):
                  body=json.dumps({"requests": [example()] * 9}), headers=J, code="limit")
     expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels:batch",
                  body=json.dumps({"reqs": []}), headers=J)
+    # a client's own sane X-Request-Id comes back in the header and the body
+    h = expect_error(d, schemas=schemas, status=404, method="GET", path="/nope",
+                     headers={"X-Request-Id": "job-17.a"}, code="not_found")
+    assert h.get("x-request-id") == "job-17.a", h
+
+
+def t_absolute_form(d, schemas, st):
+    """An absolute-form request target (RFC 9112 section 3.2.2: a server
+    must accept it) names the same resource as its path."""
+    origin = "http://127.0.0.1:%d" % d.port
+    s, _, data = d.request("GET", origin + "/healthz")
+    assert s == 200 and json.loads(data) == {"status": "ok"}, (s, data)
+    s, _, data = d.request("GET", "HTTP://localhost" + "/v1/kernels/" + st["key"])
+    assert s == 200 and json.loads(data)["key"] == st["key"], (s, data[:200])
+    s, _, r = d.post(example(), path=origin + "/v1/kernels")
+    assert s == 200 and r["key"] == st["key"] and r["cached"] is True, (s, r)
+    s, _, data = d.request("GET", origin)
+    assert s in (200, 404), s  # "/" is the page (or 404 with --no-ui), never a 400
+    expect_error(d, schemas=schemas, status=404, method="GET", path=origin + "/nope", code="not_found")
 
 
 def fixture_solution(i):
@@ -750,6 +771,7 @@ def main():
             ("?cache=bypass regenerates", t_bypass),
             ("batch with good and bad items", t_batch),
             ("error codes 400 404 405 415 422", t_errors),
+            ("absolute-form request targets (http://host/path)", t_absolute_form),
             ("one solution as YAML (Content-Type: application/yaml)", t_yaml),
             ("413 over --max-body-bytes", t_too_large),
             ("generators, isas, healthz, readyz, status, metrics", t_info_routes),

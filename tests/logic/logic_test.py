@@ -197,7 +197,7 @@ def main():
         with open(os.path.join(t, "empty-token"), "w") as fh:
             fh.write("\n")
         rc, out, err = run(cmd, "--server", "http://127.0.0.1:9", "--token-file", os.path.join(t, "empty-token"), p)
-        check(rc == 2 and "first line is empty" in err, "empty token file: status %d: %s" % (rc, err))
+        check(rc == 2 and "no token in the file" in err, "empty token file: status %d: %s" % (rc, err))
         # a solution that is not a mapping, and sparse: per-solution errors, status 1
         p = os.path.join(t, "sol.yaml")
         with open(p, "w") as fh:
