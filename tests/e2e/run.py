@@ -406,9 +406,12 @@ def t_yaml(d, schemas, st):
     assert ans["results"][0]["name"] == "wait" and ans["results"][0]["asm"], ans["results"][0]
     # a flow mapping wrapped over two lines, as PyYAML writes it; other YAML types; Accept: text/plain
     wrapped = text + "    InternalSupportParams: {KernArgsVersion: 2, SupportUserGSU: true,\n      UseUniversalArgs: true}\n"
-    for ct in ("application/yaml", "application/x-yaml; charset=utf-8", "text/yaml"):
-        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", wrapped, {"Content-Type": ct})
-        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, s, b[:300])
+    dashed = "- - " + wrapped[4:]  # copied as the first solution of a file: "- - Key: ..."
+    assert text.startswith("  - ")
+    for body, ct in ((wrapped, "application/yaml"), (wrapped, "application/x-yaml; charset=utf-8"),
+                     (wrapped, "text/yaml"), (dashed, "application/yaml")):
+        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", body, {"Content-Type": ct})
+        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, body[:10], s, b[:300])
     s, h, b = d.request("POST", q, text, dict(Y, Accept="text/plain"))
     assert s == 200 and h.get("content-type", "").startswith("text/plain") and b"s_waitcnt" in b, (s, b[:200])
     # bad YAML and bad parameters: a clear 4xx, with line:column for syntax
