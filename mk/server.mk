@@ -3,6 +3,8 @@
 #   make e2e          start $(BUILD)/kwgend on loopback (port 0, temp cache) and
 #                     exercise the API; E2E_GOLDEN=N corpus requests are checked
 #                     against tests/golden/answers.jsonl.gz (default 300)
+#   make e2e-smoke    the same checks with E2E_SMOKE_GOLDEN (default 20) corpus
+#                     requests (make check's e2e tier)
 #   make bench-http   wrk against cache hits, cache misses and nginx serving a
 #                     static file of the same size (not part of `make test`)
 #   make serve-test   tests/e2e/serve_test.py but its latency check: lingering
@@ -27,10 +29,15 @@ SERVE_P99_MS ?= 250
 SERVE_SOAK_SECONDS ?= 60
 MISS_N ?= 40
 
-.PHONY: e2e bench-http serve-test serve-latency serve-soak bench-miss
+.PHONY: e2e e2e-smoke bench-http serve-test serve-latency serve-soak bench-miss
 
 e2e: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/run.py --kwgend $(BUILD)/kwgend --golden $(E2E_GOLDEN)
+
+E2E_SMOKE_GOLDEN ?= 20
+
+e2e-smoke: $(BUILD)/kwgend
+	$(E2E_PYTHON) tests/e2e/run.py --kwgend $(BUILD)/kwgend --golden $(E2E_SMOKE_GOLDEN)
 
 bench-http: $(BUILD)/kwgend
 	KWGEND=$(BUILD)/kwgend DURATION=$(BENCH_DURATION) sh bench/http.sh

@@ -13,7 +13,7 @@
 #   make test SUITES="unit golden" only these
 #   make list-suites               print $(SUITES)
 
-.PHONY: test list-suites
+.PHONY: test check list-suites
 
 
 # `test: <target>` lines would make the suite a prerequisite of `test` (run
@@ -53,6 +53,18 @@ test:
 	@$(MAKE) --no-print-directory test-build >$(BUILD)/test-build.log 2>&1 || \
 		{ tail -n 30 $(BUILD)/test-build.log; echo "test: make test-build failed (log: $(BUILD)/test-build.log); the suites run anyway"; }
 	@$(RUN_SUITES) --label test $(TEST_SUITES)
+
+# make check: the quick tier for the edit-test loop (about a minute on an
+# idle 2-core machine): the unit tests, a golden sample, the e2e checks with
+# a few corpus requests, and the unit tests under ASan + UBSan.  make test
+# runs everything (CI runs make test).
+CHECK_SUITES ?= unit golden-sample e2e-smoke asan-unit
+
+check:
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) all $(UNIT_BINS) asan-bins >$(BUILD)/check-build.log 2>&1 || \
+		{ tail -n 30 $(BUILD)/check-build.log; echo "check: the build failed (log: $(BUILD)/check-build.log)"; exit 1; }
+	@$(RUN_SUITES) --label check $(CHECK_SUITES)
 
 list-suites:
 	@echo $(TEST_SUITES)
