@@ -588,8 +588,19 @@ int main(int argc, char **argv)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	/* Whatever is still queued gets 503 draining; running slices finish. */
 	kw_work_stop(s.work);
+	/* No request suspends any more; the running slices finish and every
+	 * suspended request is resumed (its own bound: a slice may take as
+	 * long as a drain).  MHD_stop_daemon with one still suspended would
+	 * abort the process (libmicrohttpd 0.9.75 panics). */
+	if (kw_http_wait_unsuspended(s.cfg.drain_seconds > 5 ? s.cfg.drain_seconds : 5) < 0) {
+		kw_log_event(KW_LOG_ERROR, "stop", json_pack("{s:i,s:I}", "signal", sig, "suspended",
+							     (json_int_t)atomic_load(&s.suspended)),
+			     "kwgend: requests still generating after %u s; exiting without closing them",
+			     s.cfg.drain_seconds > 5 ? s.cfg.drain_seconds : 5);
+		_exit(1);
+	}
 	/* Let the resumed connections send what they were given. */
-	for (unsigned i = 0; i < 100 && (atomic_load(&s.suspended) > 0 || kw_http_busy(0.2) > 0); i++)
+	for (unsigned i = 0; i < 100 && kw_http_busy(0.2) > 0; i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	busy = kw_http_busy(0);
 	kw_http_stop(d);

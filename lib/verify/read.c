@@ -365,8 +365,8 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 			int ret;
 			if (isa->gen >= 12)
 				ret = mem_find(ops, (size_t)(e - ops), "TH_ATOMIC_RETURN", 16) != NULL;
-			else if (isa->gfx94x)
-				ret = has_word(ops, e, "sc0");
+			else if (isa->gfx94x && mc->mem != VF_M_SMEM)
+				ret = has_word(ops, e, "sc0"); /* SMEM keeps glc on gfx94x */
 			else
 				ret = has_word(ops, e, "glc");
 			acc = ret ? VF_MA_LOAD : VF_MA_STORE;
