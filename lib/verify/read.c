@@ -704,7 +704,13 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	if (r.ndata) {
 		/* instructions as numbers (Tensile ships kernels so): reading
 		 * them needs a disassembler, which the CLI and kwgend have */
-		if (r.data_addr >= 0)
+		if (p->objdump && r.data_addr < 0)
+			rc = kw_error_set(err, KW_EINVAL, "data_words",
+					  "line %u: llvm-objdump elided zero bytes ('...') inside a function: "
+					  "code that is not shown was not checked, so nothing is verified (give "
+					  "the code object, or llvm-objdump -d -z text)",
+					  r.data_line);
+		else if (r.data_addr >= 0)
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u (address 0x%llx): %llu .long/.short/.byte word%s in a code "
 					  "section were not checked (bytes LLVM's disassembler did not decode); "

@@ -110,6 +110,17 @@ def nothing_checked(a, tmp, R):
     rc, _, err = verify(a, path)
     R.check(rc == 2 and "nothing was checked" in err, "no instruction: exit 2, says nothing was checked",
             f"exit {rc}: {err.strip()[-200:]!r}")
+    # llvm-objdump's "..." (elided zero bytes): padding after s_endpgm, but
+    # code not shown inside a function
+    for what, body, want in (("inside a function", "\ts_nop 0 // 000000000000: BF800000\n\t\t...\n"
+                              "\ts_endpgm // 000000000010: BF810000\n", 2),
+                             ("after s_endpgm", "\ts_endpgm // 000000000000: BF810000\n\t\t...\n", 0)):
+        path = os.path.join(tmp, "elided.dis.s")
+        with open(path, "w") as f:
+            f.write("0000000000000000 <k>:\n" + body)
+        rc, _, err = verify(a, path, "--isa", "gfx942")
+        R.check(rc == want and (want == 0 or "elided" in err), f"llvm-objdump '...' {what}: exit {want}",
+                f"exit {rc}: {err.strip()[-200:]!r}")
     # a word LLVM's disassembler does not decode (0xffffffff on gfx942):
     # the decoded text has a `.long` line there, which is not checked
     co = os.path.join(tmp, "undecodable.co")
