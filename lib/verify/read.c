@@ -633,7 +633,8 @@ int vf_rd_mem_check(rd *r, size_t extra)
 		return 0;
 	return kw_error_set(r->err, KW_ELIMIT, "max_memory",
 			    "line %u: reading the text would hold more than %zu bytes (the memory bound of one "
-			    "verification: 16 x the input + 96 MiB unless set, kwgend --max-verify-memory)",
+			    "verification: 16 x the input + 96 MiB unless set: kwgen verify --max-memory, "
+			    "kwgend --max-verify-memory)",
 			    r->lineno, p->max_memory);
 }
 
