@@ -130,7 +130,7 @@ static void usage(FILE *f)
 		"                         \"limit\" (default 16777216)\n"
 		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
 		"                         all fixed-point passes) of one verification, else\n"
-		"                         422 \"limit\" (default 0 = 64 per instruction + 1M)\n"
+		"                         422 \"limit\" (default 0 = 64 per instruction plus 1M)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
