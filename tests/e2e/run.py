@@ -8,6 +8,7 @@ Prints one line per check and a final line `e2e: N passed, M failed`;
 exit status 0 only when nothing failed.
 """
 import argparse
+import atexit
 import gzip
 import http.client
 import json
@@ -153,6 +154,20 @@ class Daemon:
         self.proc.kill()
         self.proc.wait()
 
+    @classmethod
+    def stop_all(cls):
+        """Stop every daemon still running (a check that failed half-way
+        left it): SIGTERM, then SIGKILL after 10 s.  Runs at exit."""
+        for d in cls.started:
+            if d.proc and d.proc.poll() is None:
+                d.proc.terminate()
+                try:
+                    d.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    d.proc.kill()
+                    d.proc.wait()
+
+
     def conn(self, timeout=60):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
@@ -191,6 +206,9 @@ class Daemon:
         st, _, data = self.request("GET", "/status")
         assert st == 200, st
         return json.loads(data)
+
+
+atexit.register(Daemon.stop_all)   # a check that failed half-way may have left one running
 
 
 def load_schemas():
@@ -406,9 +424,12 @@ def t_yaml(d, schemas, st):
     assert ans["results"][0]["name"] == "wait" and ans["results"][0]["asm"], ans["results"][0]
     # a flow mapping wrapped over two lines, as PyYAML writes it; other YAML types; Accept: text/plain
     wrapped = text + "    InternalSupportParams: {KernArgsVersion: 2, SupportUserGSU: true,\n      UseUniversalArgs: true}\n"
-    for ct in ("application/yaml", "application/x-yaml; charset=utf-8", "text/yaml"):
-        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", wrapped, {"Content-Type": ct})
-        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, s, b[:300])
+    dashed = "- - " + wrapped[4:]  # copied as the first solution of a file: "- - Key: ..."
+    assert text.startswith("  - ")
+    for body, ct in ((wrapped, "application/yaml"), (wrapped, "application/x-yaml; charset=utf-8"),
+                     (wrapped, "text/yaml"), (dashed, "application/yaml")):
+        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", body, {"Content-Type": ct})
+        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, body[:10], s, b[:300])
     s, h, b = d.request("POST", q, text, dict(Y, Accept="text/plain"))
     assert s == 200 and h.get("content-type", "").startswith("text/plain") and b"s_waitcnt" in b, (s, b[:200])
     # bad YAML and bad parameters: a clear 4xx, with line:column for syntax

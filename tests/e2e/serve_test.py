@@ -3,7 +3,7 @@
 answer, operability.  The real daemon on loopback (port 0), temp cache
 files, Python 3 stdlib only.
 
-  python3 tests/e2e/serve_test.py [--kwgend build/kwgend] [--only NAME,...]
+  python3 tests/e2e/serve_test.py [--kwgend build/kwgend] [--only NAME,...] [--skip NAME,...]
           [--seconds 6] [--p99-ms 250] [--figures FILE]
 
 Checks:
@@ -916,6 +916,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
     ap.add_argument("--only", default="")
+    ap.add_argument("--skip", default="", help="comma-separated checks not to run")
     ap.add_argument("--seconds", type=float, default=6)
     ap.add_argument("--p99-ms", type=float, default=250)
     ap.add_argument("--batch-items", type=int, default=175)
@@ -923,7 +924,9 @@ def main():
     a = ap.parse_args()
     binary = os.path.abspath(a.kwgend)
     only = set(a.only.split(",")) if a.only else set(CHECKS)
-    unknown = only - set(CHECKS)
+    skip = set(x for x in a.skip.split(",") if x)
+    unknown = (only | skip) - set(CHECKS)
+    only -= skip
     if unknown:
         ap.error("unknown check(s): %s" % ", ".join(sorted(unknown)))
     with tempfile.TemporaryDirectory(prefix="kwgen-serve-") as tmp:
