@@ -576,9 +576,13 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	};
 
 	{
+		/* KWGEND_TEST_SUSPEND_DELAY_MS=N (1..10000), tests only: see
+		 * tests/README.md; anything else, no delay */
 		const char *delay = getenv("KWGEND_TEST_SUSPEND_DELAY_MS");
+		char *end = NULL;
+		long v = delay && *delay ? strtol(delay, &end, 10) : 0;
 
-		test_suspend_delay_ms = delay ? strtol(delay, NULL, 10) : 0;
+		test_suspend_delay_ms = end && !*end && v >= 1 && v <= 10000 ? v : 0;
 	}
 	atomic_store(&closing, 0);
 	kw_http_srv = s;
