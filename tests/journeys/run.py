@@ -321,7 +321,7 @@ def journey_server(t, a, tmp):
     port = free_port()  # nothing listens there
     r = run([kw, "logic", "--no-progress", "--server", "http://127.0.0.1:%d" % port, fx], env=env, timeout=120)
     last = (r.err.decode().strip().split("\n") or [""])[-1]
-    t.check(r.rc == 2 and "1 exchanges failed" in last and last.endswith("exit 2"),
+    t.check(r.rc == 2 and "1 exchange failed" in last and last.endswith("exit 2"),
             "server: no daemon at the URL: exit 2, the summary counts the failed exchange: %s" % last,
             r.err.decode()[-500:])
     with Daemon(os.path.join(a.build, "kwgend"), os.path.join(tmp, "srv-plain.db"), "--log-level", "error",
