@@ -24,11 +24,12 @@ def _sh(name, type_, flags, off, size, link=0, info=0, align=1, entsize=0):
     return struct.pack("<IIQQQQIIQQ", name, type_, flags, 0, off, size, link, info, align, entsize)
 
 
-def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True):
+def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, name=b"k"):
     """-> bytes: ELFCLASS64, little-endian, ET_REL, e_flags = 0x600 | mach
-    (xnack and sramecc "any", the code object v4+ default)."""
+    (xnack and sramecc "any", the code object v4+ default); name: the
+    function symbol's name (bytes)."""
     shstr = b"\0.text\0.shstrtab\0.symtab\0.strtab\0"
-    strtab = b"\0k\0"
+    strtab = b"\0" + name + b"\0"
     # Elf64_Sym: name, info (STB_GLOBAL << 4 | STT_FUNC), other, shndx 1 (.text), value, size
     symtab = bytes(24) + struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0, len(text))
     parts, off = [], 64
