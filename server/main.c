@@ -57,7 +57,7 @@ static void usage(FILE *f)
 		"usage: kwgend [options]\n"
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
-		"POST /v1/verify, GET /v1/verify/{key},\n"
+		"POST /v1/verify, GET|HEAD|DELETE /v1/verify/{key},\n"
 		"GET|HEAD|DELETE /v1/kernels/{key}, GET /v1/generators, /v1/isas,\n"
 		"/healthz, /readyz, /status, /metrics.  Answers are cached in SQLite\n"
 		"(look into the file with `kwgen cache`).  \"Accept: text/plain\" on\n"

@@ -399,7 +399,9 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 				else
 					kw_reply_error(out, 422, "undecodable", "body",
 						       "cannot decode the code object: its decoded text passes the "
-						       "decoder process's memory bound (%s)",
+						       "decoder process's memory bound of %zu MiB (1 GiB + twice the "
+						       "body + 1 KiB per instruction; %s)",
+						       kw_codeobj_child_memory(q->len, s->cfg.max_verify_instructions) >> 20,
 						       e.message);
 				goto done;
 			}
