@@ -549,8 +549,6 @@ class T:
         # 114 KB whose decoded text (12,000 lines naming a 64 KiB symbol, ~790
         # MB) passes the decoder process's address-space bound: the body's
         # fault, 422 undecodable (not 503 no_memory, which says "retry")
-        if sanitized(self.a.kwgend):
-            raise e2e.Skip("ASan: the decoder process has no address-space bound")
         data = elf.elf(S_BRANCH_SELF * 12000, name=b"k" * 65536)
         st, h, body = self.d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
                                      conn=self.d.conn(timeout=300))
@@ -614,8 +612,6 @@ class T:
     def rss_after_load(self):
         # large verifications, then idle: RSS back under 2x the idle figure
         # within 10 s (make bench-verify-memory prints the figures)
-        if sanitized(self.a.kwgend):
-            raise e2e.Skip("ASan: its allocator keeps freed memory")
         d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "rss.db"), "--log-level", "error",
                        "--workers", "1", "--max-cache-bytes", "0").start()
         try:
@@ -706,9 +702,16 @@ def main():
             e2e.check(names[13], t.cache_rows)
             e2e.check(names[14], t.counters)
             e2e.check(names[15], t.single_flight)
-            e2e.check(names[16], t.decoded_past_bound)
+            if sanitized(a.kwgend):
+                # the decoder process has no address-space bound under ASan
+                # (it reserves terabytes), and ASan's allocator keeps freed
+                # memory (quarantine): these two are the plain build's
+                print("--   not under ASan: %s; %s" % (names[16], names[18]))
+            else:
+                e2e.check(names[16], t.decoded_past_bound)
             e2e.check(names[17], t.sigterm_while_decoding)
-            e2e.check(names[18], t.rss_after_load)
+            if not sanitized(a.kwgend):
+                e2e.check(names[18], t.rss_after_load)
             e2e.check(names[19], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
