@@ -133,6 +133,10 @@ static void usage(FILE *f)
 		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
 		"                         all fixed-point passes) of one verification, else\n"
 		"                         422 \"limit\" (default 0 = 64 per instruction + 1M)\n"
+		"  --max-verify-memory N  bytes one verification may hold (decoded text,\n"
+		"                         macro expansions, instructions), else 422 \"limit\"\n"
+		"                         naming the bound (default 0 = 16 x the body +\n"
+		"                         96 MiB)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
@@ -240,6 +244,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-body-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_body_memory },
 		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
 		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
+		{ "max-verify-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_verify_memory },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
 		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },

@@ -225,6 +225,7 @@ typedef struct vf_prog {
 	size_t nfuncs, cap_funcs;
 	uint64_t nlines;
 	size_t max_instructions;
+	size_t max_memory;   /* kw_verify_opts.max_memory, resolved (read.c) */
 	vf_symtab syms;
 	size_t nbranch_unresolved;
 	kw_arena xtext;      /* macro expansions (stable addresses) */
@@ -271,6 +272,8 @@ void vf_findings_sort(kw_verify_result *r);
 
 /* ---- reading (read.c), operands (operand.c) ---- */
 int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err);
+/* The default memory bound of reading a len-byte text: 16 x len + 96 MiB. */
+size_t vf_default_memory(size_t len);
 void vf_prog_free(vf_prog *p);
 
 /* ---- analysis (cfg.c, flow.c) ---- */
