@@ -8,6 +8,7 @@ Prints one line per check and a final line `e2e: N passed, M failed`;
 exit status 0 only when nothing failed.
 """
 import argparse
+import atexit
 import gzip
 import http.client
 import json
@@ -153,6 +154,20 @@ class Daemon:
         self.proc.kill()
         self.proc.wait()
 
+    @classmethod
+    def stop_all(cls):
+        """Stop every daemon still running (a check that failed half-way
+        left it): SIGTERM, then SIGKILL after 10 s.  Runs at exit."""
+        for d in cls.started:
+            if d.proc and d.proc.poll() is None:
+                d.proc.terminate()
+                try:
+                    d.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    d.proc.kill()
+                    d.proc.wait()
+
+
     def conn(self, timeout=60):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
@@ -191,6 +206,9 @@ class Daemon:
         st, _, data = self.request("GET", "/status")
         assert st == 200, st
         return json.loads(data)
+
+
+atexit.register(Daemon.stop_all)   # a check that failed half-way may have left one running
 
 
 def load_schemas():
