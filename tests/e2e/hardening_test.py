@@ -411,6 +411,28 @@ def t_slow_client(binary, tmp):
         good(d)
     finally:
         stop_ok(d)
+    # a half-sent body that then goes silent: --request-timeout (3 s), not
+    # --connection-timeout (20 s), closes it
+    d = e2e.Daemon(binary, os.path.join(tmp, "silent.db"), "--log-level", "warn",
+                   "--connection-timeout", "20", "--request-timeout", "3").start()
+    try:
+        sock = socket.create_connection(("127.0.0.1", d.port))
+        sock.sendall(b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 1000\r\n\r\n{\"isa\": ")
+        t0 = time.time()
+        sock.settimeout(15)
+        try:
+            got = sock.recv(4096)
+        except (socket.timeout, ConnectionResetError):
+            got = None
+        silent = time.time() - t0
+        sock.close()
+        assert got is not None and silent < 8, "a silent half-sent body was kept %.1f s (--request-timeout 3)" % silent
+        assert any("request not complete within --request-timeout" in x for x in d.log), d.log[-3:]
+        FIG["silent_body_closed_s"] = round(silent, 1)
+        good(d)
+    finally:
+        stop_ok(d)
 
 
 def heavy(i):
