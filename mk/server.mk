@@ -3,8 +3,10 @@
 #   make e2e          start $(BUILD)/kwgend on loopback (port 0, temp cache) and
 #                     exercise the API; E2E_GOLDEN=N corpus requests are checked
 #                     against tests/golden/answers.jsonl.gz (default 300)
-#   make bench-http   wrk against cache hits, cache misses and nginx serving a
-#                     static file of the same size (not part of `make test`)
+#   make bench-http   wrk against cache hits (POST, and GET by key), cache
+#                     misses (default bound and --max-cache-bytes 2000000) and
+#                     nginx serving a static file of the same size (not part
+#                     of `make test`)
 #   make serve-test   tests/e2e/serve_test.py: /healthz and hit p99 while 64 MiB
 #                     batches generate (SERVE_SECONDS, default 6, p99 under
 #                     SERVE_P99_MS, default 250: headroom for a loaded 2-core

@@ -583,6 +583,9 @@ int main(int argc, char **argv)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	/* Whatever is still queued gets 503 draining; running slices finish. */
 	kw_work_stop(s.work);
+	/* Misses whose rows are queued for the group commit are answered once
+	 * it has written them. */
+	kw_cache_flush(s.cache);
 	/* Let the resumed connections send what they were given. */
 	for (unsigned i = 0; i < 100 && (atomic_load(&s.suspended) > 0 || kw_http_busy(0.2) > 0); i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
