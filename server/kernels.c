@@ -831,6 +831,10 @@ static int call_slice(kw_job *b)
 	kw_kjob *j = (kw_kjob *)b;
 
 	j->fn(&j->out, j->arg);
+	if (j->flight) { /* a keyed call leads its flight: answer the followers */
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+	}
 	job_done(j);
 	return KW_JOB_DONE;
 }
@@ -840,11 +844,49 @@ static void call_cancel(kw_job *b, int why)
 	kw_kjob *j = (kw_kjob *)b;
 
 	cancelled(&j->out, j->s, why);
+	if (j->flight) {
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+	}
 	job_done(j);
 }
 
-int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
-		 void (*free_arg)(void *arg), void *arg)
+/* A follower of a keyed call: the leader's answer is ours. */
+static void call_wake(kw_flight_waiter *w, const kw_reply *r)
+{
+	kw_kjob *j = (kw_kjob *)((char *)w - offsetof(kw_kjob, waiter));
+
+	kw_reply_copy(&j->out, r);
+	job_done(j);
+}
+
+/* A keyed call: join its flight; a leader takes a slot and is queued. */
+static void call_start_keyed(kw_kjob *j)
+{
+	int rc = kw_flight_join(&j->flight, j->s->flights, j->key, &j->waiter);
+
+	if (rc == 0)
+		return; /* a follower: call_wake answers (j is not ours any more) */
+	if (rc < 0) {
+		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
+		j->out.retry_after = 1;
+		job_done(j);
+		return;
+	}
+	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
+		overloaded(&j->out, j->s);
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+		job_done(j);
+		return;
+	}
+	j->base.deadline = deadline_of(j->s);
+	if (kw_work_submit(j->s->work, &j->base) < 0)
+		call_cancel(&j->base, KW_CANCEL_SHUTDOWN);
+}
+
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, const char *key,
+		 void (*fn)(kw_reply *out, void *arg), void (*free_arg)(void *arg), void *arg)
 {
 	kw_kjob *j = job_new(s, 2, 0);
 
@@ -854,6 +896,18 @@ int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *o
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		out->retry_after = 1;
 		return 0;
+	}
+	if (key) { /* the slot is taken by the flight's leader (kw_kjob_start) */
+		snprintf(j->key, sizeof(j->key), "%s", key);
+		memcpy(j->out.key, j->key, sizeof(j->key));
+		j->fn = fn;
+		j->free_arg = free_arg;
+		j->arg = arg;
+		j->base.slice = call_slice;
+		j->base.cancel = call_cancel;
+		j->waiter.wake = call_wake;
+		*job = j;
+		return 1;
 	}
 	if (!(j->slots = kw_admit_enter_n(&s->admit, 1))) {
 		free_arg(arg);
@@ -878,6 +932,10 @@ void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg)
 	j->done_arg = arg;
 	if (j->batch == 0) {
 		one_start(j);
+		return;
+	}
+	if (j->batch == 2 && j->key[0]) {
+		call_start_keyed(j);
 		return;
 	}
 	j->base.deadline = deadline_of(j->s);
@@ -955,7 +1013,15 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 		kw_reply_text(out, 200, text, len, as_text ? "text/plain; charset=utf-8" : NULL);
 		return;
 	}
-	rc = kw_cache_get(&text, &len, s->cache, key, &e);
+	/* the verification routes share the store: a verification is no kernel */
+	rc = kw_cache_is_verification(s->cache, key, &e);
+	if (rc > 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a verification, not a kernel: GET /v1/verify/{key}");
+		return;
+	}
+	if (rc == 0)
+		rc = kw_cache_get(&text, &len, s->cache, key, &e);
 	if (rc < 0) {
 		kw_reply_kw_error(out, &e);
 		return;
@@ -993,6 +1059,11 @@ void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key)
 		return;
 	}
 	memcpy(out->key, key, 65);
+	if (kw_cache_is_verification(s->cache, key, NULL) > 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a verification, not a kernel: DELETE /v1/verify/{key}");
+		return;
+	}
 	if (kw_cache_delete(s->cache, key, &e) < 0) {
 		kw_reply_kw_error(out, &e);
 		return;

@@ -24,6 +24,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +57,7 @@ static void usage(FILE *f)
 		"usage: kwgend [options]\n"
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
-		"POST /v1/verify, GET /v1/verify/{key},\n"
+		"POST /v1/verify, GET|HEAD|DELETE /v1/verify/{key},\n"
 		"GET|HEAD|DELETE /v1/kernels/{key}, GET /v1/generators, /v1/isas,\n"
 		"/healthz, /readyz, /status, /metrics.  Answers are cached in SQLite\n"
 		"(look into the file with `kwgen cache`).  \"Accept: text/plain\" on\n"
@@ -482,6 +485,14 @@ int main(int argc, char **argv)
 	 * executable again, in its decoder mode (lib/codeobj/child.c) */
 	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
 		return kw_codeobj_child_main(argc, argv);
+#ifdef __GLIBC__
+	/* Blocks of 1 MiB and more (bodies, decoded text, answers) are mapped
+	 * and unmapped on their own.  glibc's default threshold rises with
+	 * each large block freed (up to 32 MiB), after which such blocks stay
+	 * in the arenas once freed: 2.6x the idle RSS after a few large
+	 * verifications, 1.1x with this (make bench-verify-memory). */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	s.cfg = (kw_srv_config){
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
 		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,
@@ -581,13 +592,27 @@ int main(int argc, char **argv)
 	kw_http_quiesce(d);
 	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_http_busy(KW_DRAIN_IDLE_S) > 0; i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	/* Decoder processes still running are killed now (their requests get
+	 * 503 draining), so that no running slice waits on one past the drain. */
+	kw_codeobj_child_stop_all();
 	/* Whatever is still queued gets 503 draining; running slices finish. */
 	kw_work_stop(s.work);
 	/* Misses whose rows are queued for the group commit are answered once
 	 * it has written them. */
 	kw_cache_flush(s.cache);
+	/* No request suspends any more; the running slices finish and every
+	 * suspended request is resumed (its own bound: a slice may take as
+	 * long as a drain).  MHD_stop_daemon with one still suspended would
+	 * abort the process (libmicrohttpd 0.9.75 panics). */
+	if (kw_http_wait_unsuspended(s.cfg.drain_seconds > 5 ? s.cfg.drain_seconds : 5) < 0) {
+		kw_log_event(KW_LOG_ERROR, "stop", json_pack("{s:i,s:I}", "signal", sig, "suspended",
+							     (json_int_t)atomic_load(&s.suspended)),
+			     "kwgend: requests still generating after %u s; exiting without closing them",
+			     s.cfg.drain_seconds > 5 ? s.cfg.drain_seconds : 5);
+		_exit(1);
+	}
 	/* Let the resumed connections send what they were given. */
-	for (unsigned i = 0; i < 100 && (atomic_load(&s.suspended) > 0 || kw_http_busy(0.2) > 0); i++)
+	for (unsigned i = 0; i < 100 && kw_http_busy(0.2) > 0; i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	busy = kw_http_busy(0);
 	kw_http_stop(d);

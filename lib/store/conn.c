@@ -62,6 +62,7 @@ static const char *const kw_cache_sql[ST_COUNT] = {
 	[ST_PAGES] = "PRAGMA page_count",
 	[ST_FREE] = "PRAGMA freelist_count",
 	[ST_SOURCE] = "SELECT source FROM entries WHERE key = ?1",
+	[ST_KIND] = "SELECT " KW_KIND_SQL " FROM entries WHERE key = ?1",
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",

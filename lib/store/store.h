@@ -33,6 +33,7 @@ enum {
 	ST_PAGES,    /* PRAGMA page_count */
 	ST_FREE,     /* PRAGMA freelist_count */
 	ST_SOURCE,   /* the source of a key */
+	ST_KIND,     /* is a key's row a verification */
 	ST_BEGIN,    /* BEGIN IMMEDIATE */
 	ST_COMMIT,
 	ST_ROLLBACK,
@@ -40,7 +41,13 @@ enum {
 };
 
 /* Statements a read-only connection prepares (the others need writes). */
-#define KW_READ_STATEMENTS ((1u << ST_GET) | (1u << ST_TOTALS) | (1u << ST_SOURCE))
+#define KW_READ_STATEMENTS ((1u << ST_GET) | (1u << ST_TOTALS) | (1u << ST_SOURCE) | (1u << ST_KIND))
+
+/* A verification row (kwgen/cache.h, kw_cache_is_verification): its version
+ * column holds the verifier's version; rows written before that carried the
+ * generator's, and are known by their request ({"route":"/v1/verify", ...}). */
+#define KW_KIND_SQL                                                                                       \
+	"(generator_version LIKE '" KW_CACHE_VERIFY_PREFIX "%' OR request LIKE '{\"route\":\"/v1/verify\"%')"
 
 #define KW_LRU_BATCH 32
 #define KW_MAX_PASS_OVER 64

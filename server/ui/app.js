@@ -35,15 +35,17 @@ class HttpError extends Error {
 	}
 }
 
-async function api(path, body) {
+/* GET path, or POST body: JSON.stringify(body), or the text body as is
+ * when contentType is given. */
+async function api(path, body, contentType) {
 	const headers = {};
 	if (token())
 		headers['Authorization'] = 'Bearer ' + token();
 	const init = { headers };
 	if (body !== undefined) {
 		init.method = 'POST';
-		headers['Content-Type'] = 'application/json';
-		init.body = JSON.stringify(body);
+		headers['Content-Type'] = contentType || 'application/json';
+		init.body = contentType ? body : JSON.stringify(body);
 	}
 	const resp = await fetch(path, init);
 	let data = null;
@@ -68,275 +70,68 @@ function showAuth(msg) {
 	$('token').focus();
 }
 
-/* ------------------------------------------------------------ YAML subset */
-
-/*
- * The YAML of one solution as logic files write it: block mappings and
- * sequences by indentation, flow [..] and {..}, plain and quoted scalars,
- * comments.  Anchors, tags, multi-document and block scalars are refused
- * with the line number.
- */
-function parseYaml(text) {
-	const lines = [];
-	text.split(/\r?\n/).forEach((raw, n) => {
-		const s = stripComment(raw).replace(/\s+$/, '');
-		if (!s.trim() || s.trim() === '---')
-			return;
-		if (/\t/.test(s.match(/^\s*/)[0]))
-			throw new Error(`YAML line ${n + 1}: tabs are not allowed for indentation`);
-		const indent = s.match(/^ */)[0].length;
-		lines.push({ n: n + 1, indent, text: s.slice(indent) });
-	});
-	if (!lines.length)
-		throw new Error('YAML: nothing to read');
-	const pos = { i: 0 };
-	const v = parseBlock(lines, pos, lines[0].indent);
-	if (pos.i < lines.length)
-		throw new Error(`YAML line ${lines[pos.i].n}: unexpected indentation`);
-	return v;
-}
-
-function stripComment(s) {
-	let q = null;
-	for (let i = 0; i < s.length; i++) {
-		const c = s[i];
-		if (q) {
-			if (c === q)
-				q = null;
-		} else if (c === '"' || c === "'") {
-			q = c;
-		} else if (c === '#' && (i === 0 || /\s/.test(s[i - 1]))) {
-			return s.slice(0, i);
-		}
-	}
-	return s;
-}
-
-function parseBlock(lines, pos, indent) {
-	const first = lines[pos.i];
-	if (/^-( |$)/.test(first.text))
-		return parseSeq(lines, pos, indent);
-	return parseMap(lines, pos, indent);
-}
-
-function parseSeq(lines, pos, indent) {
-	const out = [];
-	while (pos.i < lines.length && lines[pos.i].indent === indent && /^-( |$)/.test(lines[pos.i].text)) {
-		const ln = lines[pos.i];
-		const rest = ln.text.slice(1).replace(/^ +/, '');
-		if (!rest) {
-			pos.i++;
-			if (pos.i < lines.length && lines[pos.i].indent > indent)
-				out.push(parseBlock(lines, pos, lines[pos.i].indent));
-			else
-				out.push(null);
-		} else if (/^-( |$)/.test(rest) || isMapLine(rest)) {
-			/* "- key: v" or "- - x": the item is a block at the column of rest */
-			const col = indent + (ln.text.length - rest.length);
-			lines[pos.i] = { n: ln.n, indent: col, text: rest };
-			out.push(parseBlock(lines, pos, col));
-		} else {
-			out.push(parseScalarOrFlow(rest, ln.n));
-			pos.i++;
-		}
-	}
-	return out;
-}
-
-function isMapLine(t) {
-	return /^("[^"]*"|'[^']*'|[^\s\[\]{},"'][^:]*?):( |$)/.test(t);
-}
-
-function parseMap(lines, pos, indent) {
-	const out = {};
-	while (pos.i < lines.length && lines[pos.i].indent === indent) {
-		const ln = lines[pos.i];
-		if (/^-( |$)/.test(ln.text))
-			throw new Error(`YAML line ${ln.n}: a list item where a "key: value" was expected`);
-		const m = ln.text.match(/^("[^"]*"|'[^']*'|[^\s\[\]{},"'][^:]*?):( +(.*)|)$/);
-		if (!m)
-			throw new Error(`YAML line ${ln.n}: expected "key: value", got "${ln.text}"`);
-		const key = /^["']/.test(m[1]) ? m[1].slice(1, -1) : m[1].trim();
-		if (Object.prototype.hasOwnProperty.call(out, key))
-			throw new Error(`YAML line ${ln.n}: duplicate key "${key}"`);
-		const rest = (m[3] || '').trim();
-		pos.i++;
-		if (rest) {
-			out[key] = parseScalarOrFlow(rest, ln.n);
-		} else if (pos.i < lines.length && lines[pos.i].indent > indent) {
-			out[key] = parseBlock(lines, pos, lines[pos.i].indent);
-		} else if (pos.i < lines.length && lines[pos.i].indent === indent && /^-( |$)/.test(lines[pos.i].text)) {
-			out[key] = parseSeq(lines, pos, indent);
-		} else {
-			out[key] = null;
-		}
-		if (pos.i < lines.length && lines[pos.i].indent > indent)
-			throw new Error(`YAML line ${lines[pos.i].n}: unexpected indentation`);
-	}
-	return out;
-}
-
-function parseScalarOrFlow(text, n) {
-	if (/^[&*!|>]/.test(text))
-		throw new Error(`YAML line ${n}: anchors, aliases, tags and block scalars are not supported ("${text}")`);
-	if (text[0] === '[' || text[0] === '{') {
-		const p = { s: text, i: 0, n };
-		const v = flowValue(p);
-		skipWs(p);
-		if (p.i !== p.s.length)
-			throw new Error(`YAML line ${n}: text after the closing bracket: "${p.s.slice(p.i)}"`);
-		return v;
-	}
-	return scalar(text, n);
-}
-
-function skipWs(p) {
-	while (p.i < p.s.length && /\s/.test(p.s[p.i]))
-		p.i++;
-}
-
-function flowValue(p) {
-	skipWs(p);
-	const c = p.s[p.i];
-	if (c === '[' || c === '{') {
-		const close = c === '[' ? ']' : '}';
-		const out = c === '[' ? [] : {};
-		p.i++;
-		skipWs(p);
-		if (p.s[p.i] === close) {
-			p.i++;
-			return out;
-		}
-		for (;;) {
-			if (c === '[') {
-				out.push(flowValue(p));
-			} else {
-				const k = flowValue(p);
-				skipWs(p);
-				if (p.s[p.i] !== ':')
-					throw new Error(`YAML line ${p.n}: expected ":" in a flow mapping`);
-				p.i++;
-				out[String(k)] = flowValue(p);
-			}
-			skipWs(p);
-			if (p.s[p.i] === ',') {
-				p.i++;
-				continue;
-			}
-			if (p.s[p.i] === close) {
-				p.i++;
-				return out;
-			}
-			throw new Error(`YAML line ${p.n}: expected "," or "${close}"`);
-		}
-	}
-	if (c === '"' || c === "'") {
-		const end = p.s.indexOf(c, p.i + 1);
-		if (end < 0)
-			throw new Error(`YAML line ${p.n}: unterminated string`);
-		const v = p.s.slice(p.i + 1, end);
-		p.i = end + 1;
-		return v;
-	}
-	const m = p.s.slice(p.i).match(/^[^,\[\]{}:]*(:[^\s,\[\]{}][^,\[\]{}:]*)*/);
-	p.i += m[0].length;
-	if (!m[0].trim())
-		throw new Error(`YAML line ${p.n}: a value is missing`);
-	return scalar(m[0].trim(), p.n);
-}
-
-function scalar(t, n) {
-	if (t[0] === '"' || t[0] === "'") {
-		if (t.length < 2 || t[t.length - 1] !== t[0])
-			throw new Error(`YAML line ${n}: unterminated string ${t}`);
-		const body = t.slice(1, -1);
-		if (t[0] === '"')
-			return body.replace(/\\(["\\nt])/g, (_, c) => ({ n: '\n', t: '\t' })[c] || c);
-		return body.replace(/''/g, "'");
-	}
-	if (/^(true|True|TRUE)$/.test(t))
-		return true;
-	if (/^(false|False|FALSE)$/.test(t))
-		return false;
-	if (/^(null|Null|NULL|~)$/.test(t))
-		return null;
-	if (/^[-+]?\d+$/.test(t))
-		return parseInt(t, 10);
-	if (/^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$/.test(t))
-		return parseFloat(t);
-	return t;
-}
-
 /* ------------------------------------------------------- the solution text */
 
 /*
  * Text of the solution box -> {base request (no isa), isa hint, note}.
- * JSON with "kernel": a kwgen request.  Any other JSON object, or YAML:
- * one Tensile solution dict (Tensile defaults filled by the daemon).
+ * A JSON kwgen request (an object with "kernel") is used as it is.  Anything
+ * else - the YAML of one solution copied from a logic file, or a solution
+ * dict as JSON (JSON is YAML) - is read by the daemon: POST /v1/kernels
+ * with Content-Type: application/yaml and ?derive=only answers the request
+ * `kwgen logic` would make of it (Tensile defaults, tPA/tPB/states derived),
+ * so every generator, wait included, runs on a pasted solution.  The page
+ * parses no YAML itself.
  */
-function readSolution(text) {
+function kwgenRequest(text) {
 	if (!text.trim())
 		throw new Error('The solution box is empty: pick an example or paste a solution.');
+	if (text.trim()[0] !== '{')
+		return null;
 	let obj;
-	let form;
-	if (text.trim()[0] === '{') {
-		try {
-			obj = JSON.parse(text);
-		} catch (e) {
-			throw new Error('JSON: ' + e.message);
-		}
-		form = 'JSON';
-	} else {
-		obj = parseYaml(text);
-		form = 'YAML';
+	try {
+		obj = JSON.parse(text);
+	} catch (e) {
+		throw new Error('JSON: ' + e.message);
 	}
-	let note = '';
-	if (Array.isArray(obj)) {
-		/* a list of solutions, or a whole logic file (its solutions are a
-		 * list inside the top-level list) */
-		const isSol = (x) => x && typeof x === 'object' && !Array.isArray(x) &&
-			(x.MatrixInstM !== undefined || x.MIWaveTile !== undefined || x.NumThreads !== undefined);
-		let sols = obj.filter(isSol);
-		if (!sols.length) {
-			const inner = obj.find((x) => Array.isArray(x) && x.some(isSol));
-			sols = inner ? inner.filter(isSol) : [];
-		}
-		if (!sols.length)
-			throw new Error(`${form}: a list without a Tensile solution in it`);
-		note = sols.length > 1 ? ` (the first of ${sols.length} solutions; paste one solution to pick another)` : '';
-		obj = sols[0];
+	if (!obj || typeof obj !== 'object' || !obj.kernel || typeof obj.kernel !== 'object')
+		return null; /* a solution dict: the daemon derives it */
+	const base = {};
+	for (const k of ['wavefront', 'kernel', 'tPA', 'tPB', 'states', 'asmCaps', 'archCaps',
+		'vgprIdx', 'vgprMsb', 'fillDefaults', 'source'])
+		if (obj[k] !== undefined)
+			base[k] = obj[k];
+	return { base, isa: obj.isa, note: 'JSON kwgen request' };
+}
+
+const derived = { text: null, sol: null }; /* the last solution the daemon derived */
+
+async function readSolution(text) {
+	const req = kwgenRequest(text);
+	if (req)
+		return req;
+	if (derived.text === text)
+		return derived.sol;
+	let r;
+	try {
+		r = await api('/v1/kernels?derive=only', text, 'application/yaml');
+	} catch (e) {
+		if (e.status === 401)
+			throw e;
+		const m = e.body && e.body.error ? e.body.error.message + (e.body.error.field ? ` (field ${e.body.error.field})` : '') : e.message;
+		throw new Error(`${text.trim()[0] === '{' ? 'JSON' : 'YAML'} solution: ${m}`);
 	}
-	if (!obj || typeof obj !== 'object')
-		throw new Error(`${form}: expected a mapping (a solution dict or a kwgen request)`);
-	if (obj.kernel && typeof obj.kernel === 'object') {
-		const base = {};
-		for (const k of ['wavefront', 'kernel', 'tPA', 'tPB', 'states', 'asmCaps', 'archCaps',
-			'vgprIdx', 'vgprMsb', 'fillDefaults', 'source'])
-			if (obj[k] !== undefined)
-				base[k] = obj[k];
-		return { base, isa: obj.isa, note: `${form} kwgen request${note}` };
-	}
-	if (obj.MatrixInstM === undefined && obj.MIWaveTile === undefined && obj.NumThreads === undefined)
-		throw new Error(`${form}: this does not look like a Tensile solution (no MatrixInstM, MIWaveTile or NumThreads)`);
-	const kernel = Object.assign({}, obj);
-	if (kernel._ScheduleIterAlg === undefined && kernel.ScheduleIterAlg !== undefined)
-		kernel._ScheduleIterAlg = kernel.ScheduleIterAlg;
-	const base = { kernel, fillDefaults: true };
-	/* where it came from, returned with the answer (never part of the key) */
-	const src = {};
-	if (Number.isInteger(obj.SolutionIndex) && obj.SolutionIndex >= 0)
-		src.SolutionIndex = obj.SolutionIndex;
-	if (typeof obj.SolutionNameMin === 'string' && obj.SolutionNameMin)
-		src.SolutionNameMin = obj.SolutionNameMin;
-	else if (typeof obj.KernelNameMin === 'string' && obj.KernelNameMin)
-		src.KernelNameMin = obj.KernelNameMin;
-	if (Object.keys(src).length)
-		base.source = src;
-	return {
-		base, isa: obj.ISA,
-		note: `${form} Tensile solution${note}; Tensile defaults filled in. ` +
-			'wait needs tPA/tPB/states, which `kwgen logic` derives from a logic file.'
+	const base = {};
+	for (const k of ['kernel', 'tPA', 'tPB', 'states', 'source'])
+		if (r[k] !== undefined)
+			base[k] = r[k];
+	const sol = {
+		base, isa: r.isa,
+		note: `${text.trim()[0] === '{' ? 'JSON' : 'YAML'} Tensile solution, derived by the daemon as ` +
+			'`kwgen logic` derives it (Tensile defaults; tPA/tPB/states, so wait runs too)',
 	};
+	derived.text = text;
+	derived.sol = sol;
+	return sol;
 }
 
 /* ISA hint ("gfx942", [9,4,2]) -> ISA name, or null. */
@@ -356,15 +151,27 @@ function chosenIsas() {
 	return [...document.querySelectorAll('#isas input:checked')].map((x) => x.value);
 }
 
+/* The generator checkbox and argument inputs, found by comparing their
+ * data attributes as strings: names (from the daemon or from a shared link)
+ * are data, never part of a CSS selector. */
+function genBox(name) {
+	return [...document.querySelectorAll('#generators input[data-gen]')].find((x) => x.dataset.gen === name) || null;
+}
+
+function genArgEl(name, arg) {
+	const want = `${name}.${arg}`;
+	return [...document.querySelectorAll('#generators [data-gen-arg]')].find((x) => x.dataset.genArg === want) || null;
+}
+
 function chosenGenerators() {
 	const out = [];
 	for (const g of state.generators) {
-		const box = document.querySelector(`#generators input[data-gen="${g.name}"]`);
+		const box = genBox(g.name);
 		if (!box || !box.checked)
 			continue;
 		const args = {};
 		for (const a of g.args) {
-			const el = document.querySelector(`#generators [data-gen-arg="${g.name}.${a.name}"]`);
+			const el = genArgEl(g.name, a.name);
 			if (!el)
 				continue;
 			if (a.type === 'boolean') {
@@ -405,8 +212,8 @@ function parseJsonArg(v, what) {
 }
 
 /* The whole page state as one object (the shared URL, the curl command). */
-function formState() {
-	const sol = readSolution($('solution').value);
+async function formState() {
+	const sol = await readSolution($('solution').value);
 	const isas = chosenIsas();
 	if (!isas.length)
 		throw new Error('Tick at least one ISA.');
@@ -456,6 +263,9 @@ function fragmentOf() {
 	return '#r=' + b64urlEncode(JSON.stringify(share));
 }
 
+/* The share link's fields are data from anywhere: each is used only if it
+ * has the expected type, and only compared or assigned, never made into
+ * code or a selector. */
 function restoreFragment() {
 	const m = location.hash.match(/^#r=([A-Za-z0-9_-]+)$/);
 	if (!m)
@@ -467,35 +277,45 @@ function restoreFragment() {
 		setStatus('error', 'The link\'s #r= part does not decode: ' + e.message);
 		return false;
 	}
-	$('solution').value = share.solution || '';
-	$('example').value = share.example || '';
-	showExampleSource();
-	for (const box of document.querySelectorAll('#isas input'))
-		box.checked = (share.isas || []).includes(box.value);
-	for (const box of document.querySelectorAll('#generators input[data-gen]')) {
-		const g = (share.generators || []).find((x) => x.name === box.dataset.gen);
-		box.checked = Boolean(g);
-		if (g)
-			for (const [k, v] of Object.entries(g.args || {})) {
-				const el = document.querySelector(`#generators [data-gen-arg="${g.name}.${k}"]`);
-				if (!el)
-					continue;
-				if (el.type === 'checkbox')
-					el.checked = Boolean(v);
-				else
-					el.value = typeof v === 'string' ? v : JSON.stringify(v);
-			}
+	if (!share || typeof share !== 'object' || Array.isArray(share)) {
+		setStatus('error', 'The link\'s #r= part is not a page state (a JSON object).');
+		return false;
 	}
-	$('opt-nocomment').checked = Boolean(share.outputNoComment);
-	$('opt-holder').value = share.replaceHolder || '';
-	$('flip').checked = Boolean(share.flip);
-	if (share.colourBy)
+	const str = (v) => (typeof v === 'string' ? v : '');
+	const list = (v) => (Array.isArray(v) ? v : []);
+	$('solution').value = str(share.solution);
+	const ex = str(share.example);
+	$('example').value = /^\d+$/.test(ex) && Number(ex) < state.examples.length ? ex : '';
+	showExampleSource();
+	const isas = list(share.isas).filter((x) => typeof x === 'string');
+	for (const box of document.querySelectorAll('#isas input'))
+		box.checked = isas.includes(box.value);
+	const gens = list(share.generators).filter((x) => x && typeof x === 'object' && typeof x.name === 'string');
+	for (const box of document.querySelectorAll('#generators input[data-gen]')) {
+		const g = gens.find((x) => x.name === box.dataset.gen);
+		box.checked = Boolean(g);
+		if (!g || !g.args || typeof g.args !== 'object')
+			continue;
+		for (const [k, v] of Object.entries(g.args)) {
+			const el = genArgEl(g.name, k);
+			if (!el)
+				continue;
+			if (el.type === 'checkbox')
+				el.checked = Boolean(v);
+			else
+				el.value = typeof v === 'string' ? v : JSON.stringify(v);
+		}
+	}
+	$('opt-nocomment').checked = share.outputNoComment === true;
+	$('opt-holder').value = str(share.replaceHolder);
+	$('flip').checked = share.flip === true;
+	if ([...$('colour-by').options].some((o) => o.value === share.colourBy))
 		$('colour-by').value = share.colourBy;
 	return true;
 }
 
-function curlCommand() {
-	const fs = formState();
+async function curlCommand() {
+	const fs = await formState();
 	const reqs = requestsOf(fs);
 	const one = reqs.length === 1;
 	const url = location.origin + (one ? '/v1/kernels' : '/v1/kernels:batch');
@@ -527,7 +347,9 @@ async function run() {
 	const me = ++runs;
 	let fs;
 	try {
-		fs = formState();
+		fs = await formState();
+		if (me !== runs)
+			return;
 		$('parse-status').textContent = 'Read as ' + fs.sol.note;
 		$('parse-status').className = 'hint ok';
 	} catch (e) {
@@ -537,7 +359,7 @@ async function run() {
 		return;
 	}
 	history.replaceState(null, '', fragmentOf());
-	$('curl-text').textContent = curlCommand();
+	$('curl-text').textContent = await curlCommand();
 	const reqs = requestsOf(fs);
 	/* The picture: accToArchMapper of the first ISA as given and with
 	 * SourceSwap flipped (MFMA/WMMA kernels only). */
@@ -1087,24 +909,51 @@ function loadExample() {
 	onSolutionEdited();
 }
 
-/* Read the box as the user types: say what it is, tick its ISA if none is. */
+/* Read the box as the user types: say what it is, tick its ISA if none is.
+ * A solution goes to the daemon to be derived, once the typing pauses. */
+let editTimer = null;
+let edits = 0;
+
 function onSolutionEdited() {
+	clearTimeout(editTimer);
+	const me = ++edits;
 	const t = $('solution').value;
 	if (!t.trim()) {
 		$('parse-status').textContent = '';
-		return;
+		return Promise.resolve();
 	}
+	let quick = null;
 	try {
-		const sol = readSolution(t);
-		$('parse-status').textContent = 'Read as ' + sol.note;
-		$('parse-status').className = 'hint ok';
-		const name = isaName(sol.isa);
-		if (name && !chosenIsas().length)
-			$('isa-' + name).checked = true;
+		quick = kwgenRequest(t);
 	} catch (e) {
 		$('parse-status').textContent = e.message;
 		$('parse-status').className = 'hint bad';
+		return Promise.resolve();
 	}
+	const show = async () => {
+		try {
+			const sol = quick || await readSolution(t);
+			if (me !== edits)
+				return;
+			$('parse-status').textContent = 'Read as ' + sol.note;
+			$('parse-status').className = 'hint ok';
+			const name = isaName(sol.isa);
+			if (name && !chosenIsas().length)
+				$('isa-' + name).checked = true;
+		} catch (e) {
+			if (me !== edits)
+				return;
+			$('parse-status').textContent = e.message;
+			$('parse-status').className = 'hint bad';
+		}
+	};
+	if (quick)
+		return show();
+	$('parse-status').textContent = 'Reading the solution …';
+	$('parse-status').className = 'hint';
+	return new Promise((resolve) => {
+		editTimer = setTimeout(() => show().then(resolve), 250);
+	});
 }
 
 async function start() {
@@ -1130,8 +979,14 @@ async function start() {
 		o.textContent = ex.name;
 		sel.appendChild(o);
 	});
-	if (restoreFragment()) {
-		onSolutionEdited();
+	let restored = false;
+	try {
+		restored = restoreFragment();
+	} catch (e) { /* the page still starts; say what went wrong */
+		setStatus('error', 'The shared link could not be restored: ' + e.message);
+	}
+	if (restored) {
+		await onSolutionEdited();
 		run();
 	} else {
 		sel.value = '0';
@@ -1179,9 +1034,9 @@ document.addEventListener('DOMContentLoaded', () => {
 			$('copy-status').textContent = e.message;
 		}
 	});
-	$('curl').addEventListener('click', () => {
+	$('curl').addEventListener('click', async () => {
 		try {
-			const c = curlCommand();
+			const c = await curlCommand();
 			$('curl-text').textContent = c;
 			$('curl-box').open = true;
 			copyText(c, 'curl command');
@@ -1189,9 +1044,9 @@ document.addEventListener('DOMContentLoaded', () => {
 			$('copy-status').textContent = e.message;
 		}
 	});
-	window.addEventListener('hashchange', () => {
+	window.addEventListener('hashchange', async () => {
 		if (restoreFragment()) {
-			onSolutionEdited();
+			await onSolutionEdited();
 			run();
 		}
 	});

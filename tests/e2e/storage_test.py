@@ -6,7 +6,7 @@ port 0, temp dirs.
 
   python3 tests/e2e/storage_test.py [--kwgend build/kwgend]
           [--misses 4000] [--hits 10000] [--lock-seconds 5] [--p99-ms 250]
-          [--figures FILE] [--only bounded,hits,lock,counters,db-flag,read-only]
+          [--figures FILE] [--only bounded,hits,lock,counters,db-flag,read-only] [--skip NAME,...]
 
 bounded    --max-cache-bytes 2000000: --misses distinct requests and --hits
            hits (one miss, then hits of stored keys); every 2,000 requests a
@@ -556,9 +556,11 @@ def main():
     ap.add_argument("--p99-ms", type=float, default=250)
     ap.add_argument("--figures", default="")
     ap.add_argument("--only", default="")
+    ap.add_argument("--skip", default="", help="comma-separated checks not to run")
     a = ap.parse_args()
     binary = os.path.abspath(a.kwgend)
     only = set(x for x in a.only.split(",") if x)
+    skip = set(x for x in a.skip.split(",") if x)
     tmp = tempfile.mkdtemp(prefix="kwgen-storage-")
     os.chmod(tmp, 0o755)
     try:
@@ -575,7 +577,7 @@ def main():
              t_old_snapshot, (binary, tmp)),
         ]
         for tag, name, fn, args in checks:
-            if not only or tag in only:
+            if (not only or tag in only) and tag not in skip:
                 e2e.check(name, fn, *args)
         e2e.sanitizer_check("no sanitizer report from any kwgend")
     finally:

@@ -107,6 +107,7 @@ def rewrite(args):
 libc = ctypes.CDLL(None)
 def die_with_parent():
     libc.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+die_with_parent()   # the wrapper too: a test that dies cannot leave it running
 
 if MODE == "sanitizer-line":
     sys.stderr.write(%(leak)r + "\n")
@@ -305,6 +306,15 @@ def scaleout_cases(res, o, tmp):
                 r"kwgen logic --server pass 1 exits 0 with 0 errors: exit 2")
 
 
+def alive(pid):
+    """pid runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
 def runner_cases(res, o, tmp):
     mk = os.path.join(tmp, "suites.mk")
     with open(mk, "w") as f:
@@ -312,7 +322,10 @@ def runner_cases(res, o, tmp):
                 "fails:\n\t@echo '2 passed, 0 failed'; exit 1\n"
                 "quiet-fail:\n\t@echo 'all good'; echo '5 passed, 1 failed'\n"
                 "sanitizer:\n\t@echo '%s'; echo '4 passed, 0 failed'\n"
-                "skips:\n\t@echo 'SKIPPED thing: no tool'; echo '1 passed, 0 failed, 1 skipped'\n" % SAN_LEAK)
+                "skips:\n\t@echo 'SKIPPED thing: no tool'; echo '1 passed, 0 failed, 1 skipped'\n"
+                "leaves-daemon:\n\t@setsid sleep 120 </dev/null >/dev/null 2>&1 & echo '1 passed, 0 failed'\n"
+                "chatty:\n\t@for i in 1 2 3 4 5; do echo \"chatty line $$i\"; sleep 0.1; done; "
+                "echo 'chatty: 5 passed, 0 failed'\n" % SAN_LEAK)
     runner = [PY, "scripts/run-suites", "--make", "make -f " + mk]
     for suite, show in (("fails", r"make exited"), ("quiet-fail", r"reported 1 failed but exited 0"),
                         ("sanitizer", r"sanitizer report")):
@@ -327,6 +340,19 @@ def runner_cases(res, o, tmp):
     rc, out = run(runner + ["skips", "ok"], {"CI": "true"})
     res.check(rc != 0 and "skipped under CI=true" in out, "run-suites: a skip under CI=true fails",
               "exit %d" % rc)
+    # a suite that leaves a process running (in its own session) fails, and
+    # the process is gone afterwards
+    rc, out = run(runner + ["ok", "leaves-daemon"], {"CI": ""})
+    m = re.search(r"leaves-daemon: left 1 process\(es\) running \(killed\): (\d+) sleep 120", out)
+    gone = m and not alive(int(m.group(1)))
+    res.check(rc != 0 and m and gone, "run-suites: a suite that leaves a process running fails; the process is killed",
+              "exit %d, %s" % (rc, "process still there" if m and not gone else out.strip().splitlines()[-3:]))
+    # side by side (-j 2): each suite's output printed whole, both counted
+    rc, out = run(runner + ["-j", "2", "chatty", "ok", "fails"], {"CI": ""})
+    block = re.search(r"======== test: make chatty\n((?:chatty line \d\n){5})chatty: 5 passed", out)
+    res.check(rc != 0 and block and out.strip().splitlines()[-1] == "10 passed, 1 failed, 0 skipped",
+              "run-suites -j 2: a suite's output is printed whole; counts add up; a failure still fails",
+              "exit %d, last line %r" % (rc, out.strip().splitlines()[-1:]))
     res.check(sanitizer_report("x\n" + SAN_UB + "\n") and not sanitizer_report("RuntimeError: x\n"),
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 

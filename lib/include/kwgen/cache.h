@@ -119,6 +119,10 @@ typedef struct kw_cache_options {
 
 #define KW_CACHE_OPTIONS_INIT { 0, 200, 0, 1024, 200, 0, 0, 0, 0, 0 }
 
+/* A verification's row (kwgend's POST /v1/verify) carries the verifier's
+ * version (kw_verify_version(), which starts so) as its generator_version. */
+#define KW_CACHE_VERIFY_PREFIX "kwgen-verify-"
+
 /* One entry to store.  Every string is NUL-terminated and non-NULL. */
 typedef struct kw_cache_entry {
 	const char *key;               /* 64 hex digits */
@@ -269,7 +273,14 @@ typedef struct kw_cache_row {
 	const char *source; /* compact JSON, or "" */
 	int64_t bytes, created, last_access;
 	const char *request, *asm_text, *tables, *response;
+	int verification; /* 1: a verification's row (kw_cache_is_verification) */
 } kw_cache_row;
+
+/* Is key's row a verification (POST /v1/verify; KW_CACHE_VERIFY_PREFIX,
+ * or, in rows written before versions were kept apart, a request whose
+ * "route" is "/v1/verify") rather than a kernel?  Returns 1, 0,
+ * KW_ENOTFOUND or KW_EIO.  Never waits for a lock. */
+int kw_cache_is_verification(kw_cache *c, const char *key, kw_error *err);
 
 /* Return 0 to go on, non-zero to stop early (not an error). */
 typedef int (*kw_cache_row_cb)(void *ud, const kw_cache_row *row);
