@@ -609,6 +609,9 @@ int main(int argc, char **argv)
 	kw_codeobj_child_stop_all();
 	/* Whatever is still queued gets 503 draining; running slices finish. */
 	kw_work_stop(s.work);
+	/* Misses whose rows are queued for the group commit are answered once
+	 * it has written them. */
+	kw_cache_flush(s.cache);
 	/* No request suspends any more; the running slices finish and every
 	 * suspended request is resumed (its own bound: a slice may take as
 	 * long as a drain).  MHD_stop_daemon with one still suspended would
