@@ -25,6 +25,8 @@
 #                             .long-word assembly (tests/verify/inputs_test.py)
 #   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
 #                             (tests/e2e/verify_route_test.py)
+#   make bench-verify-memory  kwgend's peak RSS per hostile POST /v1/verify body and
+#                             its RSS after 10 s idle (bench/bench_verify_memory.py)
 #   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling
 #                             the same files (ratio, goal >= 1)
 # Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c),
@@ -89,6 +91,10 @@ verify-mutants-objdump-short: $(BUILD)/kwgen
 
 bench-verify: $(BUILD)/kwgen
 	python3 bench/bench_verify.py --kwgen $(BUILD)/kwgen --json $(BUILD)/bench-verify.json
+
+.PHONY: bench-verify-memory
+bench-verify-memory: $(BUILD)/kwgend
+	python3 bench/bench_verify_memory.py --kwgend $(BUILD)/kwgend --json $(BUILD)/bench-verify-memory.json
 
 verify-isas: $(BUILD)/kwgen
 	python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)

@@ -174,6 +174,9 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		if (ctx->route == KW_ROUTE_KERNELS ||
 		    (ctx->route == KW_ROUTE_KERNEL_GET && strcmp(ctx->method, "DELETE") != 0))
 			kw_metrics_kernel(r->status, r->cached);
+		else if (ctx->route == KW_ROUTE_VERIFY ||
+			 (ctx->route == KW_ROUTE_VERIFY_GET && strcmp(ctx->method, "DELETE") != 0))
+			kw_metrics_verify(r->status, r->cached, ctx->body.len);
 	}
 	kw_reply_reset(r);
 	return ret;

@@ -25,6 +25,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +58,7 @@ static void usage(FILE *f)
 		"usage: kwgend [options]\n"
 		"\n"
 		"HTTP daemon for kwgen: POST /v1/kernels, POST /v1/kernels:batch,\n"
-		"POST /v1/verify, GET /v1/verify/{key},\n"
+		"POST /v1/verify, GET|HEAD|DELETE /v1/verify/{key},\n"
 		"GET|HEAD|DELETE /v1/kernels/{key}, GET /v1/generators, /v1/isas,\n"
 		"/healthz, /readyz, /status, /metrics.  Answers are cached in SQLite\n"
 		"(look into the file with `kwgen cache`).  \"Accept: text/plain\" on\n"
@@ -131,6 +134,10 @@ static void usage(FILE *f)
 		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
 		"                         all fixed-point passes) of one verification, else\n"
 		"                         422 \"limit\" (default 0 = 64 per instruction plus 1M)\n"
+		"  --max-verify-memory N  bytes one verification may hold (decoded text,\n"
+		"                         macro expansions, instructions), else 422 \"limit\"\n"
+		"                         naming the bound (default 0 = 16 x the body +\n"
+		"                         96 MiB)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
@@ -243,6 +250,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-body-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_body_memory },
 		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
 		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
+		{ "max-verify-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_verify_memory },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
 		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
@@ -489,6 +497,14 @@ int main(int argc, char **argv)
 	 * executable again, in its decoder mode (lib/codeobj/child.c) */
 	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
 		return kw_codeobj_child_main(argc, argv);
+#ifdef __GLIBC__
+	/* Blocks of 1 MiB and more (bodies, decoded text, answers) are mapped
+	 * and unmapped on their own.  glibc's default threshold rises with
+	 * each large block freed (up to 32 MiB), after which such blocks stay
+	 * in the arenas once freed: 2.6x the idle RSS after a few large
+	 * verifications, 1.1x with this (make bench-verify-memory). */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	s.cfg = (kw_srv_config){
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
 		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,
@@ -588,8 +604,14 @@ int main(int argc, char **argv)
 	kw_http_quiesce(d);
 	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_http_busy(KW_DRAIN_IDLE_S) > 0; i++)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	/* Decoder processes still running are killed now (their requests get
+	 * 503 draining), so that no running slice waits on one past the drain. */
+	kw_codeobj_child_stop_all();
 	/* Whatever is still queued gets 503 draining; running slices finish. */
 	kw_work_stop(s.work);
+	/* Misses whose rows are queued for the group commit are answered once
+	 * it has written them. */
+	kw_cache_flush(s.cache);
 	/* No request suspends any more; the running slices finish and every
 	 * suspended request is resumed (its own bound: a slice may take as
 	 * long as a drain).  MHD_stop_daemon with one still suspended would

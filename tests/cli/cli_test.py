@@ -865,6 +865,56 @@ def t_logic_hostile_server():
 # ---------------------------------------------------------------- kwgen cache
 
 
+def t_cache_recency():
+    """Rows served a moment ago survive `kwgen cache purge --older-than 30`:
+    kwgend writes the hit times it holds in memory to the file in the
+    background while it runs, and the rest when it stops."""
+    db = os.path.join(O.tmp, "recency.db")
+    day_ms = 86400 * 1000
+
+    def age(key):
+        con = sqlite3.connect(db, timeout=10)
+        con.execute("UPDATE entries SET last_access = last_access - ? WHERE key = ?", (40 * day_ms, key))
+        con.commit()
+        con.close()
+
+    def listed():
+        return kwgen("cache", "--db", db, "ls")[1]
+
+    d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
+    try:
+        bodies = [e2e.variant(900 + i) for i in range(3)]
+        keys = []
+        for b in bodies:
+            s, _, r = d.post(b)
+            assert s == 200, s
+            keys.append(r["key"])
+        for k in keys:
+            age(k)
+        f0 = d.metric("kwgen_cache_recency_flushes_total")
+        s, _, r = d.post(bodies[0])  # a POST hit
+        assert s == 200 and r["cached"] is True, (s, r)
+        s, _, _ = d.request("GET", "/v1/kernels/" + keys[1])  # a GET
+        assert s == 200, s
+        # two rounds after the hits (the first may have begun before them)
+        deadline = time.time() + 60
+        while d.metric("kwgen_cache_recency_flushes_total") < f0 + 2:
+            assert time.time() < deadline, "no recency flush within 60 s"
+            time.sleep(0.2)
+        kwgen("cache", "--db", db, "purge", "--older-than", "30")
+        out = listed()
+        assert keys[0] in out and keys[1] in out, "rows hit a moment ago were purged:\n" + out
+        assert keys[2] not in out, "a row unused for 40 days survived the purge:\n" + out
+        # at shutdown: aged again, hit, stopped at once
+        age(keys[0])
+        s, _, r = d.post(bodies[0])
+        assert s == 200 and r["cached"] is True, (s, r)
+    finally:
+        assert d.stop() == 0
+    kwgen("cache", "--db", db, "purge", "--older-than", "30")
+    assert keys[0] in listed(), "the hit before SIGTERM did not reach the file"
+
+
 def t_cache_flags():
     db = os.path.join(O.tmp, "cli-cache.db")
     d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
@@ -1205,6 +1255,7 @@ CHECKS = [
     ("the --max-work default reads the same in kwgen(1), kwgend(8), --help, README", t_max_work_default_words),
     ("kwgen logic --progress: the file name, running totals, hits once posted, \"1 file\"", t_logic_progress),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
+    ("kwgen cache purge --older-than keeps rows kwgend served a moment ago", t_cache_recency),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
     ("kwgen verify -- FILE: a file named like an option", t_verify_dashdash),
