@@ -44,9 +44,9 @@ def mib(n):
 
 
 def inputs():
-    name = b"k" * 65536
-    yield "long-symbols-3k", elf.elf(struct.pack("<I", 0xbf82ffff) * 3000, name=name), "application/octet-stream"
-    yield "long-symbols-12k", elf.elf(struct.pack("<I", 0xbf82ffff) * 12000, name=name), "application/octet-stream"
+    syms = [(b"k" * 65536, 0, elf.STT_FUNC_GLOBAL)]
+    yield "long-symbols-3k", elf.elf(struct.pack("<I", 0xbf82ffff) * 3000, syms=syms), "application/octet-stream"
+    yield "long-symbols-12k", elf.elf(struct.pack("<I", 0xbf82ffff) * 12000, syms=syms), "application/octet-stream"
     yield "nops-1M", elf.elf(struct.pack("<I", 0xbf800000) * 1000000), "application/octet-stream"
     text = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\nk:\n" + "\ts_nop 0\n" * ((16 << 20) // 9) + "\ts_endpgm\n"
     yield "text-16MiB", text.encode(), "text/plain"

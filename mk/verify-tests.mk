@@ -19,6 +19,10 @@
 #                             gfx950, gfx1101, gfx1102, gfx1200 (and
 #                             tests/verify/src-extra for all ten ISAs): no race,
 #                             and the short mutation test over them
+#   make verify-inputs        every input form read whole or refused: nothing
+#                             checked is exit 2, ELF symbol names cannot inject
+#                             instructions, linked multi-kernel code objects,
+#                             .long-word assembly (tests/verify/inputs_test.py)
 #   make verify-route         POST /v1/verify and GET /v1/verify/{key} on kwgend
 #                             (tests/e2e/verify_route_test.py)
 #   make bench-verify-memory  kwgend's peak RSS per hostile POST /v1/verify body and
@@ -57,11 +61,14 @@ $(BUILD)/kwgen $(BUILD)/kwgend: $(BUILD)/libkwgen-codeobj.a
 CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 
-.PHONY: verify-test verify-forms verify-mutants verify-mutants-short verify-mutants-objdump \
+.PHONY: verify-inputs verify-test verify-forms verify-mutants verify-mutants-short verify-mutants-objdump \
 	verify-mutants-objdump-short bench-verify verify-route verify-isas
 
 verify-test: $(BUILD)/kwgen
 	python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
+
+verify-inputs: $(BUILD)/kwgen
+	python3 tests/verify/inputs_test.py --kwgen $(BUILD)/kwgen
 
 verify-forms: $(BUILD)/kwgen $(BUILD)/tests/codeobj_dump
 	python3 tests/verify/objdump_test.py --kwgen $(BUILD)/kwgen --codeobj-dump $(BUILD)/tests/codeobj_dump \
@@ -109,5 +116,5 @@ SUITES += verify-salt-check
 
 # make test: the corpus, the three input forms, the short mutation run and
 # the route; under ASan (build-asan/) the corpus and the route again.
-SUITES += verify-test verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route
+SUITES += verify-test verify-inputs verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route
 ASAN_SUITES += verify-test verify-route

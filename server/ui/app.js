@@ -356,15 +356,27 @@ function chosenIsas() {
 	return [...document.querySelectorAll('#isas input:checked')].map((x) => x.value);
 }
 
+/* The generator checkbox and argument inputs, found by comparing their
+ * data attributes as strings: names (from the daemon or from a shared link)
+ * are data, never part of a CSS selector. */
+function genBox(name) {
+	return [...document.querySelectorAll('#generators input[data-gen]')].find((x) => x.dataset.gen === name) || null;
+}
+
+function genArgEl(name, arg) {
+	const want = `${name}.${arg}`;
+	return [...document.querySelectorAll('#generators [data-gen-arg]')].find((x) => x.dataset.genArg === want) || null;
+}
+
 function chosenGenerators() {
 	const out = [];
 	for (const g of state.generators) {
-		const box = document.querySelector(`#generators input[data-gen="${g.name}"]`);
+		const box = genBox(g.name);
 		if (!box || !box.checked)
 			continue;
 		const args = {};
 		for (const a of g.args) {
-			const el = document.querySelector(`#generators [data-gen-arg="${g.name}.${a.name}"]`);
+			const el = genArgEl(g.name, a.name);
 			if (!el)
 				continue;
 			if (a.type === 'boolean') {
@@ -456,6 +468,9 @@ function fragmentOf() {
 	return '#r=' + b64urlEncode(JSON.stringify(share));
 }
 
+/* The share link's fields are data from anywhere: each is used only if it
+ * has the expected type, and only compared or assigned, never made into
+ * code or a selector. */
 function restoreFragment() {
 	const m = location.hash.match(/^#r=([A-Za-z0-9_-]+)$/);
 	if (!m)
@@ -467,29 +482,39 @@ function restoreFragment() {
 		setStatus('error', 'The link\'s #r= part does not decode: ' + e.message);
 		return false;
 	}
-	$('solution').value = share.solution || '';
-	$('example').value = share.example || '';
-	showExampleSource();
-	for (const box of document.querySelectorAll('#isas input'))
-		box.checked = (share.isas || []).includes(box.value);
-	for (const box of document.querySelectorAll('#generators input[data-gen]')) {
-		const g = (share.generators || []).find((x) => x.name === box.dataset.gen);
-		box.checked = Boolean(g);
-		if (g)
-			for (const [k, v] of Object.entries(g.args || {})) {
-				const el = document.querySelector(`#generators [data-gen-arg="${g.name}.${k}"]`);
-				if (!el)
-					continue;
-				if (el.type === 'checkbox')
-					el.checked = Boolean(v);
-				else
-					el.value = typeof v === 'string' ? v : JSON.stringify(v);
-			}
+	if (!share || typeof share !== 'object' || Array.isArray(share)) {
+		setStatus('error', 'The link\'s #r= part is not a page state (a JSON object).');
+		return false;
 	}
-	$('opt-nocomment').checked = Boolean(share.outputNoComment);
-	$('opt-holder').value = share.replaceHolder || '';
-	$('flip').checked = Boolean(share.flip);
-	if (share.colourBy)
+	const str = (v) => (typeof v === 'string' ? v : '');
+	const list = (v) => (Array.isArray(v) ? v : []);
+	$('solution').value = str(share.solution);
+	const ex = str(share.example);
+	$('example').value = /^\d+$/.test(ex) && Number(ex) < state.examples.length ? ex : '';
+	showExampleSource();
+	const isas = list(share.isas).filter((x) => typeof x === 'string');
+	for (const box of document.querySelectorAll('#isas input'))
+		box.checked = isas.includes(box.value);
+	const gens = list(share.generators).filter((x) => x && typeof x === 'object' && typeof x.name === 'string');
+	for (const box of document.querySelectorAll('#generators input[data-gen]')) {
+		const g = gens.find((x) => x.name === box.dataset.gen);
+		box.checked = Boolean(g);
+		if (!g || !g.args || typeof g.args !== 'object')
+			continue;
+		for (const [k, v] of Object.entries(g.args)) {
+			const el = genArgEl(g.name, k);
+			if (!el)
+				continue;
+			if (el.type === 'checkbox')
+				el.checked = Boolean(v);
+			else
+				el.value = typeof v === 'string' ? v : JSON.stringify(v);
+		}
+	}
+	$('opt-nocomment').checked = share.outputNoComment === true;
+	$('opt-holder').value = str(share.replaceHolder);
+	$('flip').checked = share.flip === true;
+	if ([...$('colour-by').options].some((o) => o.value === share.colourBy))
 		$('colour-by').value = share.colourBy;
 	return true;
 }
@@ -1130,7 +1155,13 @@ async function start() {
 		o.textContent = ex.name;
 		sel.appendChild(o);
 	});
-	if (restoreFragment()) {
+	let restored = false;
+	try {
+		restored = restoreFragment();
+	} catch (e) { /* the page still starts; say what went wrong */
+		setStatus('error', 'The shared link could not be restored: ' + e.message);
+	}
+	if (restored) {
 		onSolutionEdited();
 		run();
 	} else {

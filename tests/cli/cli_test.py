@@ -487,7 +487,7 @@ def t_logic_server_batch():
 def t_logic_token():
     tokens = os.path.join(O.tmp, "tokens")
     with open(tokens, "w") as f:
-        f.write("logic-token-1\n")
+        f.write("# tokens of the CI farm\n\n  logic-token-1  \r\nlogic-token-2\n")
     tfile = os.path.join(O.tmp, "token-file")
     with open(tfile, "w") as f:
         f.write("logic-token-1\n")
@@ -500,6 +500,10 @@ def t_logic_token():
         _, _, err = logic("--no-progress", "--server", base, "--token", "logic-token-1", FIXTURE)
         assert NO_ERRORS.search(err), err
         _, _, err = logic("--no-progress", "--server", base, "--token-file", tfile, FIXTURE)
+        assert NO_ERRORS.search(err), err
+        # kwgend's own --auth-tokens file, a # comment on its first line:
+        # one format, read by the same code
+        _, _, err = logic("--no-progress", "--server", base, "--token-file", tokens, FIXTURE)
         assert NO_ERRORS.search(err), err
         rc, _, err = logic("--no-progress", "--server", base, "--token", "wrong", FIXTURE, allowed=(1, 2))
         assert "401" in err or "unauthorized" in err.lower(), err
@@ -558,16 +562,21 @@ def t_logic_timeout():
 
 
 def t_logic_token_file_errors():
-    """--token-file names a directory or holds an over-long first line: a
-    usage error saying so (not "the first line is empty", not a token cut
-    short that the daemon then refuses)."""
+    """--token-file names a directory or holds an over-long line: a usage
+    error saying so (not "no token", not a token cut short that the daemon
+    then refuses), worded as kwgend's --auth-tokens (the same reader)."""
     rc, _, err = logic("--token-file", O.tmp, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
     assert "Is a directory" in err, err
     long_tok = os.path.join(O.tmp, "long-token")
     with open(long_tok, "w") as f:
         f.write("t" * 5000 + "\n")
     rc, _, err = logic("--token-file", long_tok, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
-    assert "the first line is longer than" in err, err
+    assert "--token-file %s:1: a line is over 4352 bytes" % long_tok in err, err
+    spaced = os.path.join(O.tmp, "spaced-token")
+    with open(spaced, "w") as f:
+        f.write("# ci\nto ken\n")
+    rc, _, err = logic("--token-file", spaced, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "--token-file %s:2: tokens are printable ASCII without spaces" % spaced in err, err
 
 
 def t_logic_walk_fifo():
@@ -720,6 +729,46 @@ def t_logic_batch_past_max_batch():
         assert "no errors" in err, err
     finally:
         assert d.stop() == 0
+
+
+def t_logic_request_ids():
+    """The errors kwgen logic --server reports carry the daemon's request id
+    (X-Request-Id): a whole-batch error (HTTP 422) and per-item errors."""
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "rid.db"), "--log-level", "info", "--max-batch", "2").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
+        m = re.search(r"HTTP 422: .*\(request id ([^)]+)\)", err)
+        assert m, err
+        time.sleep(0.3)
+        assert any('"request_id":"%s"' % m.group(1) in x for x in d.log), "id %s not in the access log" % m.group(1)
+    finally:
+        assert d.stop() == 0
+
+    class ItemErrors(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            reqs = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))["requests"]
+            body = json.dumps({"results": [{"status": 422, "error": {"code": "invalid", "message": "no such thing",
+                                                                     "field": None}} for _ in reqs]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("X-Request-Id", "farm-batch-7")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ItemErrors)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        rc, _, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.server_address[1], FIXTURE,
+                           allowed=(1,))
+        assert "server error 422: no such thing (request id farm-batch-7)" in err, err
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 def t_logic_hostile_server():
@@ -1097,6 +1146,7 @@ CHECKS = [
     ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
+    ("kwgen logic --server: errors carry the daemon's request id", t_logic_request_ids),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),

@@ -549,7 +549,7 @@ class T:
         # 114 KB whose decoded text (12,000 lines naming a 64 KiB symbol, ~790
         # MB) passes the decoder process's address-space bound: the body's
         # fault, 422 undecodable (not 503 no_memory, which says "retry")
-        data = elf.elf(S_BRANCH_SELF * 12000, name=b"k" * 65536)
+        data = elf.elf(S_BRANCH_SELF * 12000, syms=[(b"k" * 65536, 0, elf.STT_FUNC_GLOBAL)])
         st, h, body = self.d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
                                      conn=self.d.conn(timeout=300))
         e = json.loads(body)

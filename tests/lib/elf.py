@@ -24,14 +24,23 @@ def _sh(name, type_, flags, off, size, link=0, info=0, align=1, entsize=0):
     return struct.pack("<IIQQQQIIQQ", name, type_, flags, 0, off, size, link, info, align, entsize)
 
 
-def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, name=b"k"):
+STT_FUNC_GLOBAL = 0x12   # STB_GLOBAL << 4 | STT_FUNC
+STT_NOTYPE_LOCAL = 0x00
+
+
+def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, syms=None):
     """-> bytes: ELFCLASS64, little-endian, ET_REL, e_flags = 0x600 | mach
-    (xnack and sramecc "any", the code object v4+ default); name: the
-    function symbol's name (bytes)."""
+    (xnack and sramecc "any", the code object v4+ default).  syms: the
+    .text symbols as (name bytes, offset, st_info), default [(b"k", 0,
+    STT_FUNC_GLOBAL)]; a name may hold any byte but NUL."""
     shstr = b"\0.text\0.shstrtab\0.symtab\0.strtab\0"
-    strtab = b"\0" + name + b"\0"
-    # Elf64_Sym: name, info (STB_GLOBAL << 4 | STT_FUNC), other, shndx 1 (.text), value, size
-    symtab = bytes(24) + struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0, len(text))
+    if syms is None:
+        syms = [(b"k", 0, STT_FUNC_GLOBAL)]
+    strtab, symtab = b"\0", bytes(24)
+    for name, value, info in syms:
+        # Elf64_Sym: name, info, other, shndx 1 (.text), value, size
+        symtab += struct.pack("<IBBHQQ", len(strtab), info, 0, 1, value, 0)
+        strtab += name + b"\0"
     parts, off = [], 64
 
     def place(data, align=8):
@@ -58,6 +67,7 @@ def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, name=b"k"):
     sh += _sh(1, 1, 6, text_off, len(text), align=4)         # .text PROGBITS, ALLOC|EXECINSTR
     sh += _sh(7, 3, 0, shstr_off, len(shstr))                # .shstrtab STRTAB
     if symbols:
-        sh += _sh(17, 2, 0, sym_off, len(symtab), link=4, info=1, align=8, entsize=24)  # .symtab -> .strtab
+        nlocal = next((i for i, s in enumerate(syms) if s[2] >> 4), len(syms))  # sh_info: first global
+        sh += _sh(17, 2, 0, sym_off, len(symtab), link=4, info=1 + nlocal, align=8, entsize=24)  # .symtab -> .strtab
         sh += _sh(25, 3, 0, str_off, len(strtab))                                       # .strtab
     return bytes(body) + sh

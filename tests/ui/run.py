@@ -572,6 +572,37 @@ def check_main(b, d, out):
     return req
 
 
+def check_hostile_fragment(b, d):
+    """A share link is data: names with quotes and brackets (which would break
+    a CSS selector built from them), wrong types and unknown fields must not
+    stop the page from starting; the known parts are restored."""
+    req = json.load(open(EXAMPLES))["examples"][0]["request"]
+    share = {"v": 1, "isas": ["gfx942", 'gfx"]', 7], "solution": json.dumps(req), "example": '0"]',
+             "generators": [{"name": 'wait"]', "args": {'skipGlobalRead"]': 1}},
+                            {"name": "syncThreads", "args": {'comment"] x': "a", "comment": "from the link"}},
+                            "not an object", {"name": 5}],
+             "outputNoComment": "yes", "replaceHolder": {"x": 1}, "flip": 1, "colourBy": '"]'}
+    frag = base64.urlsafe_b64encode(json.dumps(share).encode()).decode().rstrip("=")
+    b.goto("about:blank")
+    b.console_errors.clear()
+    b.goto(d.base + "/#r=" + frag)
+    b.wait("document.body.dataset.ready === '1'", "the page to start from a hostile share link")
+    b.wait("['ok', 'error'].some(c => document.getElementById('status').classList.contains(c))", "its answer")
+    status = b.js("document.getElementById('status').textContent")
+    ticked = b.js("[...document.querySelectorAll('#generators input[data-gen]:checked')].map(x => x.dataset.gen)")
+    comment = b.js("[...document.querySelectorAll('#generators [data-gen-arg]')].find(x => x.dataset.genArg === 'syncThreads.comment').value")
+    isas = b.js("[...document.querySelectorAll('#isas input:checked')].map(x => x.value)")
+    check(status.startswith("1 of 1 ISAs answered") and ticked == ["syncThreads"] and comment == "from the link"
+          and isas == ["gfx942"] and not b.js("document.getElementById('opt-nocomment').checked")
+          and b.js("document.getElementById('colour-by').value") in ("mfma", "lane", "output"),
+          "a share link with '\"]' in names and ill-typed fields starts the page; the valid parts are restored",
+          "%s %s %r %s" % (status, ticked, comment, isas))
+    check(not b.console_errors, "no exception from the hostile share link", "; ".join(b.console_errors)[:500])
+    b.goto("about:blank")
+    b.goto(d.base + "/")
+    b.wait("document.body.dataset.ready === '1'", "the page to start again")
+
+
 def check_examples(b, d):
     """Every bundled example: its picture matches the daemon's acc2arch."""
     examples = json.load(open(EXAMPLES))["examples"]
@@ -743,6 +774,7 @@ def main():
         check_headers(d)
         b = Browser(exe, tmp, os.path.join(out, "downloads"))
         check_main(b, d, out)
+        check_hostile_fragment(b, d)
         check_examples(b, d)
         check_yaml_parser(b)
         check_yaml(b, d, out)

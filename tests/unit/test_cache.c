@@ -1,5 +1,5 @@
 /*
- * test_cache.c - lib/cache.c: insert, hit, miss, replace, LRU eviction,
+ * test_cache.c - lib/store (kwgen/cache.h): insert, hit, miss, replace, LRU eviction,
  * integrity and contents after reopen, concurrent writers, the schema file
  * agreeing with the compiled-in schema, clean failures, a damaged file
  * (refused, or moved aside), a full file (max_pages), the disk bound

@@ -925,11 +925,34 @@ static void test_bad_input(void **state)
 		assert_non_null(strstr(err.message, "max_work"));
 	}
 	assert_null(r);
-	/* garbage and empty text verify to nothing (but garbage is unknown) */
+	/* empty text, or text without instructions, is refused: nothing was
+	 * checked; instructions given as data words too (garbage is unknown) */
 	o.max_work = 0;
-	assert_int_equal(kw_verify_text(&r, "", 0, &o, &err), 0);
-	assert_int_equal(kw_verify_result_stats(r)->instructions, 0);
-	kw_verify_result_free(r);
+	assert_int_equal(kw_verify_text(&r, "", 0, &o, &err), KW_EINVAL);
+	assert_non_null(strstr(err.message, "nothing was checked"));
+	assert_null(r);
+	assert_int_equal(kw_verify_text(&r, "k:\n.set x, 1\n", 13, &o, &err), KW_EINVAL);
+	assert_null(r);
+	{
+		const char *words = ".text\nk:\n.long 0xBF810000\n";
+		kw_verify_words w;
+		assert_int_equal(kw_verify_text(&r, words, strlen(words), &o, &err), KW_EINVAL);
+		assert_string_equal(err.field, "data_words");
+		assert_non_null(strstr(err.message, "line 3"));
+		assert_null(r);
+		assert_int_equal(kw_verify_text_words(&w, words, strlen(words), "gfx942", &err), 0);
+		assert_int_equal(w.len, 4);
+		assert_int_equal(w.bytes[3], 0xBF);
+		assert_int_equal(w.nsyms, 1);
+		assert_string_equal(w.syms[0].name, "k");
+		kw_verify_words_free(&w);
+	}
+	/* words in a data section are data, not skipped code */
+	{
+		const char *data = ".rodata\nt:\n.long 7\n.text\nk:\n\ts_endpgm\n";
+		assert_int_equal(kw_verify_text(&r, data, strlen(data), &o, &err), 0);
+		kw_verify_result_free(r);
+	}
 	assert_int_equal(kw_verify_text(&r, "\x01\x02 ]]] [[[ ,,,\n", 14, &o, &err), 0);
 	assert_int_equal(kw_verify_result_total(r, KW_VF_UNKNOWN_INSTRUCTION), 1);
 	kw_verify_result_free(r);

@@ -1,5 +1,6 @@
 /*
- * kwgen/cache.h - the content-addressed response store (SQLite).
+ * kwgen/cache.h - the content-addressed response store (SQLite), in
+ * libkwgen-store.a (lib/store), never in libkwgen.
  *
  * One SQLite file (schema/cache.sql) holds one row per generated response,
  * keyed by the request key of kw_request_ids (64 lower-case hex digits).

@@ -10,9 +10,12 @@
  * code object never maps it; without it, calls fail with KW_EUNSUPPORTED.
  *
  * The text matches what `llvm-objdump -d` prints for the same file: a
- * "Disassembly of section NAME:" line per executable section, one
- * "ADDR <symbol>:" line per function symbol (STT_FUNC, or any named symbol
- * of the section), and one line per instruction,
+ * "Disassembly of section NAME:" line per .text section, one
+ * "ADDR <symbol>:" line per address holding named symbols of the section
+ * (not .L locals; the first by name), a "\t\t..." line for a run of 8 or
+ * more zero bytes before the next symbol (the padding ld.lld leaves between
+ * kernels; not decoded, as llvm-objdump's countSkippableZeroBytes), and one
+ * line per instruction,
  *     \t<instruction padded to 59 columns>// ADDR: HEXWORDS[ <sym+0xOFF>]
  * ADDR is the 12-digit hex byte offset in the section (the ELF virtual
  * address for linked code objects), HEXWORDS the instruction's 32-bit
@@ -20,7 +23,15 @@
  * branch (s_branch, s_cbranch_*, s_call_b64: PC + 4 + simm16 * 4, as
  * AMDGPU's MCInstrAnalysis::evaluateBranch computes it).  Bytes that do not
  * decode are printed as `.long 0xXXXXXXXX` lines with a
- * "// ADDR: HEX" comment (what the verifier reports as unknown).
+ * "// ADDR: HEX" comment (which the verifier refuses: code not checked).
+ * Sections and symbols come from the ELF tables, read once (linear in
+ * sections + symbols).  Symbol names are printed escaped: every byte but
+ * [A-Za-z0-9_.] as $XX (hex), so no name can end a line or read as an
+ * instruction.  After the instructions, kwgen's own lines name the
+ * functions: "\t.type NAME,@function" for each STT_FUNC symbol of a .text
+ * section and each kernel, and "\t.amdhsa_kernel NAME" for each symbol
+ * with a kernel descriptor NAME.kd; the verifier starts functions exactly
+ * there (a local label is never a function start).
  */
 #ifndef KWGEN_CODEOBJ_H
 #define KWGEN_CODEOBJ_H

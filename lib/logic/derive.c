@@ -1,5 +1,5 @@
 /*
- * cli/logic_derive.c - one Tensile solution dict (from a logic file) ->
+ * lib/logic/derive.c - one Tensile solution dict (from a logic file) ->
  * one kwgen request.
  *
  * The kernel keeps exactly the keys the KernelWriterModules helpers read,
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "logic_impl.h"
+#include "logic/logic.h"
 
 /* Bytes per element of Tensile's DataType enum (0..18). */
 static const int kw_dt_bytes[] = { 4, 8, 8, 16, 2, 4, 4, 2, 1, 8, 4, 1, 1, 1, 1, 1, 1, 1, 1 };
@@ -154,16 +154,237 @@ static long ceil_div(long a, long b)
 	return (a + b - 1) / b;
 }
 
-/* Derive tP for tensor X ('A' or 'B'); *nreads = states.numReadsPerIterX. */
-static int derive_tp(json_t **out, long *nreads, const sol *x, char X, int mi, int bpe, int sparse_side)
+/* TLUX of tensor X: ProblemType.TLUX, else (not) ProblemType.TransposeX. */
+static int tlu_of(const sol *x, char X, long *tlu)
+{
+	char k[32];
+	int rc;
+	snprintf(k, sizeof k, "ProblemType.TLU%c", X);
+	if (lookup(x, k))
+		return need_int(x, k, tlu);
+	long tr;
+	snprintf(k, sizeof k, "ProblemType.Transpose%c", X);
+	if ((rc = need_int(x, k, &tr)) < 0)
+		return kw_error_set(x->err, KW_EINVAL, "ProblemType.TLU", "missing ProblemType.TLU%c (and Transpose%c)", X, X);
+	*tlu = X == 'A' ? !tr : tr;
+	return 0;
+}
+
+/* A key needed only because GlobalReadVectorWidthX was left out. */
+static int need_for_grvw(const sol *x, const char *key, char X, long *out)
+{
+	const json_t *v = lookup(x, key);
+	if (!v || json_is_null(v))
+		return kw_error_set(x->err, KW_EINVAL, key,
+				    "missing %s (needed to derive GlobalReadVectorWidth%c, which the solution leaves out)",
+				    key, X);
+	return need_int(x, key, out);
+}
+
+/* An element of a two-integer list such as MIWaveTile, or -1 when absent. */
+static long list_int(const sol *x, const char *key, size_t i)
+{
+	long v;
+	const json_t *l = lookup(x, key);
+	return json_is_array(l) && as_int(json_array_get(l, i), &v) ? v : -1;
+}
+
+/*
+ * GlobalReadVectorWidthA/B (grvw[0], grvw[1]) as Tensile has them after
+ * Solution.assignDerivedParameters.  A key the solution gives (>= 1) is
+ * taken as is; a key it leaves out takes Tensile's default -1, which is then
+ * derived (a -2 only for a skinny macro tile):
+ *   MFMA/WMMA: SwizzleTensorX: MIInputPerThreadX * (16 / MIInputPerThreadX
+ *     / bytes); else the largest power of two up to optGRVW that divides the
+ *     tile's loads per thread MacroTileX * DepthU / NumThreads, optGRVW being
+ *     LocalReadVectorWidth with UnrollMajorLDSX, else 16 bytes' worth of
+ *     elements (and never past 16 bytes); then with
+ *     UnrollLoopSwapGlobalReadOrder the derived widths take min(A, B), and a
+ *     derived width past the partial-tile limit (TLUX with
+ *     AssertFreeNElementMultiple not a multiple of it) is cut to the limit.
+ *   dot2 (UseDotInstruction): the first of 8, 4, 2, 1 that divides both the
+ *     coalesced extent and the loads per thread.
+ * bytes: bytes per element of DataTypeA, DataTypeB and DataType.
+ * Refused as Tensile rejects them: a MAC kernel without the key (Tensile
+ * derives no width there), -2 on a tile that is not skinny, no dot2 width,
+ * a derived width past DepthU along the unroll dimension, or a width past
+ * 16 bytes (unless UseF32XEmulation).  (gfx950's transposed global loads, enableGLTr,
+ * also set 8; that state is not in logic files, so such solutions carry the
+ * key.)
+ */
+static int derive_grvw(const sol *x, int mi, const int bytes[3], long grvw[2])
+{
+	int gen[2] = { 0, 0 }, rc;
+	long dot = 0;
+	char k[64];
+	if ((rc = opt_int(x, "UseDotInstruction", 0, &dot)) < 0)
+		return rc;
+	for (int t = 0; t < 2; t++) {
+		char X = t ? 'B' : 'A';
+		long v, tlu;
+		snprintf(k, sizeof k, "GlobalReadVectorWidth%c", X);
+		if ((rc = opt_int(x, k, -1, &v)) < 0)
+			return rc;
+		grvw[t] = v;
+		if (v > 0)
+			continue;
+		if (v != -1 && v != -2)
+			return kw_error_set(x->err, KW_EINVAL, k, "%s must be positive, or -1 (derive it)", k);
+		if ((rc = tlu_of(x, X, &tlu)) < 0)
+			return rc;
+		if (!mi && !dot)
+			return kw_error_set(x->err, KW_EINVAL, k,
+					    "missing %s (Tensile derives it only for MFMA/WMMA and dot2 kernels)", k);
+		if (v == -2) { /* skinny macro tile */
+			long bmn = 0;
+			if (mi && (rc = need_for_grvw(x, t ? "MatrixInstBN" : "MatrixInstBM", X, &bmn)) < 0)
+				return rc;
+			if (!mi || bmn != 1 || list_int(x, "MIWaveTile", t) != 1 || list_int(x, "MIWaveGroup", t) != 1 || !tlu)
+				return kw_error_set(x->err, KW_EINVAL, k,
+						    "%s = -2 is for a skinny macro tile only (MatrixInstB%c, MIWaveTile and "
+						    "MIWaveGroup 1 along %c, TLU%c)", k, t ? 'N' : 'M', X, X);
+			grvw[t] = 1;
+			continue;
+		}
+		long mt, du, nt, elems;
+		if ((rc = need_for_grvw(x, t ? "MacroTile1" : "MacroTile0", X, &mt)) < 0 ||
+		    (rc = need_for_grvw(x, "DepthU", X, &du)) < 0)
+			return rc;
+		if (lookup(x, "NumThreads") && !json_is_null(lookup(x, "NumThreads"))) {
+			if ((rc = need_int(x, "NumThreads", &nt)) < 0)
+				return rc;
+		} else {
+			long a = list_int(x, "WorkGroup", 0), b = list_int(x, "WorkGroup", 1), c = list_int(x, "WorkGroup", 2);
+			if (a <= 0 || b <= 0 || c <= 0)
+				return need_for_grvw(x, "NumThreads", X, &nt);
+			nt = a * b * c;
+		}
+		if (mt <= 0 || du <= 0 || nt <= 0 || mt > (1L << 20) || du > (1L << 20))
+			return kw_error_set(x->err, KW_EINVAL, k,
+					    "MacroTile%d, DepthU and NumThreads must be positive (and at most 2^20) to derive %s",
+					    t, k);
+		elems = mt * du / nt;
+		if (mi) {
+			long sw = 0;
+			if ((rc = opt_int(x, t ? "ProblemType.SwizzleTensorB" : "ProblemType.SwizzleTensorA", 0, &sw)) < 0)
+				return rc;
+			gen[t] = 1;
+			if (sw) {
+				long mipt;
+				snprintf(k, sizeof k, "MIInputPerThread%c", X);
+				if ((rc = need_for_grvw(x, k, X, &mipt)) < 0)
+					return rc;
+				if (mipt <= 0)
+					return kw_error_set(x->err, KW_EINVAL, k, "%s must be positive", k);
+				grvw[t] = mipt * (16 / mipt / bytes[t]);
+			} else {
+				long um, opt;
+				snprintf(k, sizeof k, "UnrollMajorLDS%c", X);
+				if ((rc = opt_int(x, k, 0, &um)) < 0)
+					return rc;
+				if (um) { /* LocalReadVectorWidth; files of later eras split it into A and B */
+					snprintf(k, sizeof k, "LocalReadVectorWidth%c", X);
+					if ((rc = need_for_grvw(x, lookup(x, "LocalReadVectorWidth") ? "LocalReadVectorWidth" : k,
+								X, &opt)) < 0)
+						return rc;
+				} else
+					opt = 16 / bytes[t];
+				if (opt * bytes[t] > 16)
+					opt = 16 / bytes[t];
+				grvw[t] = 1;
+				for (long c = 1; c <= opt; c *= 2)
+					if (elems % c == 0)
+						grvw[t] = c;
+			}
+		} else { /* dot2 */
+			long coal = tlu ? mt : du;
+			grvw[t] = 0;
+			for (long c = 8; c >= 1 && !grvw[t]; c /= 2)
+				if (coal % c == 0 && elems % c == 0)
+					grvw[t] = c;
+			if (!grvw[t])
+				return kw_error_set(x->err, KW_EINVAL, k, "dot2: no GlobalReadVectorWidth%c divides the tile", X);
+		}
+	}
+	long swap = 0;
+	if ((rc = opt_int(x, "UnrollLoopSwapGlobalReadOrder", 0, &swap)) < 0)
+		return rc;
+	if (swap == 1) {
+		if (gen[0] && grvw[1] < grvw[0])
+			grvw[0] = grvw[1];
+		if (gen[1] && grvw[0] < grvw[1])
+			grvw[1] = grvw[0];
+	}
+	for (int t = 0; t < 2 && mi; t++) {
+		char X = t ? 'B' : 'A';
+		long tlu, afem, ss, limit;
+		if (!gen[t])
+			continue;
+		if ((rc = tlu_of(x, X, &tlu)) < 0 ||
+		    (rc = opt_int(x, t ? "AssertFree1ElementMultiple" : "AssertFree0ElementMultiple", 1, &afem)) < 0 ||
+		    (rc = opt_int(x, "SourceSwap", 0, &ss)) < 0)
+			return rc;
+		if (!tlu || afem % grvw[t] == 0)
+			continue;
+		/* the partial-tile limit, from the DataType of the problem */
+		int dbytes = bytes[2];
+		long m, n, bm, bn, miovw = 0, wave, vwa;
+		limit = 16 / dbytes;
+		if ((rc = need_for_grvw(x, "MatrixInstM", X, &m)) < 0 || (rc = need_for_grvw(x, "MatrixInstN", X, &n)) < 0 ||
+		    (rc = opt_int(x, "MatrixInstBM", 1, &bm)) < 0 || (rc = opt_int(x, "MatrixInstBN", 1, &bn)) < 0 ||
+		    (rc = opt_int(x, "WavefrontSize", 64, &wave)) < 0)
+			return rc;
+		long mm = m == 4 ? m * bm : m, nn = n == 4 ? n * bn : n;
+		if (t == 0 || ss) {
+			if ((rc = need_for_grvw(x, "MIOutputVectorWidth", X, &miovw)) < 0)
+				return rc;
+		}
+		if (t == 0) {
+			if (ss) {
+				if ((rc = need_for_grvw(x, "VectorWidthA", X, &vwa)) < 0)
+					return rc;
+				limit = mm * vwa;
+			} else
+				limit = nn > 0 ? miovw * (wave / nn) : limit;
+		} else if (ss)
+			limit = mm > 0 ? miovw * (wave / mm) : limit;
+		if (dbytes == 1 && limit < 4)
+			limit = 4;
+		if (limit > 0 && grvw[t] > limit)
+			grvw[t] = limit;
+	}
+	long emu = 0;
+	if ((rc = opt_int(x, "UseF32XEmulation", 0, &emu)) < 0)
+		return rc;
+	for (int t = 0; t < 2; t++) {
+		long tlu, du = 0;
+		if (!gen[t])
+			continue;
+		if ((rc = tlu_of(x, t ? 'B' : 'A', &tlu)) < 0 || (rc = opt_int(x, "DepthU", 0, &du)) < 0)
+			return rc;
+		if (!tlu && du < grvw[t])
+			return kw_error_set(x->err, KW_EINVAL, "DepthU",
+					    "DepthU %ld is less than the derived GlobalReadVectorWidth%c %ld along the unroll "
+					    "dimension (Tensile finds no valid DepthU)", du, t ? 'B' : 'A', grvw[t]);
+	}
+	for (int t = 0; t < 2 && !emu; t++)
+		if (grvw[t] * bytes[t] > 16)
+			return kw_error_set(x->err, KW_EINVAL, t ? "GlobalReadVectorWidthB" : "GlobalReadVectorWidthA",
+					    "GlobalReadVectorWidth%c * bytes per element is %ld; Tensile rejects more than 16",
+					    t ? 'B' : 'A', grvw[t] * bytes[t]);
+	return 0;
+}
+
+/* Derive tP for tensor X ('A' or 'B'); *nreads = states.numReadsPerIterX;
+ * vw is GlobalReadVectorWidthX (derive_grvw). */
+static int derive_tp(json_t **out, long *nreads, const sol *x, char X, int mi, int bpe, int sparse_side, long vw)
 {
 	char k[64];
-	long nrc, nrp, vw, tlu, um, cad, vwx, iu, dtv;
+	long nrc, nrp, tlu, um, cad, vwx, iu, dtv;
 	int bpeGR, rc;
 #define KEY(fmt) (snprintf(k, sizeof k, fmt, X), k)
 	if ((rc = need_int(x, KEY("NumLoadsCoalesced%c"), &nrc)) < 0 ||
 	    (rc = need_int(x, KEY("NumLoadsPerpendicular%c"), &nrp)) < 0 ||
-	    (rc = need_int(x, KEY("GlobalReadVectorWidth%c"), &vw)) < 0 ||
 	    (rc = opt_int(x, KEY("UnrollMajorLDS%c"), 0, &um)) < 0 ||
 	    (rc = opt_int(x, "ConvertAfterDS", 0, &cad)) < 0 ||
 	    (rc = need_int(x, KEY("VectorWidth%c"), &vwx)) < 0 ||
@@ -171,15 +392,8 @@ static int derive_tp(json_t **out, long *nreads, const sol *x, char X, int mi, i
 	    (rc = opt_int(x, KEY("DirectToVgpr%c"), 0, &dtv)) < 0)
 		return rc;
 	/* TLUX: ProblemType.TLUA = not TransposeA, TLUB = TransposeB when absent. */
-	if (lookup(x, KEY("ProblemType.TLU%c"))) {
-		if ((rc = need_int(x, k, &tlu)) < 0)
-			return rc;
-	} else {
-		long tr;
-		if ((rc = need_int(x, KEY("ProblemType.Transpose%c"), &tr)) < 0)
-			return kw_error_set(x->err, KW_EINVAL, "ProblemType.TLU", "missing ProblemType.TLU%c (and Transpose%c)", X, X);
-		tlu = X == 'A' ? !tr : tr;
-	}
+	if ((rc = tlu_of(x, X, &tlu)) < 0)
+		return rc;
 	if ((rc = dt_bytes(x, KEY("ProblemType.DataType%c"), "ProblemType.DataType", &bpeGR)) < 0)
 		return rc;
 	if (vw <= 0 || vwx <= 0 || iu <= 0)
@@ -452,9 +666,16 @@ int kw_logic_request(json_t **out, const json_t *solution, const kw_logic_ctx *c
 				  sparse ? "sparse" : "MX");
 		goto fail;
 	}
+	int bytes[3];
+	long grvw[2];
 	if ((rc = dt_bytes(&x, "ProblemType.DataType", NULL, &bpe)) < 0 ||
-	    (rc = derive_tp(&tpa, &na, &x, 'A', mi, bpe, sparse == 1)) < 0 ||
-	    (rc = derive_tp(&tpb, &nb, &x, 'B', mi, bpe, sparse == 2)) < 0)
+	    (rc = dt_bytes(&x, "ProblemType.DataTypeA", "ProblemType.DataType", &bytes[0])) < 0 ||
+	    (rc = dt_bytes(&x, "ProblemType.DataTypeB", "ProblemType.DataType", &bytes[1])) < 0)
+		goto fail;
+	bytes[2] = bpe;
+	if ((rc = derive_grvw(&x, mi, bytes, grvw)) < 0 ||
+	    (rc = derive_tp(&tpa, &na, &x, 'A', mi, bpe, sparse == 1, grvw[0])) < 0 ||
+	    (rc = derive_tp(&tpb, &nb, &x, 'B', mi, bpe, sparse == 2, grvw[1])) < 0)
 		goto fail;
 
 	if (ctx && ctx->isa)

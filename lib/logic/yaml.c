@@ -1,12 +1,12 @@
 /*
- * cli/logic_yaml.c - read a Tensile library-logic YAML file with libyaml's
+ * lib/logic/yaml.c - read a Tensile library-logic YAML file with libyaml's
  * event parser and build jansson values, streaming the solutions list.
  *
  * A logic file can hold tens of thousands of solutions of ~300 keys each,
  * so the solutions are never held together: each one is built, handed to
  * the caller and freed.  Everything else at the top level is small and is
  * handed over whole.  This file knows YAML and JSON trees only; what a
- * solution means is logic_derive.c's business.
+ * solution means is derive.c's business.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "logic_impl.h"
+#include "logic/logic.h"
 
 #define KW_YAML_MAX_DEPTH 64
 
