@@ -99,7 +99,8 @@ deps:
 
 help:
 	@echo "build:   all lib deps install uninstall clean"
-	@echo "test:    test (everything below but the long runs) unit golden check-asm asan salt-check clang-build"
+	@echo "test:    check (quick: unit golden-sample e2e-smoke asan-unit)"
+	@echo "         test (everything below but the long runs) unit golden check-asm asan salt-check clang-build"
 	@echo "         e2e serve-test hardening soak-short storage-test scaleout logic-test package-test fuzz"
 	@echo "long:    soak (with storage-soak, serve-soak) kill-loop fuzz-long"
 	@echo "bench:   bench-gen bench-http bench-miss"

@@ -11,8 +11,8 @@ after the answer:
   long-symbols-NNk  a code object whose only symbol has a 64 KiB name and
                     whose .text is N `s_branch` to it: every decoded line
                     names the symbol (decoded text ~ N x 64 KiB)
-  nops-NM           a code object of N million `s_nop 0` (~86 bytes of
-                    decoded text per 4-byte instruction)
+  nops-N            a code object of N `s_nop 0` (~86 bytes of decoded
+                    text per 4-byte instruction)
   text-NMiB         N MiB of assembly text (s_nop lines), text/plain
 
 --rounds N goes over the inputs N times (a longer mixed load; the peaks
@@ -49,6 +49,7 @@ def inputs():
     syms = [(b"k" * 65536, 0, elf.STT_FUNC_GLOBAL)]
     yield "long-symbols-3k", elf.elf(struct.pack("<I", 0xbf82ffff) * 3000, syms=syms), "application/octet-stream"
     yield "long-symbols-12k", elf.elf(struct.pack("<I", 0xbf82ffff) * 12000, syms=syms), "application/octet-stream"
+    yield "nops-600k", elf.elf(struct.pack("<I", 0xbf800000) * 600000), "application/octet-stream"
     yield "nops-1M", elf.elf(struct.pack("<I", 0xbf800000) * 1000000), "application/octet-stream"
     text = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\nk:\n" + "\ts_nop 0\n" * ((16 << 20) // 9) + "\ts_endpgm\n"
     yield "text-16MiB", text.encode(), "text/plain"

@@ -13,9 +13,10 @@
 #
 #   make fuzz        every harness: the regression inputs, then FUZZ_SECONDS
 #                    (default 10; make test runs this) of fuzzing from a copy
-#                    of the seed corpus (tests/fuzz/seeds-<harness>/ when it
-#                    exists, made from the repository's real inputs by
-#                    tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
+#                    of the seed corpus ($(FUZZ_BUILD)/seeds-<harness>/,
+#                    made at build time from the repository's real inputs
+#                    by tests/fuzz/make_seeds_paths.py; else tests/fuzz/seeds/,
+#                    written by tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
 #                    (FUZZ_SEED, default 1) so the run does the same on every
 #                    machine and CI is not decided by chance
 #   make fuzz-long   the same with FUZZ_SECONDS=600 per harness and a new
@@ -84,8 +85,11 @@ $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_batch.o: cli/kwgen.c
 fuzz-bins: $(FUZZ_BINS)
 
 # seed corpora of the path harnesses, from the repository's real inputs
+# (seeds-fuzz_verify: the verifier's cases and LLVM kernels, decompressed)
 $(FUZZ_BUILD)/seeds.stamp: tests/fuzz/make_seeds_paths.py $(wildcard tests/fuzz/seeds/*.json) \
-		$(wildcard tests/logic/fixtures/*.yaml) $(wildcard tests/bad-inputs/*.json) tests/golden/requests.jsonl.gz
+		$(wildcard tests/logic/fixtures/*.yaml) $(wildcard tests/bad-inputs/*.json) tests/golden/requests.jsonl.gz \
+		tests/verify/cases/cases.jsonl $(wildcard tests/verify/cases/*.gz) $(wildcard tests/verify/llvm/*/*.s.gz) \
+		tests/fuzz/fuzz_verify.c
 	@mkdir -p $(FUZZ_BUILD)
 	python3 tests/fuzz/make_seeds_paths.py --out $(FUZZ_BUILD)
 	touch $@

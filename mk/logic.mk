@@ -33,6 +33,7 @@ logic-test: $(LOGIC_BIN)
 	python3 tests/logic/logic_test.py --kwgen "$(LOGIC_CMD)" $(if $(KWGEN_CORPUS),--corpus $(KWGEN_CORPUS))
 
 SUITES += logic-test
+TEST_BUILD += $(LOGIC_BIN)
 
 # `make asan` runs the logic tests too (LeakSanitizer on every kwgen logic run).
 ASAN_SUITES += logic-test

@@ -113,6 +113,7 @@ verify-salt-update: $(BUILD)/kwgen
 	python3 tests/verify/salt_check.py --kwgen $(BUILD)/kwgen --update
 
 SUITES += verify-salt-check
+TEST_BUILD += $(BUILD)/tests/codeobj_dump
 
 # make test: the corpus, the three input forms, the short mutation run and
 # the route; under ASan (build-asan/) the corpus and the route again.

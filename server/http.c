@@ -33,8 +33,10 @@
  * and nothing touches the job after that: libmicrohttpd cannot close a
  * suspended connection (it does not watch its socket), so the resume
  * never meets a freed connection.  Shutdown stops the pool (which answers
- * every job) before it stops the daemon, so no connection is suspended
- * when MHD_stop_daemon runs.
+ * every job), then kw_http_wait_unsuspended closes the door on new
+ * suspensions and waits until the last one is resumed, so no connection
+ * is suspended when MHD_stop_daemon runs (libmicrohttpd 0.9.75 panics
+ * then; its panic is logged by mhd_panic).
  */
 #include "http_int.h"
 
@@ -76,6 +78,9 @@ static char id_prefix[17];       /* random per process */
 static atomic_ullong id_counter;
 static int listen_fd = -1;       /* ours; closed after MHD_stop_daemon */
 static kw_headwatch *headwatch; /* the request-head deadline (headwatch.h) */
+static atomic_int closing;       /* kw_http_wait_unsuspended began: no new suspension */
+static long test_suspend_delay_ms; /* KWGEND_TEST_SUSPEND_DELAY_MS (tests only) */
+static kw_srv *kw_http_srv;      /* the daemon's state (kw_http_start) */
 
 static double mono_now(void)
 {
@@ -121,6 +126,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 	enum MHD_Result ret;
 	char num[24];
 
+	if (ctx->batch_text)
+		kw_http_batch_to_text(r);
 	add_request_id(r, ctx->request_id);
 	resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
 	if (!resp)
@@ -133,7 +140,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, kw_conn_ctx *ctx, kw
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
-	if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET)
+	if (ctx->route == KW_ROUTE_KERNELS || ctx->route == KW_ROUTE_KERNEL_GET ||
+	    ctx->route == KW_ROUTE_BATCH || ctx->route == KW_ROUTE_VERIFY || ctx->route == KW_ROUTE_VERIFY_GET)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
 	if (r->challenge)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, r->challenge);
@@ -266,9 +274,22 @@ static void job_done(void *arg)
 	struct MHD_Connection *c = ctx->conn;
 	kw_srv *s = ctx->s;
 
+	(void)s;
 	atomic_store(&ctx->job_ready, 1);
-	atomic_fetch_sub(&s->suspended, 1);
+	/* s->suspended is counted down when libmicrohttpd has taken the
+	 * connection off its suspended list (the handler runs again, or the
+	 * completion callback), not here: kw_http_wait_unsuspended never sees
+	 * 0 while a resume is still pending inside libmicrohttpd. */
 	MHD_resume_connection(c);
+}
+
+/* The request no longer counts as suspended (once). */
+static void unsuspended(kw_conn_ctx *ctx)
+{
+	if (ctx->suspend_counted) {
+		ctx->suspend_counted = 0;
+		atomic_fetch_sub(&ctx->s->suspended, 1);
+	}
 }
 
 /* Answer in the first call (before the body): close afterwards and, when
@@ -304,10 +325,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			kw_body_init(&ctx->body, s->cfg.max_verify_bytes);
 		if (kw_http_sane_request_id(rid))
 			snprintf(ctx->request_id, sizeof(ctx->request_id), "%s", rid);
+		ctx->batch_text = ctx->route == KW_ROUTE_BATCH &&
+				  kw_http_wants_text(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+										 MHD_HTTP_HEADER_ACCEPT));
 		if (kw_http_check_headers(&r, s, c, ctx, method, version ? version : ""))
 			return answer_early(c, ctx, &r);
 		atomic_store(&ctx->phase, PHASE_BODY);
 		atomic_store(&ctx->last_ms, mono_ms());
+		/* --request-timeout bounds the whole request, from its request
+		 * line, silent or trickling (headwatch.h) */
+		if (kw_http_has_body(c))
+			kw_headwatch_body_until(watched(c),
+						(long long)(ctx->start * 1000.0) +
+							(long long)s->cfg.request_timeout * 1000);
 		/* Answer in the last call, after the (possibly empty) body:
 		 * libmicrohttpd closes a connection whose response was queued
 		 * together with the headers, which would defeat keep-alive. */
@@ -327,10 +357,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			return MHD_NO;
 		}
 		if (ctx->responded || ctx->pending.status) {
-			/* Discard the rest of a refused body, but not forever: past
-			 * --linger-bytes the connection is closed. */
+			/* Discard the rest of a refused body, but not forever: the
+			 * request's deadline bounds it, and --linger-bytes as a rate
+			 * (a burst, then that many a second since the request began). */
 			ctx->discarded += n;
-			return ctx->discarded > s->cfg.linger_bytes ? MHD_NO : MHD_YES;
+			return s->cfg.linger_bytes &&
+					       (double)ctx->discarded >
+						       (double)s->cfg.linger_bytes * (1.0 + mono_now() - ctx->start)
+				       ? MHD_NO
+				       : MHD_YES;
 		}
 		if ((rc = kw_body_append(&ctx->body, upload_data, n)) == 0)
 			return MHD_YES;
@@ -353,6 +388,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		ctx->discarded = n;
 		return MHD_YES;
 	}
+	if (atomic_load(&ctx->phase) == PHASE_BODY)
+		kw_headwatch_body_until(watched(c), 0); /* the body is in */
 	if (ctx->responded)
 		return MHD_YES;
 	if (ctx->pending.status)
@@ -361,6 +398,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		/* Resumed: the job's reply is ready. */
 		if (!atomic_load(&ctx->job_ready))
 			return MHD_YES; /* cannot happen: only the done hook resumes */
+		unsuspended(ctx);
 		kw_kjob_reply(ctx->job, &r);
 		kw_kjob_free(ctx->job);
 		ctx->job = NULL;
@@ -369,16 +407,31 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	atomic_store(&ctx->phase, PHASE_WORK);
 	if (ctx->route == KW_ROUTE_KERNEL_GET || ctx->route == KW_ROUTE_VERIFY_GET)
 		kw_http_route_of(url, &key);
+	/* Counted before it may suspend, and checked against the stop after
+	 * (both sequentially consistent): either kw_http_wait_unsuspended
+	 * sees this request, or this request sees the stop and never
+	 * suspends.  No connection is suspended when MHD_stop_daemon runs. */
+	atomic_fetch_add(&s->suspended, 1);
+	if (atomic_load(&closing)) {
+		atomic_fetch_sub(&s->suspended, 1);
+		kw_reply_error(&r, 503, "draining", NULL, "the server is shutting down");
+		r.retry_after = 1;
+		return send_reply(c, ctx, &r, 1);
+	}
+	if (test_suspend_delay_ms > 0) /* tests only: a late suspension, decided before the stop */
+		nanosleep(&(struct timespec){ test_suspend_delay_ms / 1000, (test_suspend_delay_ms % 1000) * 1000000L },
+			  NULL);
 	if (kw_http_dispatch(&r, &job, s, c, ctx, key, url)) {
 		/* Generation: off this thread.  Suspend first, so that the done
 		 * hook (which may run at once, on any thread) always resumes a
 		 * suspended connection. */
 		ctx->job = job;
-		atomic_fetch_add(&s->suspended, 1);
+		ctx->suspend_counted = 1;
 		MHD_suspend_connection(c);
 		kw_kjob_start(job, job_done, ctx);
 		return MHD_YES;
 	}
+	atomic_fetch_sub(&s->suspended, 1);
 	return send_reply(c, ctx, &r, draining);
 }
 
@@ -428,6 +481,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		ctx->next->prev = ctx->prev;
 	pthread_mutex_unlock(&live_mu);
 	kw_metrics_in_flight(-1);
+	unsuspended(ctx);
 	if (ctx->job) {
 		if (atomic_load(&ctx->job_ready))
 			kw_kjob_free(ctx->job);
@@ -457,6 +511,32 @@ long kw_http_busy(double idle_seconds)
 			n++;
 	pthread_mutex_unlock(&live_mu);
 	return n;
+}
+
+/* libmicrohttpd's panic (an internal invariant broken, such as
+ * MHD_stop_daemon with a connection still suspended): say where and why
+ * in the log, then abort as libmicrohttpd would (it must not return). */
+static void mhd_panic(void *cls, const char *file, unsigned int line, const char *reason)
+{
+	(void)cls;
+	kw_log(KW_LOG_ERROR, "libmicrohttpd panic at %s:%u: %s", file ? file : "?", line,
+	       reason ? reason : "(no reason given)");
+	abort();
+}
+
+int kw_http_wait_unsuspended(double seconds)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	double waited = 0;
+
+	atomic_store(&closing, 1);
+	while (atomic_load(&kw_http_srv->suspended) > 0) {
+		if (waited >= seconds)
+			return -1;
+		nanosleep(&tick, NULL);
+		waited += 0.01;
+	}
+	return 0;
 }
 
 static void mhd_logger(void *cls, const char *fmt, va_list ap)
@@ -498,6 +578,14 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		{ MHD_OPTION_END, 0, NULL },
 	};
 
+	{
+		const char *delay = getenv("KWGEND_TEST_SUSPEND_DELAY_MS");
+
+		test_suspend_delay_ms = delay ? strtol(delay, NULL, 10) : 0;
+	}
+	atomic_store(&closing, 0);
+	kw_http_srv = s;
+	MHD_set_panic_func(mhd_panic, NULL);
 	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
 		memset(rnd, 0, sizeof(rnd));
 	for (int i = 0; i < 8; i++)

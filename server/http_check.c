@@ -253,6 +253,14 @@ int kw_http_check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw
 		out->retry_after = 1;
 		return 1;
 	}
+	if ((ctx->route == KW_ROUTE_VERIFY || ctx->route == KW_ROUTE_VERIFY_GET) &&
+	    !kw_http_accepts_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT))) {
+		kw_reply_error(out, 406, "not_acceptable", NULL,
+			       "%s answers application/json only (findings with line, code and message); "
+			       "send Accept: application/json, or run kwgen verify for compiler-style lines",
+			       kw_route_name(ctx->route));
+		return 1;
+	}
 	if (ctx->route == KW_ROUTE_VERIFY) {
 		if (!kw_verify_content_type_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 									    MHD_HTTP_HEADER_CONTENT_TYPE))) {

@@ -47,8 +47,10 @@ typedef struct kw_conn_ctx {
 	int cached;
 	char code[32];       /* error code queued, or "" */
 	int linger;          /* answered before the body was read */
+	int batch_text;      /* a batch whose Accept prefers text/plain */
 	kw_kjob *job;        /* generation in progress (connection suspended) */
 	atomic_int job_ready;/* the job's done hook ran */
+	int suspend_counted; /* counted in s->suspended (suspended, resume not yet seen) */
 } kw_conn_ctx;
 
 /* http_route.c */
@@ -65,6 +67,16 @@ const char *kw_http_allowed(int route);
 int kw_http_method_ok(int route, const char *method);
 /* Does an Accept header prefer text/plain to JSON? */
 int kw_http_wants_text(const char *accept);
+/* May the answer be JSON?  No header (or an empty one): yes; else when
+ * application/json, application with a star or a star alone has a q above
+ * 0 (an explicit application/json;q=0 refuses it).  Routes that answer
+ * JSON only answer 406 when not. */
+int kw_http_accepts_json(const char *accept);
+/* A 200 batch answer {"results": [...]} as text, kwgen --asm --batch's
+ * form: each item's assembly text (kwgen/text.h) in order, an item
+ * without an answer as "// error: CODE: MESSAGE".  Other replies are left
+ * as they are; out of memory makes out a 503. */
+void kw_http_batch_to_text(kw_reply *out);
 /* The GET routes and every POST route once its body is complete.  Returns
  * 0 with out filled, or 1 with *job set. */
 int kw_http_dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connection *c,

@@ -17,6 +17,8 @@
 #include "metrics.h"
 #include "reply.h"
 #include "ui.h"
+#include "kwgen/buf.h"
+#include "kwgen/text.h"
 
 #if defined(__has_include)
 #if __has_include("kwgen/arch.h")
@@ -99,17 +101,19 @@ int kw_http_method_ok(int route, const char *method)
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
-/*
- * Does an Accept header prefer text/plain to JSON?  Media ranges are split
- * at commas, their q at ";q=".  text/plain (or "text/" with a star) wins
- * when its q is above 0 and above application/json's, or equal and listed
- * first; other wildcards do not count.  No header, or anything else:
- * JSON (never 406).
- */
-int kw_http_wants_text(const char *accept)
+/* The q values an Accept header gives text/plain (or text with a star),
+ * application/json and a wildcard that covers JSON (a star alone, or
+ * application with a star): -1 when not named.  Media ranges are split at
+ * commas, their q at ";q=".  *text_first: text was named before JSON. */
+typedef struct accept_q {
+	double text, json, any;
+	int text_first;
+} accept_q;
+
+static accept_q accept_parse(const char *accept)
 {
-	double qt = -1, qj = -1;
-	int text_first = 0, seen = 0;
+	accept_q a = { -1, -1, -1, 0 };
+	int seen = 0;
 	const char *p = accept;
 
 	while (p && *p) {
@@ -126,20 +130,106 @@ int kw_http_wants_text(const char *accept)
 		if (semi && (q = strstr(semi, "q=")) && q < p + n)
 			qv = strtod(q + 2, NULL);
 		if ((tl == 10 && !strncasecmp(p, "text/plain", 10)) || (tl == 6 && !strncasecmp(p, "text/*", 6))) {
-			if (qv > qt) {
-				qt = qv;
+			if (qv > a.text) {
+				a.text = qv;
 				if (!seen)
-					text_first = 1;
+					a.text_first = 1;
 			}
 			seen = 1;
 		} else if (tl == 16 && !strncasecmp(p, "application/json", 16)) {
-			if (qv > qj)
-				qj = qv;
+			if (qv > a.json)
+				a.json = qv;
 			seen = 1;
+		} else if ((tl == 3 && !strncmp(p, "*/*", 3)) || (tl == 13 && !strncasecmp(p, "application/*", 13))) {
+			if (qv > a.any)
+				a.any = qv;
 		}
 		p = end ? end + 1 : NULL;
 	}
-	return qt > 0 && (qt > qj || (qt == qj && text_first));
+	return a;
+}
+
+/*
+ * Does an Accept header prefer text/plain to JSON?  text/plain (or "text/"
+ * with a star) wins when its q is above 0 and above application/json's,
+ * or equal and listed first; other wildcards do not count.  No header, or
+ * anything else: JSON.
+ */
+int kw_http_wants_text(const char *accept)
+{
+	accept_q a = accept_parse(accept);
+
+	return a.text > 0 && (a.text > a.json || (a.text == a.json && a.text_first));
+}
+
+int kw_http_accepts_json(const char *accept)
+{
+	accept_q a;
+
+	if (!accept || !accept[strspn(accept, " \t")])
+		return 1;
+	a = accept_parse(accept);
+	return a.json > 0 || (a.json < 0 && a.any > 0);
+}
+
+/* "// error: <code>: <message>\n", a batch item without an answer, as
+ * kwgen --asm --batch prints it (line breaks in the message as spaces). */
+static void item_error_text(kw_buf *b, const json_t *err, long long status)
+{
+	const char *code = json_string_value(json_object_get(err, "code"));
+	const char *msg = json_string_value(json_object_get(err, "message"));
+
+	kw_buf_puts(b, "// error: ");
+	kw_buf_puts(b, code ? code : "error");
+	kw_buf_puts(b, ": ");
+	if (msg) {
+		for (const char *m = msg; *m; m++)
+			kw_buf_putc(b, *m == '\n' ? ' ' : *m);
+	} else {
+		kw_buf_puts(b, "status ");
+		kw_buf_put_i64(b, status);
+	}
+	kw_buf_putc(b, '\n');
+}
+
+void kw_http_batch_to_text(kw_reply *out)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_buf b = KW_BUF_INIT;
+	json_t *ans, *res;
+	size_t i;
+
+	if (out->status != 200 || !out->body || out->content_type)
+		return;
+	ans = json_loadb(out->body, out->len, 0, NULL);
+	res = json_object_get(ans, "results");
+	if (!json_is_array(res)) {
+		json_decref(ans);
+		kw_reply_error(out, 500, "internal", NULL, "the batch answer could not be rendered as text");
+		return;
+	}
+	for (i = 0; i < json_array_size(res); i++) {
+		const json_t *it = json_array_get(res, i), *resp = json_object_get(it, "response");
+		long long status = (long long)json_integer_value(json_object_get(it, "status"));
+
+		if (status == 200 && json_is_object(resp)) {
+			if (kw_text_render(&b, resp, &e) < 0)
+				break;
+		} else {
+			item_error_text(&b, json_object_get(it, "error"), status);
+		}
+	}
+	json_decref(ans);
+	if (i < json_array_size(res) || b.oom || (!b.p && kw_buf_grow(&b, 0))) {
+		kw_buf_free(&b);
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory rendering the batch as text");
+		out->retry_after = 1;
+		return;
+	}
+	free(out->body);
+	out->len = b.len;
+	out->body = kw_buf_detach(&b);
+	out->content_type = "text/plain; charset=utf-8";
 }
 
 static void status_reply(kw_reply *out, kw_srv *s)

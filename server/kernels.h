@@ -7,7 +7,8 @@
  * that must generate becomes a kw_kjob: the caller suspends its request,
  * then calls kw_kjob_start, and the job's done hook is called exactly
  * once, on whatever thread finishes it (a worker of s->work, the leader
- * of a single flight, the pool's reaper, or inside kw_kjob_start itself),
+ * of a single flight, the cache's committer once a miss's row is written,
+ * the pool's reaper, or inside kw_kjob_start itself),
  * when its reply is ready.
  */
 #ifndef KW_SERVER_KERNELS_H

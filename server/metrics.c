@@ -270,6 +270,18 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
 	add(&t, "# HELP kwgen_cache_checkpoints_total WAL checkpoints run.\n"
 		"# TYPE kwgen_cache_checkpoints_total counter\nkwgen_cache_checkpoints_total %llu\n",
 	    (unsigned long long)st->checkpoints);
+	add(&t, "# HELP kwgen_cache_file_reads_total Rows read from the cache file (a hit not held in"
+		" memory, a GET not held in memory).\n"
+		"# TYPE kwgen_cache_file_reads_total counter\nkwgen_cache_file_reads_total %llu\n",
+	    (unsigned long long)st->hits);
+	add(&t, "# HELP kwgen_cache_group_commits_total Transactions that stored the rows of misses"
+		" (group commit: several rows each).\n"
+		"# TYPE kwgen_cache_group_commits_total counter\nkwgen_cache_group_commits_total %llu\n",
+	    (unsigned long long)st->groups);
+	add(&t, "# HELP kwgen_cache_recency_flushes_total Rounds that wrote the hit times held in memory"
+		" to the file's last_access.\n"
+		"# TYPE kwgen_cache_recency_flushes_total counter\nkwgen_cache_recency_flushes_total %llu\n",
+	    (unsigned long long)st->recency_flushes);
 	add(&t, "# HELP kwgen_cache_read_only 1 when the cache file cannot be written.\n"
 		"# TYPE kwgen_cache_read_only gauge\nkwgen_cache_read_only %d\n", st->read_only);
 	if (t.oom) {

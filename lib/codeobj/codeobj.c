@@ -475,7 +475,8 @@ oom:
 }
 
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
-                           char **text, size_t *text_len, const char **isa_out, size_t *n_insts, kw_error *err)
+                           size_t max_text, char **text, size_t *text_len, const char **isa_out, size_t *n_insts,
+                           kw_error *err)
 {
 	*text = NULL;
 	*text_len = 0;
@@ -587,6 +588,14 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 				kw_buf_puts(&out, "\t\t...\n");
 				off += (z - off) & ~(uint64_t)3;
 				continue;
+			}
+			if (max_text && out.len > max_text) {
+				rc = kw_error_set(err, KW_ELIMIT, "max_memory",
+				                  "the decoded text of the code object is over %zu bytes, the memory bound "
+				                  "of one verification (16 x the input + 96 MiB unless set: kwgen verify "
+				                  "--max-memory, kwgend --max-verify-memory)",
+				                  max_text);
+				break;
 			}
 			if (max_insts && insts >= max_insts) {
 				rc = kw_error_set(err, KW_ELIMIT, NULL,

@@ -90,7 +90,8 @@ int kw_logic_arch_name(char *buf, size_t n, const json_t *v);
 /*
  * One Tensile solution given as YAML text (len bytes, not NUL-terminated),
  * as a person copies it out of a logic file: a mapping of solution keys, or
- * a list holding one such mapping ("- 1LDSBuffer: 0 ..."), flow mappings
+ * a list holding one such mapping ("- 1LDSBuffer: 0 ...", or "- - ..." for
+ * the first solution of a file), flow mappings
  * wrapped over lines as PyYAML writes them included.  It goes through the
  * reader (kw_yaml_logic_read: the same scalar typing, alias and nesting
  * bounds) and kw_logic_request with ctx (may be NULL: the solution's own

@@ -101,6 +101,9 @@ int kw_logic_solution(json_t **out, const char *yaml, size_t len, const char *na
 		goto done;
 	}
 	sol = o.items ? o.item : o.map;
+	/* the first solution of a file copied with its list's dash ("- - Key: ...") */
+	for (int depth = 0; depth < 2 && json_is_array(sol) && json_array_size(sol) == 1; depth++)
+		sol = json_array_get(sol, 0);
 	if (!json_is_object(sol) || json_object_size(sol) == 0) {
 		rc = kw_error_set(err, KW_ESYNTAX, NULL,
 				  "%s: expected one Tensile solution (a mapping of solution keys such as MatrixInstM, "

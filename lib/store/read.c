@@ -60,6 +60,8 @@ int kw_cache_stats_get(kw_cache_stats *out, kw_cache *c, kw_error *err)
 	out->inserts = atomic_load(&c->inserts);
 	out->evictions = atomic_load(&c->evictions);
 	out->checkpoints = atomic_load(&c->checkpoints);
+	out->groups = atomic_load(&c->groups);
+	out->recency_flushes = atomic_load(&c->recency_flushes);
 	out->db_file_bytes = store_file_size(c->path, "");
 	out->wal_bytes = store_file_size(c->path, "-wal");
 	out->shm_bytes = store_file_size(c->path, "-shm");

@@ -8,6 +8,7 @@ Prints one line per check and a final line `e2e: N passed, M failed`;
 exit status 0 only when nothing failed.
 """
 import argparse
+import atexit
 import gzip
 import http.client
 import json
@@ -153,6 +154,20 @@ class Daemon:
         self.proc.kill()
         self.proc.wait()
 
+    @classmethod
+    def stop_all(cls):
+        """Stop every daemon still running (a check that failed half-way
+        left it): SIGTERM, then SIGKILL after 10 s.  Runs at exit."""
+        for d in cls.started:
+            if d.proc and d.proc.poll() is None:
+                d.proc.terminate()
+                try:
+                    d.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    d.proc.kill()
+                    d.proc.wait()
+
+
     def conn(self, timeout=60):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
@@ -191,6 +206,9 @@ class Daemon:
         st, _, data = self.request("GET", "/status")
         assert st == 200, st
         return json.loads(data)
+
+
+atexit.register(Daemon.stop_all)   # a check that failed half-way may have left one running
 
 
 def load_schemas():
@@ -276,6 +294,44 @@ def t_get_head_etag(d, schemas, st):
     assert s == 304, s
     s, _, _ = d.request("GET", "/v1/kernels/" + key, headers={"If-None-Match": '"%s"' % ("0" * 64)})
     assert s == 200, s
+
+
+def t_get_from_memory(d, schemas, st):
+    """Repeated GETs by key (JSON, text, 304) are served from memory: the
+    file is read once per form; a rewritten row (bypass with a new source)
+    and a deleted one are not served from memory."""
+    key = st["key"]
+    path = "/v1/kernels/" + key
+    s, h, first = d.request("GET", path)
+    assert s == 200, s
+    s, ht, first_text = d.request("GET", path, headers={"Accept": "text/plain"})
+    assert s == 200 and ht["content-type"].startswith("text/plain"), (s, ht)
+    r0 = d.metric("kwgen_cache_file_reads_total")
+    for _ in range(10):
+        s, h2, data = d.request("GET", path)
+        assert s == 200 and data == first and h2["etag"] == h["etag"], (s, data[:80])
+        assert h2["content-type"].startswith("application/json"), h2
+        s, h3, text = d.request("GET", path, headers={"Accept": "text/plain"})
+        assert s == 200 and text == first_text and h3["etag"] == ht["etag"], (s, text[:80])
+        assert h3["content-type"].startswith("text/plain"), h3
+        s, _, body = d.request("GET", path, headers={"If-None-Match": h["etag"]})
+        assert s == 304 and body == b"", s
+        s, _, body = d.request("GET", path, headers={"If-None-Match": ht["etag"], "Accept": "text/plain"})
+        assert s == 304 and body == b"", s
+    reads = d.metric("kwgen_cache_file_reads_total") - r0
+    assert reads <= 2, "40 GETs read the file %d times (want them from memory)" % reads
+    # the row rewritten with another source: GET shows the new one at once
+    req = example()
+    req["source"] = {"file": "memory-test.yaml", "index": 7}
+    s, _, r = d.post(req, path="/v1/kernels?cache=bypass")
+    assert s == 200 and r["key"] == key, (s, r)
+    s, _, data = d.request("GET", path)
+    assert s == 200 and json.loads(data).get("source") == req["source"], data[-200:]
+    # and without it again, as the other checks expect
+    s, _, r = d.post(example(), path="/v1/kernels?cache=bypass")
+    assert s == 200, s
+    s, _, data = d.request("GET", path)
+    assert s == 200 and "source" not in json.loads(data), data[-200:]
 
 
 def t_bypass(d, schemas, st):
@@ -406,9 +462,12 @@ def t_yaml(d, schemas, st):
     assert ans["results"][0]["name"] == "wait" and ans["results"][0]["asm"], ans["results"][0]
     # a flow mapping wrapped over two lines, as PyYAML writes it; other YAML types; Accept: text/plain
     wrapped = text + "    InternalSupportParams: {KernArgsVersion: 2, SupportUserGSU: true,\n      UseUniversalArgs: true}\n"
-    for ct in ("application/yaml", "application/x-yaml; charset=utf-8", "text/yaml"):
-        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", wrapped, {"Content-Type": ct})
-        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, s, b[:300])
+    dashed = "- - " + wrapped[4:]  # copied as the first solution of a file: "- - Key: ..."
+    assert text.startswith("  - ")
+    for body, ct in ((wrapped, "application/yaml"), (wrapped, "application/x-yaml; charset=utf-8"),
+                     (wrapped, "text/yaml"), (dashed, "application/yaml")):
+        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", body, {"Content-Type": ct})
+        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, body[:10], s, b[:300])
     s, h, b = d.request("POST", q, text, dict(Y, Accept="text/plain"))
     assert s == 200 and h.get("content-type", "").startswith("text/plain") and b"s_waitcnt" in b, (s, b[:200])
     # bad YAML and bad parameters: a clear 4xx, with line:column for syntax
@@ -765,6 +824,7 @@ def main():
                    "--max-batch", "8", "--busy-timeout-ms", "200")
         dependent = [
             ("GET / HEAD by key, ETag, If-None-Match", t_get_head_etag),
+            ("GET by key again: from memory (JSON, text, 304)", t_get_from_memory),
             ("?cache=bypass regenerates", t_bypass),
             ("batch with good and bad items", t_batch),
             ("error codes 400 404 405 415 422", t_errors),

@@ -3,7 +3,7 @@
 answer, operability.  The real daemon on loopback (port 0), temp cache
 files, Python 3 stdlib only.
 
-  python3 tests/e2e/serve_test.py [--kwgend build/kwgend] [--only NAME,...]
+  python3 tests/e2e/serve_test.py [--kwgend build/kwgend] [--only NAME,...] [--skip NAME,...]
           [--seconds 6] [--p99-ms 250] [--figures FILE]
 
 Checks:
@@ -15,7 +15,8 @@ Checks:
               machine; make bench-serve: 50 ms over a longer run)
   lingering   a urllib client posting bodies over --max-body-bytes (no
               Expect: 100-continue) reads the 413 every time; the same for
-              a batch body, a chunked body and an early 404/401
+              a batch body, a chunked body, an early 404/401 and a 79 MB
+              body (past --linger-bytes, now a rate)
   framing     Content-Length + Transfer-Encoding, two Content-Lengths, an
               unknown Transfer-Encoding, a header name with whitespace
               before its colon, Transfer-Encoding in HTTP/1.0: 400 and
@@ -29,6 +30,8 @@ Checks:
   signals     SIGHUP reopens --log-file and never kills; SIGTERM with an
               idle half-sent upload exits promptly; SIGTERM with queued
               generation answers it and exits 0
+  late-resume SIGTERM while a connection is still suspended (a test-only
+              delay before its resume): no SIGABRT, the answer is read
   listen      --listen localhost:PORT; a bind failure names host and port
   workers     --workers and --work-timeout: a job that waits longer than
               --work-timeout gets 503 "timeout"
@@ -266,6 +269,15 @@ def t_lingering(binary, tmp):
                 assert json.loads(data)["error"]["code"] == code, data[:200]
                 n += 1
             got["%s%s" % (path, " chunked" if chunked else "")] = "%d/%d read %d" % (n, n, want)
+        # a body larger than --linger-bytes (64 MiB, now a rate: a burst,
+        # then that much a second) is read to its end, not cut at 64 MiB:
+        # lingering is bounded by time, as nginx's lingering_time
+        huge79 = b"x" * (79 * 1000 * 1000)
+        t0 = time.time()
+        st, data = post("/v1/kernels", huge79)
+        assert st == 413 and json.loads(data)["error"]["code"] == "too_large", (st, data[:200])
+        got["79 MB without Expect"] = "read 413 after %.1f s" % (time.time() - t0)
+        del huge79
         # the daemon still answers, and an oversized batch list within the
         # body cap is a 422, also read in full
         st, data = post("/v1/kernels:batch", json.dumps({"requests": [{}] * 300}).encode())
@@ -274,13 +286,14 @@ def t_lingering(binary, tmp):
     finally:
         rc = d.stop()
     assert rc == 0, rc
-    # without lingering (or past --linger-bytes) the same client meets a
-    # reset: the flags are what makes the difference.  The body is larger
+    # without lingering (or with a rate too low to read the body within
+    # --linger-seconds) the same client meets a reset: the flags are what
+    # makes the difference.  The body is larger
     # than the two sockets' buffers together (loopback autotuning grows them
     # to several MiB), so the client cannot have sent it all before the
     # daemon closes (with 4 MiB a slow daemon under ASan let every 413 through)
     huge = json.dumps({"isa": "gfx942", "pad": "x" * (32 << 20)}).encode()
-    for flags in (["--linger-seconds", "0"], ["--linger-bytes", "65536"]):
+    for flags in (["--linger-seconds", "0"], ["--linger-bytes", "65536", "--linger-seconds", "1"]):
         d = e2e.Daemon(binary, os.path.join(tmp, "linger0.db"), "--log-level", "error",
                        "--max-body-bytes", "65536", *flags).start()
         base = "http://127.0.0.1:%d" % d.port
@@ -296,6 +309,44 @@ def t_lingering(binary, tmp):
         finally:
             rc = d.stop()
         assert rc == 0, rc
+    # a client that stops sending while lingering: closed --linger-timeout
+    # after its last bytes (nginx's lingering_timeout), not --linger-seconds
+    d = e2e.Daemon(binary, os.path.join(tmp, "linger-idle.db"), "--log-level", "error",
+                   "--max-body-bytes", "65536", "--linger-seconds", "30", "--linger-timeout", "1").start()
+    try:
+        s = socket.create_connection(("127.0.0.1", d.port))
+        s.sendall(b"POST /v1/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 10000000\r\n\r\n" + b"x" * 100000)
+        t0 = time.time()
+        s.settimeout(20)
+        head = b""
+        while True:  # the answer, then the end of it (the write side is shut)
+            b = s.recv(65536)
+            if not b:
+                break
+            head += b
+        assert head.startswith(b"HTTP/1.1 404"), head[:100]
+
+        def still_read():
+            try:
+                for _ in range(3):
+                    s.sendall(b"y" * 1000)
+                    time.sleep(0.1)
+                return True
+            except (BrokenPipeError, ConnectionResetError):
+                return False
+        time.sleep(0.3)
+        assert still_read(), "closed before --linger-timeout while the client was sending"
+        t0 = time.time()
+        time.sleep(2.5)
+        closed = not still_read()
+        s.close()
+        assert closed, "a client silent for 2.5 s was still lingering (--linger-timeout 1, --linger-seconds 30)"
+        closed_after = time.time() - t0
+        got["idle client, --linger-timeout 1"] = "still read at 0.3 s, closed when silent for 2.5 s (checked at %.1f s)" % closed_after
+    finally:
+        rc = d.stop()
+    assert rc == 0, rc
     FIG["lingering"] = got
 
 
@@ -555,6 +606,43 @@ def t_signals(binary, tmp):
     assert took < 15, took
     FIG["sigterm_drain_over"] = "--drain-seconds 1, 3 x 120-item batches: %d items 200, %d 503 draining; " \
         "exit 0 after %.1f s" % (codes.count((200, None)), codes.count((503, "draining")), took)
+
+
+def t_late_resume(binary, tmp):
+    """SIGTERM while a request is about to suspend (a test-only hook,
+    KWGEND_TEST_SUSPEND_DELAY_MS, holds a polling thread between deciding
+    to suspend and suspending, past the drain's other bounds):
+    libmicrohttpd 0.9.75 panics (SIGABRT) in MHD_stop_daemon with a
+    connection suspended, so the drain waits until none is; the client
+    reads an answer (200, or 503 draining once the pool has stopped) and
+    kwgend exits 0."""
+    d = e2e.Daemon(binary, os.path.join(tmp, "late.db"), "--workers", "1", "--drain-seconds", "1")
+    d.prefix = ["env", "KWGEND_TEST_SUSPEND_DELAY_MS=4000"]
+    d.start()
+    res = {}
+
+    def one():
+        try:
+            res["r"] = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(serial())), J)
+        except Exception as ex:  # noqa: BLE001 - reported below
+            res["r"] = ex
+
+    th = threading.Thread(target=one)
+    th.start()
+    time.sleep(0.5)
+    t0 = time.time()
+    d.proc.send_signal(signal.SIGTERM)
+    rc = d.proc.wait(timeout=60)
+    took = time.time() - t0
+    th.join(timeout=30)
+    d.wait_log()
+    panics = [x for x in d.log if "libmicrohttpd panic" in x]
+    assert rc == 0, "kwgend exit status %d (SIGABRT is -6): %s" % (rc, "".join(d.log[-5:]))
+    assert not panics, panics
+    assert not isinstance(res.get("r"), Exception), res.get("r")
+    st, _, data = res["r"]
+    assert st == 200 or (st == 503 and json.loads(data)["error"]["code"] == "draining"), (st, data[:200])
+    FIG["late_resume"] = "suspension held 4 s past SIGTERM: answered %d, exit 0 after %.1f s" % (st, took)
 
 
 def t_listen(binary, tmp):
@@ -819,8 +907,8 @@ def t_slow_head(binary, tmp):
     assert rc == 0, rc
 
 
-CHECKS = ["latency", "lingering", "framing", "access-log", "signals", "listen", "workers", "flights",
-          "slow-head"]
+CHECKS = ["latency", "lingering", "framing", "access-log", "signals", "late-resume", "listen", "workers",
+          "flights", "slow-head"]
 
 
 
@@ -828,6 +916,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
     ap.add_argument("--only", default="")
+    ap.add_argument("--skip", default="", help="comma-separated checks not to run")
     ap.add_argument("--seconds", type=float, default=6)
     ap.add_argument("--p99-ms", type=float, default=250)
     ap.add_argument("--batch-items", type=int, default=175)
@@ -835,7 +924,9 @@ def main():
     a = ap.parse_args()
     binary = os.path.abspath(a.kwgend)
     only = set(a.only.split(",")) if a.only else set(CHECKS)
-    unknown = only - set(CHECKS)
+    skip = set(x for x in a.skip.split(",") if x)
+    unknown = (only | skip) - set(CHECKS)
+    only -= skip
     if unknown:
         ap.error("unknown check(s): %s" % ", ".join(sorted(unknown)))
     with tempfile.TemporaryDirectory(prefix="kwgen-serve-") as tmp:
@@ -847,6 +938,8 @@ def main():
              t_framing, ()),
             ("access-log", "access lines: client, request id, error code; JSON start/stop", t_access_log, ()),
             ("signals", "SIGHUP reopens the log; SIGTERM skips idle uploads, answers work", t_signals, ()),
+            ("late-resume", "SIGTERM with a connection still suspended: the drain waits for its resume, "
+             "no libmicrohttpd panic", t_late_resume, ()),
             ("listen", "--listen localhost:PORT; bind errors name host and port", t_listen, ()),
             ("workers", "batch items interleave with misses; --work-timeout", t_workers, ()),
             ("flights", "singles and batches over the same keys: one generation each", t_flights, ()),

@@ -108,9 +108,14 @@ typedef struct kw_verify_opts {
 	int no_redundant;
 	/* Name shown in text output ("file:line: ..."); NULL = "<input>". */
 	const char *filename;
+	/* Bytes the reading of one text may hold (macro expansions and the
+	 * instruction, operand and wait arrays, counted as they grow and while
+	 * a macro line expands); past it KW_ELIMIT naming the bound.  0 = the
+	 * default, 16 x the text's length + 96 MiB. */
+	size_t max_memory;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
@@ -167,7 +172,9 @@ void kw_verify_result_free(kw_verify_result *r);
  * `.amdhsa_kernel NAME`; isa the processor (given, or the text's
  * .amdgcn_target).  All owned by w (kw_verify_words_free).  Errors:
  * KW_EINVAL (no ISA, a word that does not evaluate, no data words, or
- * instructions mixed with data words: their offsets are unknown), KW_ELIMIT,
+ * instructions mixed with data words: their offsets are unknown; field
+ * "objdump" for llvm-objdump text, whose words are bytes that did not
+ * decode), KW_ELIMIT,
  * KW_ENOMEM.  Bytes are bounded by 8 x len.
  */
 typedef struct kw_verify_word_sym {
