@@ -735,7 +735,8 @@ function pictureLegend(k, f, swap, d0, by, isa) {
 	else
 		blocks = `MatrixInst ${M}x${N} with ${f.BM}x${f.BN} blocks (MatrixInstBM ${BM0}, MatrixInstBN ${BN0}), ` +
 			`${plural(f.OPM, 'output')} per lane and block`;
-	const rows = [`VectorWidthA ${f.VW0}`, `${f.BM} block${f.BM === 1 ? '' : 's'} along M`,
+	const rows = [`VectorWidthA ${f.VW0}`,
+		M === 4 ? `1 block along M (the ${BM0} are inside the instruction's tile)` : `${plural(f.BM, 'block')} along M`,
 		`MIWaveTile[0]/VectorWidthA ${f.TT0}`];
 	if (!swap)
 		rows.splice(1, 0, `${plural(f.OPM, 'output')} per lane`);
