@@ -51,6 +51,7 @@ typedef struct work {
 	uint32_t tmpcap;
 	/* path facts and calls */
 	vf_facts F, F2;
+	vf_sfact obuf[VF_NSGPR], ebuf[VF_NSGPR];
 	vf_sop *sops;
 	struct addr_ent *amap;     /* objdump: address -> instruction, sorted */
 	size_t namap;
@@ -281,8 +282,45 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 		changed = 1;
 	in->unk |= o->unk;
 	in->fixed |= o->fixed;
-	/* merge sorted entry lists */
-	cap = in->n + n;
+	/* merge sorted entry lists: a dry run first, as most joins at the
+	 * fixed point change nothing */
+	{
+		int ech = 0;
+		while (i < in->n || j < n) {
+			const vf_ent *a = i < in->n ? &in->e[i] : NULL, *b = j < n ? &w->tmp[j] : NULL;
+			int c = !a ? 1 : !b ? -1
+				: a->slot != b->slot ? (a->slot < b->slot ? -1 : 1)
+				: (a->cls != b->cls ? (a->cls < b->cls ? -1 : 1) : 0);
+			if (c < 0) {
+				i++;
+			} else if (c > 0) {
+				j++;
+				ech = 1;
+			} else {
+				if (b->age < a->age)
+					ech = 1;
+				i++;
+				j++;
+			}
+			k++;
+		}
+		if (!ech)
+			return changed;
+		if (k == in->n) {
+			/* no new entries: younger ages in place */
+			for (i = 0, j = 0; j < n; j++) {
+				while (in->e[i].slot != w->tmp[j].slot || in->e[i].cls != w->tmp[j].cls)
+					i++;
+				if (w->tmp[j].age < in->e[i].age) {
+					in->e[i].age = w->tmp[j].age;
+					in->e[i].prod = w->tmp[j].prod;
+				}
+			}
+			return 1;
+		}
+		cap = k;
+		i = j = k = 0;
+	}
 	m = cap ? malloc(cap * sizeof(*m)) : NULL;
 	if (cap && !m)
 		return -1;
@@ -302,13 +340,11 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 		} else if (c > 0) {
 			m[k++] = *b;
 			j++;
-			changed = 1;
 		} else {
 			m[k] = *a;
 			if (b->age < a->age) {
 				m[k].age = b->age;
 				m[k].prod = b->prod;
-				changed = 1;
 			}
 			k++;
 			i++;
@@ -319,7 +355,7 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 	in->e = m;
 	in->n = k;
 	in->cap = (uint32_t)cap;
-	return changed;
+	return 1;
 }
 
 /* ---- findings ---- */
@@ -937,7 +973,9 @@ static void step(work *w, uint32_t at)
 
 /* ---- driver ---- */
 
-static void heap_push(uint32_t *h, size_t *n, uint32_t v)
+/* Heap keys: block << 32 | node, so blocks go in program order whatever
+ * the calling context or partition of their nodes. */
+static void heap_push(uint64_t *h, size_t *n, uint64_t v)
 {
 	size_t i = (*n)++;
 
@@ -948,9 +986,9 @@ static void heap_push(uint32_t *h, size_t *n, uint32_t v)
 	h[i] = v;
 }
 
-static uint32_t heap_pop(uint32_t *h, size_t *n)
+static uint64_t heap_pop(uint64_t *h, size_t *n)
 {
-	uint32_t top = h[0], v = h[--(*n)];
+	uint64_t top = h[0], v = h[--(*n)];
 	size_t i = 0;
 
 	for (;;) {
@@ -1404,7 +1442,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	vf_cfg g;
 	graph G;
 	uint64_t work_done = 0, max_work;
-	uint32_t *heap = NULL;
+	uint64_t *heap = NULL;
 	size_t nheap = 0, capheap = 0;
 	int rc;
 	struct hset seen;
@@ -1489,7 +1527,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		G.n[b].dirty = 1;
 		if (nheap == capheap) {
 			size_t nc = capheap ? capheap * 2 : 256;
-			uint32_t *gh = realloc(heap, nc * sizeof(*gh));
+			uint64_t *gh = realloc(heap, nc * sizeof(*gh));
 			if (!gh) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
@@ -1497,12 +1535,12 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			heap = gh;
 			capheap = nc;
 		}
-		heap_push(heap, &nheap, (uint32_t)b);
+		heap_push(heap, &nheap, (uint64_t)b << 32 | b);
 	}
 	/* fixed point: a min-heap of dirty nodes, so the lowest (program
 	 * order, calling contexts after) dirty node goes next */
 	while (nheap && !rc) {
-		uint32_t nid = heap_pop(heap, &nheap);
+		uint32_t nid = (uint32_t)heap_pop(heap, &nheap);
 		vf_node *nd = &G.n[nid];
 		const vf_block *bl = &g.b[nd->block];
 		vf_sstate out;
@@ -1542,24 +1580,20 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			int ch, chf, back;
 			vf_sfacts ef;
 			if (e[s].cond >= 0) {
-				memcpy(&w->F2, &w->F, sizeof(w->F2));
+				/* the exit facts narrowed by the edge's condition */
+				if (!ofacts.valid)
+					vf_facts_view(&w->F, &ofacts, w->obuf);
+				vf_facts_load(&w->F2, &ofacts);
 				if (!vf_facts_assume_scc(&w->F2, e[s].cond))
 					continue; /* the facts rule this edge out */
-				if (vf_facts_save(&w->F2, &ef)) {
-					rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-					break;
-				}
+				vf_facts_view(&w->F2, &ef, w->ebuf);
 			} else {
-				if (!ofacts.valid && vf_facts_save(&w->F, &ofacts)) {
-					rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-					break;
-				}
+				if (!ofacts.valid)
+					vf_facts_view(&w->F, &ofacts, w->obuf);
 				ef = ofacts;
 			}
 			m = node_get(&G, &g, e[s].block, e[s].ctx, part_of(&G, e[s].block, &ef));
 			if (m < 0) {
-				if (e[s].cond >= 0)
-					vf_sfacts_free(&ef);
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
 			}
@@ -1571,8 +1605,6 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			chf = ch < 0 ? 0
 				     : vf_sfacts_join(&G.n[m].fin, &ef,
 						      back && G.n[m].nchange >= WIDEN_AFTER);
-			if (e[s].cond >= 0)
-				vf_sfacts_free(&ef);
 			if (ch < 0 || chf < 0) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
@@ -1583,7 +1615,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 				G.n[m].dirty = 1;
 				if (nheap == capheap) {
 					size_t nc = capheap * 2;
-					uint32_t *gh = realloc(heap, nc * sizeof(*gh));
+					uint64_t *gh = realloc(heap, nc * sizeof(*gh));
 					if (!gh) {
 						rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 						break;
@@ -1591,10 +1623,9 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 					heap = gh;
 					capheap = nc;
 				}
-				heap_push(heap, &nheap, (uint32_t)m);
+				heap_push(heap, &nheap, (uint64_t)G.n[m].block << 32 | (uint64_t)m);
 			}
 		}
-		vf_sfacts_free(&ofacts);
 	}
 	free(heap);
 	r->stats.work = work_done;
