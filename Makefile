@@ -5,13 +5,20 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
-# What each binary links: libkwgen needs LIB_PKGS only; kwgend adds
-# libmicrohttpd (SRV_LDLIBS); kwgen adds libyaml and libcurl (CLI_LDLIBS).
-LIB_PKGS := jansson sqlite3 libcrypto
-SRV_PKGS := libmicrohttpd
-PKGS     := $(LIB_PKGS) $(SRV_PKGS)
+# What each binary links: libkwgen (the core: generators, requests, text,
+# verifier) needs LIB_PKGS only; the store (lib/store, libkwgen-store.a:
+# the SQLite cache) adds STORE_PKGS and is linked by kwgen and kwgend, never
+# into libkwgen; kwgend adds libmicrohttpd and libyaml (SRV_LDLIBS); kwgen
+# adds libyaml and libcurl (CLI_LDLIBS).  libyaml is reached through
+# libkwgen-logic.a (lib/logic/: logic-file YAML -> requests), which both
+# programs link and libkwgen does not.
+LIB_PKGS := jansson libcrypto
+STORE_PKGS := sqlite3
+SRV_PKGS := libmicrohttpd yaml-0.1
+PKGS     := $(LIB_PKGS) $(STORE_PKGS) $(SRV_PKGS)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(LIB_PKGS) 2>/dev/null)
+STORE_LIBS := $(shell pkg-config --libs $(STORE_PKGS) 2>/dev/null)
 SRV_LDLIBS := $(shell pkg-config --libs $(SRV_PKGS) 2>/dev/null)
 
 # The shared library: libkwgen.so.$(KWGEN_VERSION), SONAME libkwgen.so.$(KW_SO_MAJOR),
@@ -30,6 +37,13 @@ LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(EXTRA_LDLIBS)
 
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c lib/verify/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+STORE_SRCS := $(sort $(wildcard lib/store/*.c))
+STORE_OBJS := $(STORE_SRCS:%.c=$(BUILD)/obj/%.o)
+# What a program using the store links after its objects.
+STORE_LDLIBS = $(BUILD)/libkwgen-store.a $(BUILD)/libkwgen.a $(STORE_LIBS)
+LOGIC_LIB_SRCS := $(sort $(wildcard lib/logic/*.c))
+LOGIC_LIB_OBJS := $(LOGIC_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LOGIC_A  := $(BUILD)/libkwgen-logic.a
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SRV_SRCS := $(sort $(wildcard server/*.c))
@@ -41,7 +55,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: lib $(BUILD)/kwgen $(if $(SRV_SRCS),$(BUILD)/kwgend)
 
-lib: $(BUILD)/libkwgen.a $(BUILD)/libkwgen.so $(BUILD)/$(KW_SONAME)
+lib: $(BUILD)/libkwgen.a $(BUILD)/libkwgen.so $(BUILD)/$(KW_SONAME) $(BUILD)/libkwgen-store.a
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -51,21 +65,30 @@ $(BUILD)/libkwgen.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/libkwgen-store.a: $(STORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LOGIC_A): $(LOGIC_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/$(KW_SO_REAL): $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,$(KW_SONAME) -Wl,--as-needed -o $@ $^ $(LDLIBS_ALL)
 
 $(BUILD)/$(KW_SONAME) $(BUILD)/libkwgen.so: $(BUILD)/$(KW_SO_REAL)
 	ln -sf $(KW_SO_REAL) $@
 
-$(BUILD)/kwgen: $(CLI_OBJS) $(BUILD)/libkwgen.a
-	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(CLI_LDLIBS)
+$(BUILD)/kwgen: $(CLI_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
+	$(CC) -o $@ $(CLI_OBJS) $(LOGIC_A) $(STORE_LDLIBS) $(LDLIBS_ALL) $(CLI_LDLIBS)
 
-$(BUILD)/kwgend: $(SRV_OBJS) $(BUILD)/libkwgen.a
-	$(CC) -o $@ $(SRV_OBJS) $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(SRV_LDLIBS)
+$(BUILD)/kwgend: $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
+	$(CC) -o $@ $(SRV_OBJS) $(LOGIC_A) $(STORE_LDLIBS) $(LDLIBS_ALL) $(SRV_LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a
+# The unit tests link the store too (test_cache*.c); the others leave it out.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libkwgen.a $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
 
 unit: $(UNIT_BINS)
 	@sh scripts/run-unit $(UNIT_BINS)
@@ -76,7 +99,8 @@ deps:
 
 help:
 	@echo "build:   all lib deps install uninstall clean"
-	@echo "test:    test (everything below but the long runs) unit golden check-asm asan salt-check clang-build"
+	@echo "test:    check (quick: unit golden-sample e2e-smoke asan-unit)"
+	@echo "         test (everything below but the long runs) unit golden check-asm asan salt-check clang-build"
 	@echo "         e2e serve-test hardening soak-short storage-test scaleout logic-test package-test fuzz"
 	@echo "long:    soak (with storage-soak, serve-soak) kill-loop fuzz-long"
 	@echo "bench:   bench-gen bench-http bench-miss"
@@ -85,7 +109,7 @@ help:
 clean:
 	rm -rf $(BUILD) build-asan build-clang
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d) $(LOGIC_LIB_OBJS:.o=.d)
 # Suites `make test` runs (mk/test.mk); each mk/*.mk file appends its own.
 SUITES := unit
 -include $(sort $(wildcard mk/*.mk))

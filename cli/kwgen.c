@@ -113,9 +113,9 @@ static void usage(FILE *f)
 	      "count_clamped, count_out_of_range, vgpr_pair_misaligned, agpr_spill,\n"
 	      "register_out_of_range, instruction_not_on_isa; with \"strict\": true any of\n"
 	      "them makes the answer an error.  Errors are {\"error\": {\"code\", \"message\",\n"
-	      "\"field\"}} as kwgend gives them, naming the key and what is allowed; the\n"
-	      "oracle form alone answers as the reference oracle does ({\"error\": \"...\"},\n"
-	      "\"isa\": [9,4,2]).  Duplicate JSON keys are an error.\n", f);
+	      "\"field\"}} as kwgend gives them, in every form, naming the key and what is\n"
+	      "allowed; a successful oracle-form answer is the reference oracle's\n"
+	      "(\"isa\": [9,4,2]).  Duplicate JSON keys are an error.\n", f);
 }
 
 /* stdout could not be written (a full disk, a closed descriptor): say so
@@ -133,17 +133,11 @@ static int stdout_failed(void)
 	return fflush(stdout) != 0 || ferror(stdout);
 }
 
-/* The error answer every non-oracle path gives, the daemon's shape:
+/* The error answer every path gives, the daemon's shape:
  * {"error": {"code": "invalid", "message": "...", "field": "kernel.X" | null}}. */
 static json_t *error_answer(const kw_error *e)
 {
-	json_t *o = json_pack("{s:{s:s,s:s,s:o}}", "error", "code", kw_error_code_name(e->code), "message", e->message,
-			      "field", e->field[0] ? json_string(e->field) : json_null());
-
-	if (!o) /* a message or field that is not UTF-8 (it quotes the input) */
-		o = json_pack("{s:{s:s,s:s,s:n}}", "error", "code", kw_error_code_name(e->code), "message",
-			      "(the message quotes input that is not UTF-8)", "field");
-	return o;
+	return kw_error_answer(e);
 }
 
 /* lineno: the batch input line, or 0 for a whole-file request. */
@@ -193,7 +187,7 @@ static void asm_error(kw_buf *out, const kw_error *e)
 }
 
 /* The oracle form ("generator" + "args") answers exactly as the reference
- * oracle does, errors included ({"error": "..."}); every other request is
+ * oracle does (its errors in the one error shape); every other request is
  * the farm form and answers as kwgend does. */
 static json_t *answer(const json_t *req, int *ok)
 {

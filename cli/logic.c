@@ -3,8 +3,8 @@
  * library-logic files, turn each solution into a kwgen request and print
  * the requests as JSON lines, or post them in batches to a daemon.
  *
- * Reading is streamed (logic_yaml.c), derivation is per solution
- * (logic_derive.c), posting is batched (logic_post.c); this file holds the
+ * Reading is streamed (lib/logic/yaml.c), derivation is per solution
+ * (lib/logic/derive.c), posting is batched (logic_post.c); this file holds the
  * options, the progress bar and the summary.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -21,6 +21,7 @@
 
 #include "kwgen/arch.h"
 #include "kwgen/request.h"
+#include "kwgen/tokens.h"
 #include "logic.h"
 #include "logic_impl.h"
 
@@ -58,7 +59,6 @@ typedef struct run {
 	long size;
 	int show_progress;
 	double last_draw;
-	size_t file_solutions;
 	const char *out_name;     /* "standard output" or the -o FILE */
 	int write_failed;         /* out could not be written: stop, exit 2 */
 } run;
@@ -86,7 +86,8 @@ static void usage(FILE *f)
 	      "  --server URL       post the requests to a kwgend (POST URL/v1/kernels:batch)\n"
 	      "                     instead of printing them; prints a summary with cache hits\n"
 	      "  --token TOKEN      bearer token for a kwgend started with --auth-tokens\n"
-	      "  --token-file FILE  read the token from the first line of FILE\n"
+	      "  --token-file FILE  read the token from FILE, kwgend's --auth-tokens format:\n"
+	      "                     one token a line, # comments; the first token is sent\n"
 	      "                     (default: the KWGEN_TOKEN environment variable)\n"
 	      "  --cacert FILE      trust the CA certificates in FILE for https:// (default:\n"
 	      "                     $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's;\n"
@@ -113,6 +114,19 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* "s" unless n is 1: "1 file", "2 files". */
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/*
+ * The progress line: the file being read (its path's end, so the file
+ * name shows however deep the directory), how far into it, then the
+ * running totals of the whole run, each named: files begun, solutions,
+ * and, with --server, requests posted and cache hits among them (none
+ * before the first batch is posted), errors.
+ */
 static void draw_progress(run *r, size_t offset, int final)
 {
 	if (!r->show_progress)
@@ -124,20 +138,31 @@ static void draw_progress(run *r, size_t offset, int final)
 	double frac = r->size > 0 ? (double)offset / (double)r->size : 0.0;
 	if (final || frac > 1.0)
 		frac = 1.0;
-	char bar[31];
-	int fill = (int)(frac * 30.0);
-	for (int i = 0; i < 30; i++)
+	char bar[21];
+	int fill = (int)(frac * 20.0);
+	for (int i = 0; i < 20; i++)
 		bar[i] = i < fill ? '#' : '.';
-	bar[30] = '\0';
-	fprintf(stderr, "\r%.40s [%s] %3d%%  %zu solutions  %zu hits  %zu errors%s", r->name, bar, (int)(frac * 100.0),
-		r->file_solutions, r->st->hits, r->st->derive_errors + r->st->server_errors, final ? "\n" : "");
+	bar[20] = '\0';
+	size_t len = strlen(r->name), nerr = r->st->derive_errors + r->st->server_errors;
+	const char *tail = len > 40 ? r->name + len - 37 : r->name;
+	char posted[80] = "";
+	if (r->poster && !r->st->posted)
+		snprintf(posted, sizeof posted, ", none posted yet");
+	else if (r->poster)
+		snprintf(posted, sizeof posted, ", %zu posted, %zu hit%s", r->st->posted, r->st->hits,
+			 plural(r->st->hits));
+	fprintf(stderr, "\r%s%s [%s] %3d%% | %zu file%s, %zu solution%s%s, %zu error%s\033[K%s", len > 40 ? "..." : "",
+		tail, bar, (int)(frac * 100.0), r->st->files, plural(r->st->files), r->st->solutions,
+		plural(r->st->solutions), posted, nerr, plural(nerr), final ? "\n" : "");
 	fflush(stderr);
 }
 
 /* Report one error: printed with where it happened the first time its
  * message is seen; later identical messages are only counted (the summary
  * gives the counts).  Returns KW_ENOMEM or 0. */
-static int report(run *r, const char *where, const char *msg)
+/* rid: the daemon's request id of the batch that answered msg, or NULL
+ * (printed, not part of the counted message). */
+static int report_rid(run *r, const char *where, const char *msg, const char *rid)
 {
 	json_t *n = json_object_get(r->st->errors, msg);
 
@@ -145,8 +170,14 @@ static int report(run *r, const char *where, const char *msg)
 		return json_integer_set(n, json_integer_value(n) + 1) ? KW_ENOMEM : 0;
 	if (r->show_progress)
 		fputc('\n', stderr);
-	fprintf(stderr, "kwgen logic: %s: %s\n", where, msg);
+	fprintf(stderr, "kwgen logic: %s: %s%s%s%s\n", where, msg, rid && *rid ? " (request id " : "",
+		rid && *rid ? rid : "", rid && *rid ? ")" : "");
 	return json_object_set_new(r->st->errors, msg, json_integer(1)) ? KW_ENOMEM : 0;
+}
+
+static int report(run *r, const char *where, const char *msg)
+{
+	return report_rid(r, where, msg, NULL);
 }
 
 /* Post the pending batch and account for the answers. */
@@ -172,7 +203,8 @@ static int flush_batch(run *r, kw_error *err)
 			char text[700];
 			r->st->server_errors++;
 			snprintf(text, sizeof text, "server error %lld: %s", (long long)status, msg ? msg : "(no message)");
-			if (report(r, json_string_value(json_array_get(r->batch_where, i)), text)) {
+			if (report_rid(r, json_string_value(json_array_get(r->batch_where, i)), text,
+				       kw_poster_request_id(r->poster))) {
 				json_decref(results);
 				return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			}
@@ -259,7 +291,6 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 	json_t *req = NULL;
 	kw_error derr = KW_ERROR_INIT;
 	r->st->solutions++;
-	r->file_solutions++;
 	int rc = kw_logic_request(&req, it->value, &ctx, &derr);
 	if (rc == KW_ENOMEM)
 		return kw_error_set(err, rc, NULL, "out of memory");
@@ -368,7 +399,6 @@ static int run_file(run *r, const char *path, kw_error *err)
 	r->isa[0] = '\0';
 	if (r->o->isa)
 		snprintf(r->isa, sizeof r->isa, "%s", r->o->isa);
-	r->file_solutions = 0;
 	r->last_draw = 0;
 	size_t before = r->st->solutions;
 	int rc = kw_yaml_logic_read(f, r->name, on_item, r, err);
@@ -391,25 +421,11 @@ static int run_file(run *r, const char *path, kw_error *err)
 }
 
 /* "wait,syncThreads" or a JSON array such as
- * [{"name":"wait","args":{"skipGlobalRead":0}}]. */
+ * [{"name":"wait","args":{"skipGlobalRead":0}}] (kw_logic_generators). */
 static int parse_generators(opts *o, const char *list)
 {
-	if (list[0] == '[') {
-		o->generators = json_loads(list, JSON_REJECT_DUPLICATES, NULL);
-		return json_is_array(o->generators) && json_array_size(o->generators) ? 0 : -1;
-	}
-	o->generators = json_array();
-	if (!o->generators)
-		return -1;
-	const char *p = list;
-	while (*p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len > 0 && json_array_append_new(o->generators, json_pack("{s:s%}", "name", p, len)) < 0)
-			return -1;
-		p += len + (e ? 1 : 0);
-	}
-	return json_array_size(o->generators) ? 0 : -1;
+	o->generators = NULL;
+	return kw_logic_generators(&o->generators, list, NULL) < 0 ? -1 : 0;
 }
 
 /* --isa and --generators checked with libkwgen's tables, as kwgend checks
@@ -541,31 +557,33 @@ static int run_dir(run *r, const char *dir, int *status)
 	return rc == KW_ENOMEM || r->write_failed || (rc == KW_EIO && r->poster && strstr(err.message, "POST ")) ? rc : 0;
 }
 
+/* The first token of a --token-file (kwgend's --auth-tokens format). */
+typedef struct first_token {
+	char *buf;
+	size_t cap;
+	int got;
+} first_token;
+
+static int keep_first(const char *tok, size_t len, void *ud)
+{
+	first_token *ft = ud;
+
+	if (!ft->got && len < ft->cap) {
+		memcpy(ft->buf, tok, len + 1);
+		ft->got = 1;
+	}
+	return 0;
+}
+
+/* --token-file FILE: the file kwgend's --auth-tokens reads (kwgen/tokens.h),
+ * read by the same code; its first token is sent. */
 static int read_token_file(opts *o, const char *path, char *buf, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(errno));
-		return 2;
-	}
-	errno = 0;
-	if (!fgets(buf, (int)n, f))
-		buf[0] = '\0';
-	int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
-	int whole = strchr(buf, '\n') || feof(f);
-	fclose(f);
-	if (read_errno) {
-		fprintf(stderr, "kwgen logic: --token-file %s: %s\n", path, strerror(read_errno));
-		return 2;
-	}
-	if (!whole) {
-		fprintf(stderr, "kwgen logic: --token-file %s: the first line is longer than %zu bytes (a token is shorter)\n",
-			path, n - 2);
-		return 2;
-	}
-	buf[strcspn(buf, "\r\n")] = '\0';
-	if (!buf[0]) {
-		fprintf(stderr, "kwgen logic: --token-file %s: the first line is empty (it should hold the token)\n", path);
+	first_token ft = { buf, n, 0 };
+	kw_error err = KW_ERROR_INIT;
+
+	if (kw_tokens_read(path, "--token-file", keep_first, &ft, &err)) {
+		fprintf(stderr, "kwgen logic: %s\n", err.message[0] ? err.message : "out of memory");
 		return 2;
 	}
 	o->post.token = buf;
@@ -576,7 +594,7 @@ int kw_cli_logic(int argc, char **argv)
 {
 	opts o = { NULL, 64, 0, NULL, NULL, -1, 0, NULL, 120, { NULL, NULL, NULL } };
 	stats st;
-	static char token_buf[4096];
+	static char token_buf[KW_TOKEN_MAX + 1];
 	memset(&st, 0, sizeof st);
 	int i = 1, status = 0, nfiles = 0;
 	/* Accept both ("logic", args...) and (prog, "logic", args...). */
@@ -811,14 +829,15 @@ int kw_cli_logic(int argc, char **argv)
 		size_t uniq = json_object_size(st.seen_requests);
 		size_t nerr = st.file_errors + st.conn_errors + st.derive_errors + st.server_errors;
 		char errs[240];
+		size_t ndist = json_object_size(st.errors) + st.file_errors + (r.poster ? st.conn_errors : 0);
 		if (nerr && r.poster)
-			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions, %zu answered by the server, "
-				 "%zu exchanges failed; %zu distinct messages)",
-				 nerr, st.file_errors, st.derive_errors, st.server_errors, st.conn_errors,
-				 json_object_size(st.errors) + st.file_errors + st.conn_errors);
+			snprintf(errs, sizeof errs, "%zu error%s (%zu in files, %zu in solutions, %zu answered by the server, "
+				 "%zu exchange%s failed; %zu distinct message%s)",
+				 nerr, plural(nerr), st.file_errors, st.derive_errors, st.server_errors, st.conn_errors,
+				 plural(st.conn_errors), ndist, plural(ndist));
 		else if (nerr)
-			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions; %zu distinct messages)",
-				 nerr, st.file_errors, st.derive_errors, json_object_size(st.errors) + st.file_errors);
+			snprintf(errs, sizeof errs, "%zu error%s (%zu in files, %zu in solutions; %zu distinct message%s)",
+				 nerr, plural(nerr), st.file_errors, st.derive_errors, ndist, plural(ndist));
 		else
 			snprintf(errs, sizeof errs, "no errors");
 		if (r.write_failed) { /* the output is incomplete whatever else happened */
@@ -830,15 +849,19 @@ int kw_cli_logic(int argc, char **argv)
 		json_object_foreach(st.errors, msg, cnt)
 			if (json_integer_value(cnt) > 1)
 				fprintf(stderr, "kwgen logic: %lld times: %s\n", (long long)json_integer_value(cnt), msg);
-		if (r.poster)
+		if (r.poster) {
+			size_t keys = json_object_size(st.seen_keys);
 			fprintf(stderr,
-				"kwgen logic: %zu files, %zu solutions, %zu unique requests, %zu posted, %zu unique keys, "
-				"%zu cache hits (%.1f%%), %s; exit %d\n",
-				st.files, st.solutions, uniq, st.posted, json_object_size(st.seen_keys), st.hits,
+				"kwgen logic: %zu file%s, %zu solution%s, %zu unique request%s, %zu posted, %zu unique key%s, "
+				"%zu cache hit%s (%.1f%%), %s; exit %d\n",
+				st.files, plural(st.files), st.solutions, plural(st.solutions), uniq, plural(uniq), st.posted,
+				keys, plural(keys), st.hits, plural(st.hits),
 				st.posted ? 100.0 * (double)st.hits / (double)st.posted : 0.0, errs, status);
-		else
-			fprintf(stderr, "kwgen logic: %zu files, %zu solutions, %zu unique requests, %zu written, %s; exit %d\n",
-				st.files, st.solutions, uniq, st.requests, errs, status);
+		} else {
+			fprintf(stderr, "kwgen logic: %zu file%s, %zu solution%s, %zu unique request%s, %zu written, %s; exit %d\n",
+				st.files, plural(st.files), st.solutions, plural(st.solutions), uniq, plural(uniq), st.requests,
+				errs, status);
+		}
 	}
 done:
 	if (r.out && r.out != stdout)

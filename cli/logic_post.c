@@ -18,6 +18,7 @@ struct kw_poster {
 	struct curl_slist *headers;
 	long timeout_s;
 	kw_poster_opts po;
+	char request_id[72];      /* X-Request-Id of the last answer, or "" */
 };
 
 /* The largest answer read from a server: past it the exchange fails (a
@@ -177,6 +178,7 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 		curl_easy_setopt(c, CURLOPT_CAPATH, p->po.capath);
 	rb->n = 0;
 	rb->too_big = 0;
+	p->request_id[0] = '\0';
 	if (rb->p)
 		rb->p[0] = '\0';
 	CURLcode cc = curl_easy_perform(c);
@@ -193,11 +195,20 @@ static int exchange(kw_poster *p, const char *body, long *status, long *retry_af
 					    ? " (give the daemon's CA with --cacert FILE or CURL_CA_BUNDLE)" : "");
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+	struct curl_header *rid = NULL;
+	p->request_id[0] = '\0';
+	if (curl_easy_header(c, "X-Request-Id", 0, CURLH_HEADER, -1, &rid) == CURLHE_OK && rid && rid->value)
+		snprintf(p->request_id, sizeof p->request_id, "%s", rid->value);
 	curl_off_t ra = -1;
 	*retry_after = 0;
 	if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0)
 		*retry_after = (long)ra;
 	return 0;
+}
+
+const char *kw_poster_request_id(const kw_poster *p)
+{
+	return p->request_id;
 }
 
 int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error *err)
@@ -239,7 +250,8 @@ int kw_poster_batch(json_t **out, kw_poster *p, const json_t *requests, kw_error
 			msg = json_string_value(json_object_get(e, "message"));
 			field = json_string_value(json_object_get(e, "field"));
 		}
-		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s%s", p->shown, status, msg ? ": " : "", msg ? msg : "",
+		rc = kw_error_set(err, KW_EIO, NULL, "POST %s: HTTP %ld%s%s%s%s%s%s", p->shown, status, msg ? ": " : "", msg ? msg : "",
+				  p->request_id[0] ? " (request id " : "", p->request_id, p->request_id[0] ? ")" : "",
 				  status == 401 ? (p->po.token ? " (the daemon refused the token given)"
 							       : " (the daemon wants a bearer token: give --token, --token-file or KWGEN_TOKEN)")
 				  : status == 422 && field && strcmp(field, "requests") == 0

@@ -304,9 +304,15 @@ int kw_request_run(json_t **out, const kw_request *r, kw_error *err)
 	return 0;
 }
 
-static json_t *error_answer(const char *msg)
+json_t *kw_error_answer(const kw_error *e)
 {
-	return json_pack("{s:s}", "error", msg);
+	json_t *o = json_pack("{s:{s:s,s:s,s:o}}", "error", "code", kw_error_code_name(e->code), "message", e->message,
+			      "field", e->field[0] ? json_string(e->field) : json_null());
+
+	if (!o) /* a message or field that is not UTF-8 (it quotes the input) */
+		o = json_pack("{s:{s:s,s:s,s:n}}", "error", "code", kw_error_code_name(e->code), "message",
+			      "(the message quotes input that is not UTF-8)", "field");
+	return o;
 }
 
 json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok)
@@ -319,13 +325,15 @@ json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok)
 
 	*ok = 0;
 	if (kw_request_parse(&r, req, lim, &err))
-		return error_answer(err.message);
+		return kw_error_answer(&err);
 	if (!r->oracle_form || r->ncalls != 1) {
 		kw_request_free(r);
-		return error_answer("the oracle form needs \"generator\" (one name) and \"args\"");
+		kw_error_set(&err, KW_EINVAL, "generator",
+			     "the oracle form needs \"generator\" (one name) and \"args\"");
+		return kw_error_answer(&err);
 	}
 	if (kw_request_generate(&res, &ws, r, 0, &err)) {
-		o = error_answer(err.message);
+		o = kw_error_answer(&err);
 	} else {
 		o = json_object();
 		if (o && (result_fields(o, &res) ||

@@ -22,11 +22,21 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_sta
 ASAN_VARS ?= HARDENING_KILL_CYCLES=5 GOLDEN_SINGLE=300
 ASAN_FULL_VARS ?= GOLDEN_SINGLE=-1
 
-.PHONY: asan asan-full
-asan:
-	@$(ASAN_ENV) python3 scripts/run-suites --make "$(MAKE)" --label asan --var BUILD=build-asan \
-		--var OPT="$(SAN_FLAGS)" --var EXTRA_LDLIBS="-fsanitize=address,undefined" \
-		$(foreach v,$(ASAN_VARS),--var $(v)) $(ASAN_SUITES)
+# One ASan build (build-asan/) serves every asan-<suite>: asan-bins builds
+# it; make test builds it once before the suites start (TEST_BUILD).
+ASAN_MAKE = $(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" \
+	EXTRA_LDLIBS="-fsanitize=address,undefined"
+
+.PHONY: asan asan-full asan-bins
+asan-bins:
+	@$(ASAN_MAKE) all $(UNIT_BINS:$(BUILD)/%=build-asan/%)
+
+# asan-<suite>: make <suite> against the sanitized binaries
+asan-%:
+	@$(ASAN_ENV) $(ASAN_MAKE) $(ASAN_VARS) $*
+
+asan: asan-bins
+	@$(RUN_SUITES) --label asan $(ASAN_SUITES:%=asan-%)
 
 asan-full:
 	$(MAKE) asan ASAN_VARS="$(ASAN_FULL_VARS)"

@@ -7,14 +7,16 @@
 #   fuzz_http     kwgend's handlers without sockets: path + body -> route ->
 #                 parse -> answer, batch splitting, SQLite cache and memo
 #   fuzz_batch    `kwgen --batch` (cli/kwgen.c's run_batch) on JSON lines
-#   fuzz_yaml     `kwgen logic`'s YAML reader and request derivation
+#   fuzz_yaml     the logic YAML reader and request derivation (lib/logic/:
+#                 `kwgen logic`, kwgend's application/yaml), one solution's text
 #   fuzz_cache    the SQLite cache's key and row paths
 #
 #   make fuzz        every harness: the regression inputs, then FUZZ_SECONDS
 #                    (default 10; make test runs this) of fuzzing from a copy
-#                    of the seed corpus (tests/fuzz/seeds-<harness>/ when it
-#                    exists, made from the repository's real inputs by
-#                    tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
+#                    of the seed corpus ($(FUZZ_BUILD)/seeds-<harness>/,
+#                    made at build time from the repository's real inputs
+#                    by tests/fuzz/make_seeds_paths.py; else tests/fuzz/seeds/,
+#                    written by tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
 #                    (FUZZ_SEED, default 1) so the run does the same on every
 #                    machine and CI is not decided by chance
 #   make fuzz-long   the same with FUZZ_SECONDS=600 per harness and a new
@@ -40,16 +42,16 @@ FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsan
 		$(shell pkg-config --cflags jansson libcrypto sqlite3 yaml-0.1 2>/dev/null)
 FUZZ_LDLIBS  := $(shell pkg-config --libs jansson libcrypto 2>/dev/null) -lpthread -lm
 FUZZ_SQL_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null)
-# The request path needs no cache (lib/cache.c, SQLite).
-FUZZ_LIB_SRCS := $(filter-out lib/cache.c,$(LIB_SRCS))
+# The request path needs no cache (lib/store, SQLite): LIB_SRCS holds none of it.
+FUZZ_LIB_SRCS := $(LIB_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_HARNESSES := fuzz_request fuzz_key fuzz_verify fuzz_http fuzz_batch fuzz_yaml fuzz_cache
 FUZZ_BINS    := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 # What a harness links besides libkwgen-fuzz.a
-FUZZ_CACHE_OBJ := $(FUZZ_BUILD)/obj/lib/cache.o
+FUZZ_CACHE_OBJ := $(STORE_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_SRV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,server/kernels.c server/reply.c server/flight.c \
 		server/admit.c server/memo.c server/metrics.c server/log.c server/work.c)
-FUZZ_YAML_OBJS := $(FUZZ_BUILD)/obj/cli/logic_yaml.o $(FUZZ_BUILD)/obj/cli/logic_derive.o
+FUZZ_YAML_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(sort $(wildcard lib/logic/*.c)))
 
 .PHONY: fuzz fuzz-long fuzz-bins fuzz-clean
 .SECONDARY: $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.o)
@@ -83,8 +85,11 @@ $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_batch.o: cli/kwgen.c
 fuzz-bins: $(FUZZ_BINS)
 
 # seed corpora of the path harnesses, from the repository's real inputs
+# (seeds-fuzz_verify: the verifier's cases and LLVM kernels, decompressed)
 $(FUZZ_BUILD)/seeds.stamp: tests/fuzz/make_seeds_paths.py $(wildcard tests/fuzz/seeds/*.json) \
-		$(wildcard tests/logic/fixtures/*.yaml) $(wildcard tests/bad-inputs/*.json) tests/golden/requests.jsonl.gz
+		$(wildcard tests/logic/fixtures/*.yaml) $(wildcard tests/bad-inputs/*.json) tests/golden/requests.jsonl.gz \
+		tests/verify/cases/cases.jsonl $(wildcard tests/verify/cases/*.gz) $(wildcard tests/verify/llvm/*/*.s.gz) \
+		tests/fuzz/fuzz_verify.c
 	@mkdir -p $(FUZZ_BUILD)
 	python3 tests/fuzz/make_seeds_paths.py --out $(FUZZ_BUILD)
 	touch $@

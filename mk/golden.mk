@@ -2,18 +2,25 @@
 #   make golden      compare `kwgen --batch` with tests/golden/answers.jsonl.gz, in
 #                    the oracle form and the farm form, and GOLDEN_SINGLE (default
 #                    100, -1 = all) requests in single mode, one process each
+#   make golden-sample  every GOLDEN_EVERY-th (default 20) request, oracle and
+#                    farm form, 10 in single mode (make check's golden tier)
 #   make check-asm   assemble kwgen's output with llvm-mc 22, check the diagnostics
 #   make golden-data regenerate tests/golden/*.jsonl.gz (needs ../shared: oracle + corpus)
 GOLDEN_PYTHON ?= python3
 LLVM_MC ?= /usr/lib/llvm-22/bin/llvm-mc
 SHARED  ?= ../shared
 
-.PHONY: golden check-asm golden-data
+.PHONY: golden golden-sample check-asm golden-data
 
 GOLDEN_SINGLE ?= 100
 
 golden: $(BUILD)/kwgen
 	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE)
+
+GOLDEN_EVERY ?= 20
+
+golden-sample: $(BUILD)/kwgen
+	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single 10 --every $(GOLDEN_EVERY)
 
 check-asm: $(BUILD)/kwgen
 	LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen

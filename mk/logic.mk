@@ -1,4 +1,7 @@
 # mk/logic.mk - `kwgen logic` (logic-file import: libyaml, libcurl) and its tests.
+# The YAML reader and the derivation are lib/logic/ (libkwgen-logic.a, built
+# by the Makefile), shared with kwgend's POST /v1/kernels for
+# Content-Type: application/yaml; cli/logic*.c is the command.
 #
 #   make logic-test     import the fixtures under tests/logic/fixtures and compare
 #                       every request with its corpus line; malformed input.
@@ -21,7 +24,7 @@ LOGIC_CMD := $(BUILD)/tests/kwgen-logic
 LOGIC_BIN := $(BUILD)/tests/kwgen-logic
 endif
 
-$(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(BUILD)/libkwgen.a
+$(BUILD)/tests/kwgen-logic: tests/logic/driver.c $(LOGIC_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icli -o $@ $^ $(LDLIBS_ALL) $(CLI_LDLIBS)
 
@@ -30,6 +33,7 @@ logic-test: $(LOGIC_BIN)
 	python3 tests/logic/logic_test.py --kwgen "$(LOGIC_CMD)" $(if $(KWGEN_CORPUS),--corpus $(KWGEN_CORPUS))
 
 SUITES += logic-test
+TEST_BUILD += $(LOGIC_BIN)
 
 # `make asan` runs the logic tests too (LeakSanitizer on every kwgen logic run).
 ASAN_SUITES += logic-test

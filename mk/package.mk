@@ -2,7 +2,7 @@
 # of the installed layout.
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]   (paths may hold spaces)
-#     bin/kwgen bin/kwgend  lib/libkwgen.a  include/kwgen/*.h
+#     bin/kwgen bin/kwgend  lib/libkwgen.a  lib/libkwgen-store.a (kwgen/cache.h)  include/kwgen/*.h
 #     lib/libkwgen.so.VERSION (SONAME libkwgen.so.MAJOR) + the .so.MAJOR and .so links
 #     the Python module in $(PYTHONDIR) (scripts/python-dir.py: Debian's
 #     dist-packages for PREFIX, else the site-packages of $(PYTHON) for PREFIX)
@@ -10,6 +10,9 @@
 #     share/kwgen/schema/*
 #   make package-test   install into a temporary DESTDIR and build a program
 #                       against it with `pkg-config --cflags --libs kwgen`
+#   make core-deps      libkwgen.so (what the Python module loads) needs jansson,
+#                       libcrypto and libc only: no SQLite, no kw_cache_* symbol
+#                       (the cache is libkwgen-store.a, linked by kwgen and kwgend)
 
 BINDIR        ?= $(PREFIX)/bin
 LIBDIR        ?= $(PREFIX)/lib
@@ -21,7 +24,7 @@ INSTALL       ?= install
 PYTHON        ?= python3
 PYTHONDIR     ?= $(shell $(PYTHON) scripts/python-dir.py "$(PREFIX)")
 
-.PHONY: install uninstall package-test FORCE-PC
+.PHONY: install uninstall package-test core-deps FORCE-PC
 
 # Regenerated on every run: PREFIX may differ from the last one.
 $(BUILD)/kwgen.pc: kwgen.pc.in FORCE-PC
@@ -36,6 +39,7 @@ install: all $(BUILD)/kwgen.pc
 	$(INSTALL) -m 755 $(BUILD)/kwgen "$(DESTDIR)$(BINDIR)/kwgen"
 	$(if $(SRV_SRCS),$(INSTALL) -m 755 $(BUILD)/kwgend "$(DESTDIR)$(BINDIR)/kwgend")
 	$(INSTALL) -m 644 $(BUILD)/libkwgen.a "$(DESTDIR)$(LIBDIR)/libkwgen.a"
+	$(INSTALL) -m 644 $(BUILD)/libkwgen-store.a "$(DESTDIR)$(LIBDIR)/libkwgen-store.a"
 	$(INSTALL) -m 755 $(BUILD)/$(KW_SO_REAL) "$(DESTDIR)$(LIBDIR)/$(KW_SO_REAL)"
 	ln -sf $(KW_SO_REAL) "$(DESTDIR)$(LIBDIR)/$(KW_SONAME)"
 	ln -sf $(KW_SO_REAL) "$(DESTDIR)$(LIBDIR)/libkwgen.so"
@@ -53,7 +57,7 @@ install: all $(BUILD)/kwgen.pc
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/kwgen" "$(DESTDIR)$(BINDIR)/kwgend" \
-	    "$(DESTDIR)$(LIBDIR)/libkwgen.a" "$(DESTDIR)$(LIBDIR)/libkwgen.so" \
+	    "$(DESTDIR)$(LIBDIR)/libkwgen.a" "$(DESTDIR)$(LIBDIR)/libkwgen-store.a" "$(DESTDIR)$(LIBDIR)/libkwgen.so" \
 	    "$(DESTDIR)$(LIBDIR)/$(KW_SONAME)" "$(DESTDIR)$(LIBDIR)/$(KW_SO_REAL)" \
 	    "$(DESTDIR)$(PKGCONFIGDIR)/kwgen.pc" \
 	    "$(DESTDIR)$(MANDIR)/man1/kwgen.1" "$(DESTDIR)$(MANDIR)/man8/kwgend.8"
@@ -62,4 +66,7 @@ uninstall:
 package-test: all
 	sh tests/package/install_test.sh
 
-SUITES += package-test
+core-deps: $(BUILD)/libkwgen.so $(BUILD)/libkwgen-store.a
+	sh tests/package/core_deps.sh $(BUILD)/libkwgen.so $(BUILD)/libkwgen-store.a
+
+SUITES += package-test core-deps

@@ -11,3 +11,4 @@ selftest: $(BUILD)/kwgen $(BUILD)/kwgend $(BUILD)/bench/bench_gen
 		$(if $(SELFTEST_ONLY),--only $(SELFTEST_ONLY))
 
 SUITES += selftest
+TEST_BUILD += $(BUILD)/bench/bench_gen

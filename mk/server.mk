@@ -3,14 +3,20 @@
 #   make e2e          start $(BUILD)/kwgend on loopback (port 0, temp cache) and
 #                     exercise the API; E2E_GOLDEN=N corpus requests are checked
 #                     against tests/golden/answers.jsonl.gz (default 300)
-#   make bench-http   wrk against cache hits, cache misses and nginx serving a
-#                     static file of the same size (not part of `make test`)
-#   make serve-test   tests/e2e/serve_test.py: /healthz and hit p99 while 64 MiB
+#   make e2e-smoke    the same checks with E2E_SMOKE_GOLDEN (default 20) corpus
+#                     requests (make check's e2e tier)
+#   make bench-http   wrk against cache hits (POST, and GET by key), cache
+#                     misses (default bound and --max-cache-bytes 2000000) and
+#                     nginx serving a static file of the same size (not part
+#                     of `make test`)
+#   make serve-test   tests/e2e/serve_test.py but its latency check: lingering
+#                     close after 413, HTTP framing, NUL bytes, access-log
+#                     fields, request ids, SIGHUP, SIGTERM, --listen host
+#                     names, --workers/--work-timeout
+#   make serve-latency  its latency check: /healthz and hit p99 while 64 MiB
 #                     batches generate (SERVE_SECONDS, default 6, p99 under
 #                     SERVE_P99_MS, default 250: headroom for a loaded 2-core
-#                     machine), lingering close after 413, HTTP framing, NUL
-#                     bytes, access-log fields, request ids, SIGHUP, SIGTERM,
-#                     --listen host names, --workers/--work-timeout
+#                     machine); make test runs it alone (ALONE_SUITES)
 #   make serve-soak   the latency check for SERVE_SOAK_SECONDS (default 60) at
 #                     the service bound (p99 under 50 ms); part of `make soak`
 #   make bench-miss   instructions per cache miss (valgrind --tool=callgrind):
@@ -25,17 +31,26 @@ SERVE_P99_MS ?= 250
 SERVE_SOAK_SECONDS ?= 60
 MISS_N ?= 40
 
-.PHONY: e2e bench-http serve-test serve-soak bench-miss
+.PHONY: e2e e2e-smoke bench-http serve-test serve-latency serve-soak bench-miss
 
 e2e: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/run.py --kwgend $(BUILD)/kwgend --golden $(E2E_GOLDEN)
+
+E2E_SMOKE_GOLDEN ?= 20
+
+e2e-smoke: $(BUILD)/kwgend
+	$(E2E_PYTHON) tests/e2e/run.py --kwgend $(BUILD)/kwgend --golden $(E2E_SMOKE_GOLDEN)
 
 bench-http: $(BUILD)/kwgend
 	KWGEND=$(BUILD)/kwgend DURATION=$(BENCH_DURATION) sh bench/http.sh
 
 serve-test: $(BUILD)/kwgend
-	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --seconds $(SERVE_SECONDS) \
-		--p99-ms $(SERVE_P99_MS) --figures $(BUILD)/serve-figures.json
+	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --skip latency \
+		--figures $(BUILD)/serve-figures.json
+
+serve-latency: $(BUILD)/kwgend
+	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --only latency --seconds $(SERVE_SECONDS) \
+		--p99-ms $(SERVE_P99_MS) --figures $(BUILD)/serve-latency-figures.json
 
 serve-soak: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --only latency \
@@ -45,6 +60,7 @@ bench-miss: $(BUILD)/kwgend
 	$(E2E_PYTHON) bench/miss_cost.py --kwgend $(BUILD)/kwgend --n $(MISS_N) \
 		--figures $(BUILD)/miss-cost.json
 
-SUITES += unit e2e serve-test
-ASAN_SUITES += serve-test
+SUITES += unit e2e serve-test serve-latency
+ASAN_SUITES += serve-test serve-latency
+ALONE_SUITES += serve-latency asan-serve-latency
 soak: serve-soak

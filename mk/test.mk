@@ -13,7 +13,7 @@
 #   make test SUITES="unit golden" only these
 #   make list-suites               print $(SUITES)
 
-.PHONY: test list-suites
+.PHONY: test check list-suites
 
 
 # `test: <target>` lines would make the suite a prerequisite of `test` (run
@@ -25,8 +25,46 @@ $(error $(OLD_STYLE_SUITES): register a suite with `SUITES += <target>`, not `te
 endif
 endif
 
+# TEST_JOBS suites run side by side (default: the number of cores); each
+# suite's output is kept in $(BUILD)/test-logs/<suite>.log and printed whole
+# when it ends.  TEST_JOBS=1: one after another, output streamed.
+# ALONE_SUITES run with no other suite beside them (their latency bounds
+# would measure the other suites); an mk file adds one with
+# `ALONE_SUITES += <suite>`.
+# TEST_BUILD is built once (make -j$(TEST_JOBS)) before the suites start, so
+# that suites running side by side never build the same file at once; an mk
+# file whose suites need a file no other target builds adds it with
+# `TEST_BUILD += <file or target>`.
+# `asan` in $(SUITES) stands for one suite per $(ASAN_SUITES) entry, named
+# asan-<suite> (mk/core.mk), so they too run side by side.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ALONE_SUITES ?=
+TEST_BUILD += all $(UNIT_BINS) asan-bins
+TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asan-%),$(s)))
+RUN_SUITES = python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --alone "$(ALONE_SUITES)" \
+	--times $(BUILD)/test-times.json --log-dir $(BUILD)/test-logs
+
+.PHONY: test-build
+test-build:
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILD)
+
 test:
-	@python3 scripts/run-suites --make "$(MAKE)" --label test $(SUITES)
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory test-build >$(BUILD)/test-build.log 2>&1 || \
+		{ tail -n 30 $(BUILD)/test-build.log; echo "test: make test-build failed (log: $(BUILD)/test-build.log); the suites run anyway"; }
+	@$(RUN_SUITES) --label test $(TEST_SUITES)
+
+# make check: the quick tier for the edit-test loop (about a minute on an
+# idle 2-core machine): the unit tests, a golden sample, the e2e checks with
+# a few corpus requests, and the unit tests under ASan + UBSan.  make test
+# runs everything (CI runs make test).
+CHECK_SUITES ?= unit golden-sample e2e-smoke asan-unit
+
+check:
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) all $(UNIT_BINS) asan-bins >$(BUILD)/check-build.log 2>&1 || \
+		{ tail -n 30 $(BUILD)/check-build.log; echo "check: the build failed (log: $(BUILD)/check-build.log)"; exit 1; }
+	@$(RUN_SUITES) --label check $(CHECK_SUITES)
 
 list-suites:
-	@echo $(SUITES)
+	@echo $(TEST_SUITES)

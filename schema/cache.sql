@@ -1,4 +1,4 @@
--- kwgen cache schema (SQLite).  lib/cache.c carries the same statements and
+-- kwgen cache schema (SQLite).  lib/store/conn.c carries the same statements and
 -- runs them on every open (each is idempotent); tests/unit/test_cache.c
 -- checks that the two agree.  Readable with the
 -- sqlite3 shell, e.g.

@@ -35,6 +35,13 @@ void kw_http_quiesce(struct MHD_Daemon *d);
  * worker pool first: it answers every job). */
 void kw_http_stop(struct MHD_Daemon *d);
 
+/* After the worker pool was stopped: from now on no request suspends
+ * (one that would gets 503 draining), and wait up to seconds until every
+ * suspended request was resumed.  Returns 0 when none is suspended (then
+ * kw_http_stop is safe), -1 when some still are after seconds
+ * (kw_http_stop would make libmicrohttpd panic: do not call it). */
+int kw_http_wait_unsuspended(double seconds);
+
 /* Requests the drain must wait for: generating or answering, or still
  * receiving headers or body with a byte in the last idle_seconds.  An
  * upload idle longer than that is not waited for. */

@@ -212,18 +212,35 @@ void kw_kernels_to_text(kw_reply *out)
 	}
 }
 
-/* Generate r and store the answer.  out gets the response (cached:false),
- * a 4xx for a request the generators refuse, or a 503 when the row could
- * not be written. */
-static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *key,
-		     const char *config_id, const char *canonical)
+/* A generated answer on its way into the cache: the row's texts, kept
+ * until its commit (kw_cache_put_async reads them until then). */
+typedef struct kw_fresh {
+	char *client, *stored, *asm_text, *tables, *source;
+	kw_cache_entry entry;
+} kw_fresh;
+
+static void fresh_free(kw_fresh *f)
+{
+	free(f->client);
+	free(f->stored);
+	free(f->asm_text);
+	free(f->tables);
+	free(f->source);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Generate r into f (the texts to store and serve).  Returns 0, or -1
+ * with out set: a 4xx for a request the generators refuse, 503 out of
+ * memory.  key, config_id and canonical must outlive f's put. */
+static int generate_fresh(kw_reply *out, kw_fresh *f, const kw_request *r, const char *key,
+			  const char *config_id, const char *canonical)
 {
 	kw_error e = KW_ERROR_INIT;
 	json_t *results = NULL, *resp;
-	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL, *source = NULL;
 	double t0 = now_s();
 	int rc;
 
+	memset(f, 0, sizeof(*f));
 	rc = kw_request_run(&results, r, &e);
 	kw_metrics_generation(now_s() - t0);
 	if (rc < 0) {
@@ -231,42 +248,64 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 			snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 				 " (--max-response-bytes)");
 		kw_reply_kw_error(out, &e);
-		return;
+		return -1;
 	}
 	resp = json_pack("{s:s,s:s,s:s,s:s,s:o}", "key", key, "config_id", config_id,
 			 "generator_version", kw_generator_version(), "isa", kw_request_isa_name(r),
 			 "results", results);
 	if (resp) {
-		response_texts(&client, &stored, resp);
+		response_texts(&f->client, &f->stored, resp);
 		results = json_object_get(resp, "results");
-		asm_text = concat_asm(results);
-		tables = tables_json(results);
+		f->asm_text = concat_asm(results);
+		f->tables = tables_json(results);
 	}
-	if (!client || !stored || !asm_text || !tables) {
+	json_decref(resp);
+	if (!f->client || !f->stored || !f->asm_text || !f->tables) {
+		fresh_free(f);
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		out->retry_after = 1;
-		goto done;
+		return -1;
 	}
-	source = source_text(r);
-	kw_cache_entry entry = { key, config_id, kw_generator_version(), kw_request_isa_name(r),
-				 canonical, asm_text, tables, stored, source };
-	if ((rc = kw_cache_put(s->cache, &entry, &e)) < 0) {
-		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", key, e.message);
-		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s",
-			       e.message);
+	f->source = source_text(r);
+	f->entry = (kw_cache_entry){ key, config_id, kw_generator_version(), kw_request_isa_name(r),
+				     canonical, f->asm_text, f->tables, f->stored, f->source };
+	return 0;
+}
+
+/* f's put ended with rc (e when it failed): out gets the answer
+ * (cached: false) or a 503; f is freed.  A GET answer held for the key is
+ * dropped (the row was rewritten, perhaps with another source). */
+static void fresh_stored(kw_reply *out, kw_srv *s, kw_fresh *f, int rc, const kw_error *e)
+{
+	kw_memo_forget_row(s->memo, f->entry.key);
+	if (rc < 0) {
+		const char *why = e ? e->message : "unknown error";
+
+		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", f->entry.key, why);
+		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s", why);
 		out->retry_after = 1;
-		goto done;
+	} else {
+		kw_reply_text(out, 200, f->client, strlen(f->client), NULL);
+		f->client = NULL;
+		out->cached = 0;
 	}
-	kw_reply_text(out, 200, client, strlen(client), NULL);
-	client = NULL;
-	out->cached = 0;
-done:
-	json_decref(resp);
-	free(client);
-	free(stored);
-	free(asm_text);
-	free(tables);
-	free(source);
+	fresh_free(f);
+}
+
+/* Generate r and store the answer before returning (a batch item).  out
+ * gets the response (cached:false), a 4xx for a request the generators
+ * refuse, or a 503 when the row could not be written. */
+static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *key,
+		     const char *config_id, const char *canonical)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_fresh f;
+	int rc;
+
+	if (generate_fresh(out, &f, r, key, config_id, canonical) < 0)
+		return;
+	rc = kw_cache_put(s->cache, &f.entry, &e);
+	fresh_stored(out, s, &f, rc, &e);
 }
 
 /* A miss or a batch waiting for (or being given) generation. */
@@ -289,6 +328,7 @@ struct kw_kjob {
 	int have_digest;
 	char *source;            /* the request's "source" as JSON, or NULL */
 	int text;                /* answer a 200 as plain text */
+	kw_fresh fresh;          /* its answer while the cache commits it */
 	/* a batch */
 	json_t *root, *reqs;
 	size_t n, next;          /* items, the next one to answer */
@@ -398,14 +438,40 @@ static void one_answer(kw_kjob *j)
 	job_done(j);
 }
 
+/* The committer has written the job's row (or failed to): answer the
+ * followers and the job.  Runs on the cache's committer thread. */
+static void one_stored(void *arg, int rc, const kw_error *e)
+{
+	kw_kjob *j = arg;
+
+	fresh_stored(&j->out, j->s, &j->fresh, rc, e);
+	kw_flight_finish(j->s->flights, j->flight, &j->out);
+	j->flight = NULL;
+	one_answer(j);
+}
+
+/* The leader of one kernel, on a worker: look again (a flight for the key
+ * may have finished between the first lookup and the join), else generate
+ * and hand the row to the cache's committer (group commit), which answers
+ * once the row is committed; the worker goes on meanwhile. */
 static int one_slice(kw_job *b)
 {
 	kw_kjob *j = (kw_kjob *)b;
+	kw_error e = KW_ERROR_INIT;
+	int rc;
 
-	lead(&j->out, j->s, j->flight, j->r, j->key, j->config_id, j->canonical, j->bypass);
-	j->flight = NULL;
-	one_answer(j);
-	return KW_JOB_DONE;
+	if ((!j->bypass && lookup(&j->out, j->s, j->key)) ||
+	    generate_fresh(&j->out, &j->fresh, j->r, j->key, j->config_id, j->canonical) < 0) {
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+		one_answer(j);
+		return KW_JOB_DONE;
+	}
+	if ((rc = kw_cache_put_async(j->s->cache, &j->fresh.entry, one_stored, j, &e)) < 0) {
+		one_stored(j, rc, &e);
+		return KW_JOB_DONE;
+	}
+	return KW_JOB_PARKED; /* one_stored answers; j is not ours any more */
 }
 
 static void one_cancel(kw_job *b, int why)
@@ -765,6 +831,10 @@ static int call_slice(kw_job *b)
 	kw_kjob *j = (kw_kjob *)b;
 
 	j->fn(&j->out, j->arg);
+	if (j->flight) { /* a keyed call leads its flight: answer the followers */
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+	}
 	job_done(j);
 	return KW_JOB_DONE;
 }
@@ -774,11 +844,49 @@ static void call_cancel(kw_job *b, int why)
 	kw_kjob *j = (kw_kjob *)b;
 
 	cancelled(&j->out, j->s, why);
+	if (j->flight) {
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+	}
 	job_done(j);
 }
 
-int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
-		 void (*free_arg)(void *arg), void *arg)
+/* A follower of a keyed call: the leader's answer is ours. */
+static void call_wake(kw_flight_waiter *w, const kw_reply *r)
+{
+	kw_kjob *j = (kw_kjob *)((char *)w - offsetof(kw_kjob, waiter));
+
+	kw_reply_copy(&j->out, r);
+	job_done(j);
+}
+
+/* A keyed call: join its flight; a leader takes a slot and is queued. */
+static void call_start_keyed(kw_kjob *j)
+{
+	int rc = kw_flight_join(&j->flight, j->s->flights, j->key, &j->waiter);
+
+	if (rc == 0)
+		return; /* a follower: call_wake answers (j is not ours any more) */
+	if (rc < 0) {
+		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
+		j->out.retry_after = 1;
+		job_done(j);
+		return;
+	}
+	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
+		overloaded(&j->out, j->s);
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+		job_done(j);
+		return;
+	}
+	j->base.deadline = deadline_of(j->s);
+	if (kw_work_submit(j->s->work, &j->base) < 0)
+		call_cancel(&j->base, KW_CANCEL_SHUTDOWN);
+}
+
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, const char *key,
+		 void (*fn)(kw_reply *out, void *arg), void (*free_arg)(void *arg), void *arg)
 {
 	kw_kjob *j = job_new(s, 2, 0);
 
@@ -788,6 +896,18 @@ int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *o
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		out->retry_after = 1;
 		return 0;
+	}
+	if (key) { /* the slot is taken by the flight's leader (kw_kjob_start) */
+		snprintf(j->key, sizeof(j->key), "%s", key);
+		memcpy(j->out.key, j->key, sizeof(j->key));
+		j->fn = fn;
+		j->free_arg = free_arg;
+		j->arg = arg;
+		j->base.slice = call_slice;
+		j->base.cancel = call_cancel;
+		j->waiter.wake = call_wake;
+		*job = j;
+		return 1;
 	}
 	if (!(j->slots = kw_admit_enter_n(&s->admit, 1))) {
 		free_arg(arg);
@@ -814,6 +934,10 @@ void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg)
 		one_start(j);
 		return;
 	}
+	if (j->batch == 2 && j->key[0]) {
+		call_start_keyed(j);
+		return;
+	}
 	j->base.deadline = deadline_of(j->s);
 	if (kw_work_submit(j->s->work, &j->base) < 0)
 		j->base.cancel(&j->base, KW_CANCEL_SHUTDOWN);
@@ -834,6 +958,7 @@ void kw_kjob_free(kw_kjob *j)
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
 	kw_reply_reset(&j->out);
 	kw_reply_reset(&j->item);
+	fresh_free(&j->fresh);
 	kw_buf_free(&j->resp);
 	json_decref(j->root);
 	free(j->canonical);
@@ -874,7 +999,29 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
 		return;
 	}
-	rc = kw_cache_get(&text, &len, s->cache, key, &e);
+	/* Held in memory (a GET of the last second): no SQLite. */
+	if (kw_memo_get_row(s->memo, key, as_text, &text, &len)) {
+		kw_cache_touch(s->cache, key); /* recency only */
+		memcpy(out->key, key, 65);
+		snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
+		out->cached = 1;
+		if (etag_matches(if_none_match, out->etag)) {
+			free(text);
+			kw_reply_text(out, 304, NULL, 0, NULL);
+			return;
+		}
+		kw_reply_text(out, 200, text, len, as_text ? "text/plain; charset=utf-8" : NULL);
+		return;
+	}
+	/* the verification routes share the store: a verification is no kernel */
+	rc = kw_cache_is_verification(s->cache, key, &e);
+	if (rc > 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a verification, not a kernel: GET /v1/verify/{key}");
+		return;
+	}
+	if (rc == 0)
+		rc = kw_cache_get(&text, &len, s->cache, key, &e);
 	if (rc < 0) {
 		kw_reply_kw_error(out, &e);
 		return;
@@ -892,9 +1039,13 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 	if (kw_cache_get_source(&src, s->cache, key, NULL) == 0)
 		splice_source(out, src);
 	free(src);
+	if (out->status == 200)
+		kw_memo_put_row(s->memo, key, 0, out->body, out->len);
 	if (as_text) {
 		snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
 		kw_kernels_to_text(out);
+		if (out->status == 200)
+			kw_memo_put_row(s->memo, key, 1, out->body, out->len);
 	}
 }
 
@@ -908,6 +1059,11 @@ void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key)
 		return;
 	}
 	memcpy(out->key, key, 65);
+	if (kw_cache_is_verification(s->cache, key, NULL) > 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a verification, not a kernel: DELETE /v1/verify/{key}");
+		return;
+	}
 	if (kw_cache_delete(s->cache, key, &e) < 0) {
 		kw_reply_kw_error(out, &e);
 		return;

@@ -26,6 +26,7 @@ struct kw_work {
 	pthread_t reaper;
 	int have_reaper;
 	unsigned started;       /* workers started */
+	long slice_delay_ms;    /* KWGEND_TEST_SLICE_DELAY_MS (tests only; 0 = off) */
 	pthread_t threads[];
 };
 
@@ -47,6 +48,26 @@ static void push(kw_work *w, kw_job *j)
 		w->head = j;
 	w->tail = j;
 	w->queued++;
+}
+
+/* The test-only slice delay: KWGEND_TEST_SLICE_DELAY_MS=N (1..10000) in
+ * kwgend's environment makes every worker sleep N ms before each slice, so
+ * a test can make a batch provably longer than --work-timeout, or a miss
+ * provably shorter than a batch, whatever the machine's speed.  Unset,
+ * empty or anything else: no delay (the default). */
+static long slice_delay_from_env(void)
+{
+	const char *v = getenv("KWGEND_TEST_SLICE_DELAY_MS");
+	char *end;
+	long ms;
+
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	ms = strtol(v, &end, 10);
+	if (errno || *end || ms < 1 || ms > 10000)
+		return 0;
+	return ms;
 }
 
 static void *worker(void *arg)
@@ -78,6 +99,12 @@ static void *worker(void *arg)
 			w->tail = NULL;
 		w->queued--;
 		pthread_mutex_unlock(&w->mu);
+		if (w->slice_delay_ms > 0) {
+			struct timespec d = {w->slice_delay_ms / 1000, (w->slice_delay_ms % 1000) * 1000000L};
+
+			while (nanosleep(&d, &d) != 0 && errno == EINTR)
+				;
+		}
 		rc = j->slice(j);
 		pthread_mutex_lock(&w->mu);
 		if (rc == KW_JOB_MORE) {
@@ -156,6 +183,7 @@ kw_work *kw_work_new(unsigned nthreads)
 	pthread_cond_init(&w->cv, NULL);
 	pthread_cond_init(&w->reap_cv, NULL);
 	w->nthreads = nthreads;
+	w->slice_delay_ms = slice_delay_from_env();
 	for (unsigned i = 0; i < nthreads; i++) {
 		if (pthread_create(&w->threads[i], NULL, worker, w) != 0)
 			break;

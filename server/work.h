@@ -19,6 +19,11 @@
  * loaded machine the polling threads (hits, health checks) get the CPU
  * first.
  *
+ * Tests only: KWGEND_TEST_SLICE_DELAY_MS=N (1..10000) in the environment
+ * makes each worker sleep N ms before every slice (off when unset), so
+ * tests of --work-timeout and of interleaving do not depend on how fast
+ * the machine generates (tests/README.md, "Test hooks").
+ *
  * Ownership: the pool never frees a job.  A job belongs to its owner (the
  * suspended request); the pool only links it into its queue.  Once a
  * slice returns KW_JOB_DONE or KW_JOB_PARKED, or cancel has been called,

@@ -26,6 +26,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,15 @@ extern char **environ;
 #define KW_SANITIZED 1
 #endif
 #endif
+
+/* Set by kw_codeobj_child_stop_all: every decode waiting on a child (and
+ * every later one) kills its child and returns KW_EIO at once. */
+static atomic_int stop_all;
+
+void kw_codeobj_child_stop_all(void)
+{
+	atomic_store(&stop_all, 1);
+}
 
 size_t kw_codeobj_child_memory(size_t len, size_t max_insts)
 {
@@ -106,13 +116,14 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	const char *exe = opts && opts->exe ? opts->exe : "/proc/self/exe";
 	unsigned seconds = opts && opts->seconds ? opts->seconds : KW_CODEOBJ_CHILD_SECONDS;
 	size_t mem = opts && opts->max_memory ? opts->max_memory : kw_codeobj_child_memory(len, max_insts);
-	char a_insts[32], a_secs[32], a_mem[32];
+	size_t max_text = opts ? opts->max_text : 0;
+	char a_insts[32], a_secs[32], a_mem[32], a_text[32];
 	char *argv[] = { (char *)"kwgen-codeobj", (char *)KW_CODEOBJ_CHILD_ARG, (char *)(isa ? isa : "-"),
-		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), NULL };
+		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), a_text, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
-	int mfd = -1, pfd[2] = { -1, -1 }, rc, st = 0, timed_out = 0;
+	int mfd = -1, pfd[2] = { -1, -1 }, rc, st = 0, timed_out = 0, stopped = 0;
 	pid_t pid = -1;
 	kw_buf out = KW_BUF_INIT;
 
@@ -125,6 +136,9 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	snprintf(a_insts, sizeof a_insts, "%zu", max_insts);
 	snprintf(a_secs, sizeof a_secs, "%u", seconds);
 	snprintf(a_mem, sizeof a_mem, "%zu", mem);
+	snprintf(a_text, sizeof a_text, "%zu", max_text);
+	if (atomic_load(&stop_all))
+		return kw_error_set(err, KW_EIO, NULL, "the decoder process was not started: stopping");
 
 	mfd = memfd_create("kwgen-code-object", MFD_CLOEXEC);
 	if (mfd < 0 || write_all(mfd, data, len) < 0 || lseek(mfd, 0, SEEK_SET) != 0 ||
@@ -175,8 +189,13 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 			timed_out = 1;
 			break;
 		}
+		if (atomic_load(&stop_all)) {
+			stopped = 1;
+			break;
+		}
+		/* 100 ms at most: kw_codeobj_child_stop_all is seen that soon */
 		struct pollfd p = { pfd[0], POLLIN, 0 };
-		int pr = poll(&p, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+		int pr = poll(&p, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr < 0)
@@ -189,7 +208,8 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 			continue;
 		if (n <= 0)
 			break;
-		if (out.len + (size_t)n > mem || kw_buf_put(&out, chunk, (size_t)n) || out.oom)
+		if (out.len + (size_t)n > mem || (max_text && out.len + (size_t)n > max_text + 4096) ||
+		    kw_buf_put(&out, chunk, (size_t)n) || out.oom)
 			break; /* more than the child could hold: not our child's answer */
 	}
 	/* harmless if it exited; one that closed stdout but lingers, or
@@ -198,6 +218,11 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	pid = -1;
+
+	if (stopped) {
+		rc = kw_error_set(err, KW_EIO, NULL, "the decoder process was stopped: stopping");
+		goto out;
+	}
 
 	/* the frame */
 	const char *p = out.p ? out.p : "", *nl = out.len ? memchr(p, '\n', out.len) : NULL;
@@ -283,7 +308,7 @@ static int parse_u64(const char *s, unsigned long long *v)
 
 int kw_codeobj_child_main(int argc, char **argv)
 {
-	unsigned long long insts, secs, mem;
+	unsigned long long insts, secs, mem, max_text;
 	kw_error err = KW_ERROR_INIT;
 	kw_buf in = KW_BUF_INIT;
 	char *text = NULL, head[160];
@@ -291,7 +316,8 @@ int kw_codeobj_child_main(int argc, char **argv)
 	size_t len = 0, n = 0;
 	int rc;
 
-	if (argc != 7 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem)) {
+	if (argc != 8 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem) ||
+	    parse_u64(argv[7], &max_text)) {
 		fputs("kwgen: internal decoder mode: bad arguments\n", stderr);
 		return 2;
 	}
@@ -326,7 +352,7 @@ int kw_codeobj_child_main(int argc, char **argv)
 		rc = err.code;
 	else
 		rc = kw_codeobj_disassemble(in.p ? in.p : "", in.len, strcmp(argv[2], "-") ? argv[2] : NULL, argv[6],
-		                            (size_t)insts, &text, &len, &isa, &n, &err);
+		                            (size_t)insts, (size_t)max_text, &text, &len, &isa, &n, &err);
 	kw_buf_free(&in);
 	if (rc == 0) {
 		snprintf(head, sizeof head, MAGIC "0 %s %zu %zu\n", isa, n, len);

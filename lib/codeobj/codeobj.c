@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <elf.h>
+
 #include <llvm-c/Core.h>
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Object.h>
@@ -96,11 +98,6 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err)
 	X(LLVMInitializeAMDGPUTargetInfo) X(LLVMInitializeAMDGPUTargetMC) X(LLVMInitializeAMDGPUDisassembler) \
 	X(LLVMCreateMemoryBufferWithMemoryRange) X(LLVMDisposeMemoryBuffer) X(LLVMDisposeMessage) \
 	X(LLVMCreateBinary) X(LLVMBinaryGetType) X(LLVMDisposeBinary) \
-	X(LLVMObjectFileCopySectionIterator) X(LLVMObjectFileIsSectionIteratorAtEnd) X(LLVMMoveToNextSection) \
-	X(LLVMDisposeSectionIterator) X(LLVMGetSectionName) X(LLVMGetSectionAddress) X(LLVMGetSectionSize) \
-	X(LLVMGetSectionContents) X(LLVMGetSectionContainsSymbol) \
-	X(LLVMObjectFileCopySymbolIterator) X(LLVMObjectFileIsSymbolIteratorAtEnd) X(LLVMMoveToNextSymbol) \
-	X(LLVMDisposeSymbolIterator) X(LLVMGetSymbolName) X(LLVMGetSymbolAddress) \
 	X(LLVMCreateDisasmCPU) X(LLVMDisasmInstruction) X(LLVMDisasmDispose)
 
 static struct {
@@ -139,15 +136,57 @@ static void llvm_init(void)
 
 typedef struct sym {
 	uint64_t addr;
-	char *name;
+	char *name;      /* escaped (sym_escape) */
+	uint32_t shndx;  /* section index */
+	uint8_t func;    /* STT_FUNC */
+	uint8_t kernel;  /* has a kernel descriptor NAME.kd */
 } sym;
 
 static int sym_cmp(const void *a, const void *b)
 {
 	const sym *x = a, *y = b;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A symbol name as printed: bytes other than [A-Za-z0-9_.] become $XX (hex;
+ * `$` itself is $24), so a name never ends a line, closes a <...> or reads
+ * as an operand: the text holds one symbol line per symbol whatever its
+ * bytes (an ELF name may hold a newline).  NULL when out of memory. */
+static char *sym_escape(const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		            c == '.';
+		k += plain ? 1 : 3;
+	}
+	char *o = malloc(k + 1), *q = o;
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		    c == '.') {
+			*q++ = (char)c;
+		} else {
+			*q++ = '$';
+			*q++ = hex[c >> 4];
+			*q++ = hex[c & 15];
+		}
+	}
+	*q = 0;
+	return o;
 }
 
 /* The function symbol at or before addr (NULL if none). */
@@ -279,8 +318,165 @@ static int is_code_section(const char *name)
 	return name && (strcmp(name, ".text") == 0 || strncmp(name, ".text.", 6) == 0);
 }
 
+/* ---- sections and symbols, read from the ELF tables (<elf.h> types) ----
+ * LLVM's C API gives neither a symbol's type (STT_FUNC) nor its section
+ * index, and asking each section whether it holds each symbol is quadratic
+ * (24,000 sections x 24,000 symbols: 53 s); the tables are read once here,
+ * after LLVMCreateBinary has accepted the file, with every offset checked. */
+
+typedef struct elf_tab {
+	const unsigned char *d;
+	size_t len;
+	Elf64_Shdr *sh; /* copies (the file's may be unaligned) */
+	size_t nsh;
+	size_t shstr;   /* the section-name string table */
+	uint8_t *code;  /* per section: a .text section whose bytes are in the file */
+} elf_tab;
+
+static void elf_tab_free(elf_tab *e)
+{
+	free(e->sh);
+	free(e->code);
+}
+
+/* The NUL-terminated string at off in string section i, or NULL. */
+static const char *elf_str(const elf_tab *e, size_t i, uint64_t off)
+{
+	if (i == 0 || i >= e->nsh)
+		return NULL;
+	const Elf64_Shdr *s = &e->sh[i];
+	if (s->sh_type == SHT_NOBITS || s->sh_offset > e->len || s->sh_size > e->len - s->sh_offset ||
+	    off >= s->sh_size)
+		return NULL;
+	const char *p = (const char *)e->d + s->sh_offset + off;
+	return memchr(p, 0, (size_t)(s->sh_size - off)) ? p : NULL;
+}
+
+static int elf_tab_read(elf_tab *e, const unsigned char *d, size_t len, kw_error *err)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh0;
+
+	memset(e, 0, sizeof *e);
+	e->d = d;
+	e->len = len;
+	memcpy(&eh, d, sizeof eh); /* len >= 64: kw_codeobj_check_machine */
+	if (!eh.e_shoff)
+		return 0;
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len || len - eh.e_shoff < sizeof sh0)
+		return kw_error_set(err, KW_EINVAL, NULL, "the ELF section header table is not in the file");
+	memcpy(&sh0, d + eh.e_shoff, sizeof sh0);
+	size_t n = eh.e_shnum ? eh.e_shnum : (size_t)sh0.sh_size; /* more than 0xff00: in sh0 */
+	if (n > (len - eh.e_shoff) / sizeof(Elf64_Shdr))
+		return kw_error_set(err, KW_EINVAL, NULL, "the ELF section header table runs past the end of the file");
+	size_t shstr = eh.e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh.e_shstrndx;
+	e->sh = malloc((n ? n : 1) * sizeof *e->sh);
+	e->code = calloc(n ? n : 1, 1);
+	if (!e->sh || !e->code)
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the ELF section headers");
+	memcpy(e->sh, d + eh.e_shoff, n * sizeof *e->sh);
+	e->nsh = n;
+	e->shstr = shstr;
+	for (size_t i = 1; i < n; i++) {
+		const Elf64_Shdr *s = &e->sh[i];
+		if (!is_code_section(elf_str(e, shstr, s->sh_name)) || s->sh_type == SHT_NOBITS)
+			continue;
+		if (s->sh_offset > len || s->sh_size > len - s->sh_offset)
+			return kw_error_set(err, KW_EINVAL, NULL, "ELF section %zu's bytes run past the end of the file", i);
+		e->code[i] = 1;
+	}
+	return 0;
+}
+
+static void syms_free(sym *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i].name);
+	free(s);
+}
+
+/* The named symbols of the code sections (not .L locals), sorted by
+ * section, address and name; a symbol with a kernel descriptor NAME.kd is
+ * a kernel.  0, or KW_ENOMEM. */
+static int elf_syms(const elf_tab *e, sym **out, size_t *nout)
+{
+	sym *s = NULL;
+	char **kd = NULL;
+	size_t n = 0, cap = 0, nkd = 0, ckd = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t t = 1; t < e->nsh; t++) {
+		const Elf64_Shdr *st = &e->sh[t];
+		if (st->sh_type != SHT_SYMTAB || st->sh_offset > e->len || st->sh_size > e->len - st->sh_offset)
+			continue;
+		size_t cnt = (size_t)(st->sh_size / sizeof(Elf64_Sym));
+		for (size_t k = 1; k < cnt; k++) {
+			Elf64_Sym y;
+			memcpy(&y, e->d + st->sh_offset + k * sizeof y, sizeof y);
+			const char *nm = elf_str(e, st->sh_link, y.st_name);
+			if (!nm || !*nm || (nm[0] == '.' && nm[1] == 'L'))
+				continue; /* assembler-local labels: objdump does not print them either */
+			size_t nl = strlen(nm);
+			if (nl > 3 && !strcmp(nm + nl - 3, ".kd")) {
+				if (nkd == ckd) {
+					ckd = ckd ? ckd * 2 : 16;
+					char **g = realloc(kd, ckd * sizeof *kd);
+					if (!g)
+						goto oom;
+					kd = g;
+				}
+				if (!(kd[nkd] = sym_escape(nm, nl - 3)))
+					goto oom;
+				nkd++;
+				continue;
+			}
+			if (y.st_shndx == SHN_UNDEF || y.st_shndx >= SHN_LORESERVE || y.st_shndx >= e->nsh ||
+			    !e->code[y.st_shndx])
+				continue;
+			const Elf64_Shdr *sec = &e->sh[y.st_shndx];
+			if (y.st_value < sec->sh_addr || y.st_value - sec->sh_addr >= sec->sh_size)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				sym *g = realloc(s, cap * sizeof *s);
+				if (!g)
+					goto oom;
+				s = g;
+			}
+			s[n].addr = y.st_value;
+			s[n].shndx = y.st_shndx;
+			s[n].func = ELF64_ST_TYPE(y.st_info) == STT_FUNC;
+			s[n].kernel = 0;
+			if (!(s[n].name = sym_escape(nm, nl)))
+				goto oom;
+			n++;
+		}
+	}
+	if (n)
+		qsort(s, n, sizeof *s, sym_cmp);
+	if (nkd) {
+		qsort(kd, nkd, sizeof *kd, str_cmp);
+		for (size_t i = 0; i < n; i++)
+			s[i].kernel = bsearch(&s[i].name, kd, nkd, sizeof *kd, str_cmp) != NULL;
+	}
+	for (size_t i = 0; i < nkd; i++)
+		free(kd[i]);
+	free(kd);
+	*out = s;
+	*nout = n;
+	return 0;
+oom:
+	for (size_t i = 0; i < nkd; i++)
+		free(kd[i]);
+	free(kd);
+	syms_free(s, n);
+	return KW_ENOMEM;
+}
+
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
-                           char **text, size_t *text_len, const char **isa_out, size_t *n_insts, kw_error *err)
+                           size_t max_text, char **text, size_t *text_len, const char **isa_out, size_t *n_insts,
+                           kw_error *err)
 {
 	*text = NULL;
 	*text_len = 0;
@@ -340,57 +536,30 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 	kw_buf_puts(&out, name ? name : "code object");
 	kw_buf_puts(&out, ":\tfile format elf64-amdgpu\n");
 
-	LLVMSectionIteratorRef sec = L.LLVMObjectFileCopySectionIterator(bin);
-	/* LLVM's C API returns a NULL iterator (not one at its end) for an
-	 * object without sections or without a symbol table. */
-	for (; sec && !L.LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) && rc == 0; L.LLVMMoveToNextSection(sec)) {
-		const char *sname = L.LLVMGetSectionName(sec);
-		if (!is_code_section(sname))
-			continue;
-		uint64_t base = L.LLVMGetSectionAddress(sec), size = L.LLVMGetSectionSize(sec);
-		const unsigned char *bytes = (const unsigned char *)L.LLVMGetSectionContents(sec);
-		if (!bytes && size)
-			continue; /* SHT_NOBITS */
-		sections++;
-		/* the section's named symbols, by address */
-		sym *syms = NULL;
-		size_t nsyms = 0, cap = 0;
-		LLVMSymbolIteratorRef si = L.LLVMObjectFileCopySymbolIterator(bin);
-		for (; si && !L.LLVMObjectFileIsSymbolIteratorAtEnd(bin, si); L.LLVMMoveToNextSymbol(si)) {
-			const char *nm = L.LLVMGetSymbolName(si);
-			if (!nm || !*nm || !L.LLVMGetSectionContainsSymbol(sec, si))
-				continue;
-			if (nm[0] == '.' && nm[1] == 'L')
-				continue; /* assembler-local labels: objdump does not print them either */
-			uint64_t a = L.LLVMGetSymbolAddress(si);
-			if (a < base || a >= base + size)
-				continue;
-			if (nsyms == cap) {
-				cap = cap ? cap * 2 : 16;
-				sym *ns = realloc(syms, cap * sizeof *syms);
-				if (!ns) {
-					rc = KW_ENOMEM;
-					break;
-				}
-				syms = ns;
-			}
-			syms[nsyms].addr = a;
-			syms[nsyms].name = strdup(nm);
-			if (!syms[nsyms].name) {
-				rc = KW_ENOMEM;
-				break;
-			}
+	elf_tab et;
+	sym *all = NULL;
+	size_t nall = 0, first = 0;
+	rc = elf_tab_read(&et, data, len, err);
+	if (rc == 0)
+		rc = elf_syms(&et, &all, &nall);
+	for (size_t si = 1; rc == 0 && si < et.nsh; si++) {
+		/* this section's symbols: all[first, first + nsyms) */
+		while (first < nall && all[first].shndx < si)
+			first++;
+		size_t nsyms = 0;
+		while (first + nsyms < nall && all[first + nsyms].shndx == si)
 			nsyms++;
-		}
-		if (si)
-			L.LLVMDisposeSymbolIterator(si);
-		if (rc == 0 && nsyms)
-			qsort(syms, nsyms, sizeof *syms, sym_cmp);
-		if (rc == 0) {
-			kw_buf_puts(&out, "\nDisassembly of section ");
-			kw_buf_puts(&out, sname);
-			kw_buf_puts(&out, ":\n");
-		}
+		if (!et.code[si])
+			continue;
+		const Elf64_Shdr *sh = &et.sh[si];
+		const char *sname = elf_str(&et, et.shstr, sh->sh_name);
+		uint64_t base = sh->sh_addr, size = sh->sh_size;
+		const unsigned char *bytes = et.d + sh->sh_offset;
+		const sym *syms = all + first;
+		sections++;
+		kw_buf_puts(&out, "\nDisassembly of section ");
+		kw_buf_puts(&out, sname);
+		kw_buf_puts(&out, ":\n");
 		size_t next = 0;
 		uint64_t off = 0;
 		while (rc == 0 && off < size) {
@@ -406,6 +575,27 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 					header = 1; /* objdump prints one label per address */
 				}
 				next++;
+			}
+			/* a run of 8 or more zero bytes before the next symbol (the
+			 * padding ld.lld leaves between kernels) is one "..." line
+			 * and is not decoded, as llvm-objdump does (its
+			 * countSkippableZeroBytes) */
+			uint64_t lim = next < nsyms && syms[next].addr - base < size ? syms[next].addr - base : size;
+			uint64_t z = off;
+			while (z < lim && !bytes[z])
+				z++;
+			if (z - off >= 8) {
+				kw_buf_puts(&out, "\t\t...\n");
+				off += (z - off) & ~(uint64_t)3;
+				continue;
+			}
+			if (max_text && out.len > max_text) {
+				rc = kw_error_set(err, KW_ELIMIT, "max_memory",
+				                  "the decoded text of the code object is over %zu bytes, the memory bound "
+				                  "of one verification (16 x the input + 96 MiB unless set: kwgen verify "
+				                  "--max-memory, kwgend --max-verify-memory)",
+				                  max_text);
+				break;
 			}
 			if (max_insts && insts >= max_insts) {
 				rc = kw_error_set(err, KW_ELIMIT, NULL,
@@ -431,12 +621,24 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			}
 			insts++;
 		}
-		for (size_t i = 0; i < nsyms; i++)
-			free(syms[i].name);
-		free(syms);
 	}
-	if (sec)
-		L.LLVMDisposeSectionIterator(sec);
+	/* after the instructions: which symbols are functions (STT_FUNC) and
+	 * which kernels (a NAME.kd descriptor), as assembler directives, so
+	 * that functions start exactly there and nowhere else */
+	for (size_t i = 0; rc == 0 && i < nall; i++) {
+		if (all[i].func || all[i].kernel) {
+			kw_buf_puts(&out, "\t.type ");
+			kw_buf_puts(&out, all[i].name);
+			kw_buf_puts(&out, ",@function\n");
+		}
+		if (all[i].kernel) {
+			kw_buf_puts(&out, "\t.amdhsa_kernel ");
+			kw_buf_puts(&out, all[i].name);
+			kw_buf_putc(&out, '\n');
+		}
+	}
+	syms_free(all, nall);
+	elf_tab_free(&et);
 	L.LLVMDisasmDispose(dc);
 	L.LLVMDisposeBinary(bin);
 	L.LLVMDisposeMemoryBuffer(mb);

@@ -835,6 +835,32 @@ static void check_lds_barrier(work *w, uint32_t at)
 		}
 		retire(w, prod);
 	}
+	/* An LDS read in flight at the barrier: after it another wave may
+	 * overwrite that LDS, and LDS operations of different waves may be
+	 * reordered (AMDGPUUsage.rst, memory models GFX90A/GFX942/GFX10+:
+	 * "the LDS memory has multiple request queues ...").  Only the
+	 * youngest read is tracked: LDS reads complete in order. */
+	while (find_pending(w, VF_SLOT_LDSR, 1, ~0u, &k, &s)) {
+		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
+		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
+		if (w->report) {
+			char msg[512], m[64], pm[64], hv[48];
+			int c = w->isa->cls_cnt[k];
+			mnem(w->p, at, m, sizeof(m));
+			mnem(w->p, prod, pm, sizeof(pm));
+			if (have >= 0)
+				snprintf(hv, sizeof(hv), "has %s(%d)", cname(w, c), have);
+			else
+				snprintf(hv, sizeof(hv), "has no wait on %s", cname(w, c));
+			snprintf(msg, sizeof(msg),
+				 "%s reached while %s (line %u) may still be reading LDS, so another wave "
+				 "may overwrite that LDS after the barrier before the read completes: "
+				 "needs %s(%d) before it, %s",
+				 m, pm, w->p->insts[prod].line, cname(w, c), needed, hv);
+			emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
+		}
+		w->mask[VF_SLOT_LDSR] &= (uint16_t)~(1u << k);
+	}
 	/* LDS DMA in flight at the barrier with no wait at all on its counter
 	 * since it issued: the barrier was meant to publish it but waits on
 	 * the wrong counter (llvm/llvm-project#75245).  A DMA in flight
@@ -878,10 +904,70 @@ static void check_lds_barrier(work *w, uint32_t at)
 	}
 }
 
+/* The youngest LDS-DMA / tensor load still in flight with no wait on its
+ * counter since it issued (nor a barrier: check_lds_barrier moves those
+ * to DMAX): class, or -1. */
+static int dma_unwaited(work *w)
+{
+	uint16_t m = w->mask[VF_SLOT_DMA];
+
+	for (int k = 0; m && k < VF_NCLS; k++)
+		if ((m & (1u << k)) && w->score[k][VF_SLOT_DMA] > w->lb[k] &&
+		    have_for(w, k, w->score[k][VF_SLOT_DMA]) < 0)
+			return k;
+	return -1;
+}
+
+/* An LDS-DMA / tensor load issued again, on a later trip of a loop, while
+ * the previous trip's one is in flight with no wait on its counter and no
+ * barrier since it issued, and an LDS read came in between: that read may
+ * read the LDS the load is still writing (rocm-libraries PR 7839: the
+ * s_wait_tensorcnt + s_barrier missing in a PLR=0 TDM loop).  In a
+ * double-buffered loop a wait on the counter comes between the two
+ * issues.  Reported at the read. */
+static void check_dma_reissue(work *w, uint32_t at)
+{
+	int k = dma_unwaited(w);
+	uint32_t sc, prod, rd;
+
+	if (k < 0 || w->prod[k][VF_SLOT_DMA] < at)
+		return;
+	sc = w->score[k][VF_SLOT_DMA];
+	prod = w->prod[k][VF_SLOT_DMA];
+	if (!(w->mask[VF_SLOT_DMAR] & (1u << k)) || w->score[k][VF_SLOT_DMAR] != sc)
+		return;
+	rd = w->prod[k][VF_SLOT_DMAR];
+	if (w->report) {
+		char msg[512], m[64], pm[64];
+		int c = w->isa->cls_cnt[k];
+		mnem(w->p, rd, m, sizeof(m));
+		mnem(w->p, prod, pm, sizeof(pm));
+		snprintf(msg, sizeof(msg),
+			 "%s reads LDS while %s (line %u), issued on the previous trip of the loop, may "
+			 "still be writing LDS: it completes on %s, and neither a wait on %s nor a "
+			 "barrier comes between it and this read before it is issued again; needs "
+			 "%s(%d) (and a barrier if other waves read it) before the read",
+			 m, pm, w->p->insts[prod].line, cname(w, c), cname(w, c), cname(w, c),
+			 needed_for(w, k, sc));
+		emit(w, KW_VF_LDS_DMA, rd, NULL, prod, c, needed_for(w, k, sc), -1, msg);
+	}
+	w->mask[VF_SLOT_DMAR] &= (uint16_t)~(1u << k);
+}
+
 static void check_lds_dma(work *w, uint32_t at)
 {
 	int k;
 	uint16_t s;
+
+	/* remember the first LDS read behind an unwaited LDS-DMA load */
+	k = dma_unwaited(w);
+	if (k >= 0 && !((w->mask[VF_SLOT_DMAR] & (1u << k)) &&
+			w->score[k][VF_SLOT_DMAR] == w->score[k][VF_SLOT_DMA])) {
+		w->score[k][VF_SLOT_DMAR] = w->score[k][VF_SLOT_DMA];
+		w->prod[k][VF_SLOT_DMAR] = at;
+		w->mask[VF_SLOT_DMAR] |= (uint16_t)(1u << k);
+		touch(w, VF_SLOT_DMAR);
+	}
 
 	while (find_pending(w, VF_SLOT_DMAX, 1, ~0u, &k, &s)) {
 		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
@@ -1062,8 +1148,10 @@ static void step_counters(work *w, uint32_t at)
 		check_lds_dma(w, at);
 	if (in->kind == VF_I_MEM) {
 		uint32_t same = 0;
+		if (in->flags & VF_F_DMA)
+			check_dma_reissue(w, at);
 		for (uint8_t c = 0; c < in->ncls; c++)
-			if (!w->isa->cls_ooo[in->cls[c]])
+			if (!w->isa->cls_ooo[in->cls[c]] && !vf_vgpr_write_ooo(w->isa, in->cls[c]))
 				same |= 1u << in->cls[c];
 		for (uint8_t i = 0; i < in->nops; i++)
 			if (ops[i].def)
@@ -1077,6 +1165,8 @@ static void step_counters(work *w, uint32_t at)
 						set_slot(w, k, s, at);
 			if ((in->flags & VF_F_LDSWRITE) && (k == VF_K_LDS || k == VF_K_FLATL))
 				set_slot(w, k, VF_SLOT_LDSW, at);
+			if ((in->flags & VF_F_LDSREAD) && k != VF_K_FLATV && k != VF_K_FLATS)
+				set_slot(w, k, VF_SLOT_LDSR, at);
 			if ((in->flags & VF_F_DMA) && c == 0)
 				set_slot(w, k, VF_SLOT_DMA, at);
 		}

@@ -83,6 +83,17 @@ const vf_isa *vf_isa_by_name(const char *name, size_t len)
 	return NULL;
 }
 
+/* GFX12 VMEM loads may write their VGPR results out of order (llvm/llvm-project
+ * #105549): only targets with FeatureVmemWriteVgprInOrder (gfx6-gfx11) let
+ * SIInsertWaitcnts skip the WAW wait between two loads of one VmemType
+ * (generateWaitcntInstBefore: "... or !ST->hasVmemWriteVgprInOrder()").  From
+ * gfx12 (gfx1200, gfx1201, gfx1250) the overwriting load needs the count that
+ * completes the older one.  The counters still count in order. */
+int vf_vgpr_write_ooo(const vf_isa *isa, int k)
+{
+	return isa->gen >= 12 && (k == VF_K_VMEM || k == VF_K_VSAMPLE || k == VF_K_VBVH);
+}
+
 /* ---- mnemonic families ----
  *
  * Which counter an instruction increments follows SIInsertWaitcnts.cpp

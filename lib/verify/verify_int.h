@@ -20,7 +20,11 @@ enum {
 	VF_SLOT_LDSW = 1680,  /* youngest LDS write (ds_write / ds atomic / flat store) */
 	VF_SLOT_DMA = 1681,   /* youngest LDS-DMA / async / tensor load into LDS */
 	VF_SLOT_DMAX = 1682,  /* an LDS-DMA load that was in flight at a barrier */
-	VF_NSLOT = 1683
+	VF_SLOT_LDSR = 1683,  /* youngest LDS read (ds_read / ds_load / *_rtn, tensor store) */
+	VF_SLOT_DMAR = 1684,  /* first LDS read issued while the youngest LDS-DMA / tensor
+			       * load was in flight with no wait on its counter
+			       * (score: the DMA's; prod: the read) */
+	VF_NSLOT = 1685
 };
 
 /* ---- counters (internal ids; names per ISA in model.c) ---- */
@@ -72,6 +76,11 @@ typedef struct vf_isa {
 } vf_isa;
 
 const vf_isa *vf_isa_by_name(const char *name, size_t len);
+
+/* 1 if loads of in-order class k may still write their VGPR results out of
+ * order on isa, so a load overwriting the destination of an older in-flight
+ * load of the same class is a WAW hazard (model.c). */
+int vf_vgpr_write_ooo(const vf_isa *isa, int k);
 
 /* What a mnemonic does, before its modifiers are looked at (model.c). */
 typedef struct vf_mclass {
@@ -216,6 +225,7 @@ typedef struct vf_prog {
 	size_t nfuncs, cap_funcs;
 	uint64_t nlines;
 	size_t max_instructions;
+	size_t max_memory;   /* kw_verify_opts.max_memory, resolved (read.c) */
 	vf_symtab syms;
 	size_t nbranch_unresolved;
 	kw_arena xtext;      /* macro expansions (stable addresses) */
@@ -262,6 +272,8 @@ void vf_findings_sort(kw_verify_result *r);
 
 /* ---- reading (read.c), operands (operand.c) ---- */
 int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err);
+/* The default memory bound of reading a len-byte text: 16 x len + 96 MiB. */
+size_t vf_default_memory(size_t len);
 void vf_prog_free(vf_prog *p);
 
 

@@ -35,15 +35,17 @@ class HttpError extends Error {
 	}
 }
 
-async function api(path, body) {
+/* GET path, or POST body: JSON.stringify(body), or the text body as is
+ * when contentType is given. */
+async function api(path, body, contentType) {
 	const headers = {};
 	if (token())
 		headers['Authorization'] = 'Bearer ' + token();
 	const init = { headers };
 	if (body !== undefined) {
 		init.method = 'POST';
-		headers['Content-Type'] = 'application/json';
-		init.body = JSON.stringify(body);
+		headers['Content-Type'] = contentType || 'application/json';
+		init.body = contentType ? body : JSON.stringify(body);
 	}
 	const resp = await fetch(path, init);
 	let data = null;
@@ -68,275 +70,68 @@ function showAuth(msg) {
 	$('token').focus();
 }
 
-/* ------------------------------------------------------------ YAML subset */
-
-/*
- * The YAML of one solution as logic files write it: block mappings and
- * sequences by indentation, flow [..] and {..}, plain and quoted scalars,
- * comments.  Anchors, tags, multi-document and block scalars are refused
- * with the line number.
- */
-function parseYaml(text) {
-	const lines = [];
-	text.split(/\r?\n/).forEach((raw, n) => {
-		const s = stripComment(raw).replace(/\s+$/, '');
-		if (!s.trim() || s.trim() === '---')
-			return;
-		if (/\t/.test(s.match(/^\s*/)[0]))
-			throw new Error(`YAML line ${n + 1}: tabs are not allowed for indentation`);
-		const indent = s.match(/^ */)[0].length;
-		lines.push({ n: n + 1, indent, text: s.slice(indent) });
-	});
-	if (!lines.length)
-		throw new Error('YAML: nothing to read');
-	const pos = { i: 0 };
-	const v = parseBlock(lines, pos, lines[0].indent);
-	if (pos.i < lines.length)
-		throw new Error(`YAML line ${lines[pos.i].n}: unexpected indentation`);
-	return v;
-}
-
-function stripComment(s) {
-	let q = null;
-	for (let i = 0; i < s.length; i++) {
-		const c = s[i];
-		if (q) {
-			if (c === q)
-				q = null;
-		} else if (c === '"' || c === "'") {
-			q = c;
-		} else if (c === '#' && (i === 0 || /\s/.test(s[i - 1]))) {
-			return s.slice(0, i);
-		}
-	}
-	return s;
-}
-
-function parseBlock(lines, pos, indent) {
-	const first = lines[pos.i];
-	if (/^-( |$)/.test(first.text))
-		return parseSeq(lines, pos, indent);
-	return parseMap(lines, pos, indent);
-}
-
-function parseSeq(lines, pos, indent) {
-	const out = [];
-	while (pos.i < lines.length && lines[pos.i].indent === indent && /^-( |$)/.test(lines[pos.i].text)) {
-		const ln = lines[pos.i];
-		const rest = ln.text.slice(1).replace(/^ +/, '');
-		if (!rest) {
-			pos.i++;
-			if (pos.i < lines.length && lines[pos.i].indent > indent)
-				out.push(parseBlock(lines, pos, lines[pos.i].indent));
-			else
-				out.push(null);
-		} else if (/^-( |$)/.test(rest) || isMapLine(rest)) {
-			/* "- key: v" or "- - x": the item is a block at the column of rest */
-			const col = indent + (ln.text.length - rest.length);
-			lines[pos.i] = { n: ln.n, indent: col, text: rest };
-			out.push(parseBlock(lines, pos, col));
-		} else {
-			out.push(parseScalarOrFlow(rest, ln.n));
-			pos.i++;
-		}
-	}
-	return out;
-}
-
-function isMapLine(t) {
-	return /^("[^"]*"|'[^']*'|[^\s\[\]{},"'][^:]*?):( |$)/.test(t);
-}
-
-function parseMap(lines, pos, indent) {
-	const out = {};
-	while (pos.i < lines.length && lines[pos.i].indent === indent) {
-		const ln = lines[pos.i];
-		if (/^-( |$)/.test(ln.text))
-			throw new Error(`YAML line ${ln.n}: a list item where a "key: value" was expected`);
-		const m = ln.text.match(/^("[^"]*"|'[^']*'|[^\s\[\]{},"'][^:]*?):( +(.*)|)$/);
-		if (!m)
-			throw new Error(`YAML line ${ln.n}: expected "key: value", got "${ln.text}"`);
-		const key = /^["']/.test(m[1]) ? m[1].slice(1, -1) : m[1].trim();
-		if (Object.prototype.hasOwnProperty.call(out, key))
-			throw new Error(`YAML line ${ln.n}: duplicate key "${key}"`);
-		const rest = (m[3] || '').trim();
-		pos.i++;
-		if (rest) {
-			out[key] = parseScalarOrFlow(rest, ln.n);
-		} else if (pos.i < lines.length && lines[pos.i].indent > indent) {
-			out[key] = parseBlock(lines, pos, lines[pos.i].indent);
-		} else if (pos.i < lines.length && lines[pos.i].indent === indent && /^-( |$)/.test(lines[pos.i].text)) {
-			out[key] = parseSeq(lines, pos, indent);
-		} else {
-			out[key] = null;
-		}
-		if (pos.i < lines.length && lines[pos.i].indent > indent)
-			throw new Error(`YAML line ${lines[pos.i].n}: unexpected indentation`);
-	}
-	return out;
-}
-
-function parseScalarOrFlow(text, n) {
-	if (/^[&*!|>]/.test(text))
-		throw new Error(`YAML line ${n}: anchors, aliases, tags and block scalars are not supported ("${text}")`);
-	if (text[0] === '[' || text[0] === '{') {
-		const p = { s: text, i: 0, n };
-		const v = flowValue(p);
-		skipWs(p);
-		if (p.i !== p.s.length)
-			throw new Error(`YAML line ${n}: text after the closing bracket: "${p.s.slice(p.i)}"`);
-		return v;
-	}
-	return scalar(text, n);
-}
-
-function skipWs(p) {
-	while (p.i < p.s.length && /\s/.test(p.s[p.i]))
-		p.i++;
-}
-
-function flowValue(p) {
-	skipWs(p);
-	const c = p.s[p.i];
-	if (c === '[' || c === '{') {
-		const close = c === '[' ? ']' : '}';
-		const out = c === '[' ? [] : {};
-		p.i++;
-		skipWs(p);
-		if (p.s[p.i] === close) {
-			p.i++;
-			return out;
-		}
-		for (;;) {
-			if (c === '[') {
-				out.push(flowValue(p));
-			} else {
-				const k = flowValue(p);
-				skipWs(p);
-				if (p.s[p.i] !== ':')
-					throw new Error(`YAML line ${p.n}: expected ":" in a flow mapping`);
-				p.i++;
-				out[String(k)] = flowValue(p);
-			}
-			skipWs(p);
-			if (p.s[p.i] === ',') {
-				p.i++;
-				continue;
-			}
-			if (p.s[p.i] === close) {
-				p.i++;
-				return out;
-			}
-			throw new Error(`YAML line ${p.n}: expected "," or "${close}"`);
-		}
-	}
-	if (c === '"' || c === "'") {
-		const end = p.s.indexOf(c, p.i + 1);
-		if (end < 0)
-			throw new Error(`YAML line ${p.n}: unterminated string`);
-		const v = p.s.slice(p.i + 1, end);
-		p.i = end + 1;
-		return v;
-	}
-	const m = p.s.slice(p.i).match(/^[^,\[\]{}:]*(:[^\s,\[\]{}][^,\[\]{}:]*)*/);
-	p.i += m[0].length;
-	if (!m[0].trim())
-		throw new Error(`YAML line ${p.n}: a value is missing`);
-	return scalar(m[0].trim(), p.n);
-}
-
-function scalar(t, n) {
-	if (t[0] === '"' || t[0] === "'") {
-		if (t.length < 2 || t[t.length - 1] !== t[0])
-			throw new Error(`YAML line ${n}: unterminated string ${t}`);
-		const body = t.slice(1, -1);
-		if (t[0] === '"')
-			return body.replace(/\\(["\\nt])/g, (_, c) => ({ n: '\n', t: '\t' })[c] || c);
-		return body.replace(/''/g, "'");
-	}
-	if (/^(true|True|TRUE)$/.test(t))
-		return true;
-	if (/^(false|False|FALSE)$/.test(t))
-		return false;
-	if (/^(null|Null|NULL|~)$/.test(t))
-		return null;
-	if (/^[-+]?\d+$/.test(t))
-		return parseInt(t, 10);
-	if (/^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$/.test(t))
-		return parseFloat(t);
-	return t;
-}
-
 /* ------------------------------------------------------- the solution text */
 
 /*
  * Text of the solution box -> {base request (no isa), isa hint, note}.
- * JSON with "kernel": a kwgen request.  Any other JSON object, or YAML:
- * one Tensile solution dict (Tensile defaults filled by the daemon).
+ * A JSON kwgen request (an object with "kernel") is used as it is.  Anything
+ * else - the YAML of one solution copied from a logic file, or a solution
+ * dict as JSON (JSON is YAML) - is read by the daemon: POST /v1/kernels
+ * with Content-Type: application/yaml and ?derive=only answers the request
+ * `kwgen logic` would make of it (Tensile defaults, tPA/tPB/states derived),
+ * so every generator, wait included, runs on a pasted solution.  The page
+ * parses no YAML itself.
  */
-function readSolution(text) {
+function kwgenRequest(text) {
 	if (!text.trim())
 		throw new Error('The solution box is empty: pick an example or paste a solution.');
+	if (text.trim()[0] !== '{')
+		return null;
 	let obj;
-	let form;
-	if (text.trim()[0] === '{') {
-		try {
-			obj = JSON.parse(text);
-		} catch (e) {
-			throw new Error('JSON: ' + e.message);
-		}
-		form = 'JSON';
-	} else {
-		obj = parseYaml(text);
-		form = 'YAML';
+	try {
+		obj = JSON.parse(text);
+	} catch (e) {
+		throw new Error('JSON: ' + e.message);
 	}
-	let note = '';
-	if (Array.isArray(obj)) {
-		/* a list of solutions, or a whole logic file (its solutions are a
-		 * list inside the top-level list) */
-		const isSol = (x) => x && typeof x === 'object' && !Array.isArray(x) &&
-			(x.MatrixInstM !== undefined || x.MIWaveTile !== undefined || x.NumThreads !== undefined);
-		let sols = obj.filter(isSol);
-		if (!sols.length) {
-			const inner = obj.find((x) => Array.isArray(x) && x.some(isSol));
-			sols = inner ? inner.filter(isSol) : [];
-		}
-		if (!sols.length)
-			throw new Error(`${form}: a list without a Tensile solution in it`);
-		note = sols.length > 1 ? ` (the first of ${sols.length} solutions; paste one solution to pick another)` : '';
-		obj = sols[0];
+	if (!obj || typeof obj !== 'object' || !obj.kernel || typeof obj.kernel !== 'object')
+		return null; /* a solution dict: the daemon derives it */
+	const base = {};
+	for (const k of ['wavefront', 'kernel', 'tPA', 'tPB', 'states', 'asmCaps', 'archCaps',
+		'vgprIdx', 'vgprMsb', 'fillDefaults', 'source'])
+		if (obj[k] !== undefined)
+			base[k] = obj[k];
+	return { base, isa: obj.isa, note: 'JSON kwgen request' };
+}
+
+const derived = { text: null, sol: null }; /* the last solution the daemon derived */
+
+async function readSolution(text) {
+	const req = kwgenRequest(text);
+	if (req)
+		return req;
+	if (derived.text === text)
+		return derived.sol;
+	let r;
+	try {
+		r = await api('/v1/kernels?derive=only', text, 'application/yaml');
+	} catch (e) {
+		if (e.status === 401)
+			throw e;
+		const m = e.body && e.body.error ? e.body.error.message + (e.body.error.field ? ` (field ${e.body.error.field})` : '') : e.message;
+		throw new Error(`${text.trim()[0] === '{' ? 'JSON' : 'YAML'} solution: ${m}`);
 	}
-	if (!obj || typeof obj !== 'object')
-		throw new Error(`${form}: expected a mapping (a solution dict or a kwgen request)`);
-	if (obj.kernel && typeof obj.kernel === 'object') {
-		const base = {};
-		for (const k of ['wavefront', 'kernel', 'tPA', 'tPB', 'states', 'asmCaps', 'archCaps',
-			'vgprIdx', 'vgprMsb', 'fillDefaults', 'source'])
-			if (obj[k] !== undefined)
-				base[k] = obj[k];
-		return { base, isa: obj.isa, note: `${form} kwgen request${note}` };
-	}
-	if (obj.MatrixInstM === undefined && obj.MIWaveTile === undefined && obj.NumThreads === undefined)
-		throw new Error(`${form}: this does not look like a Tensile solution (no MatrixInstM, MIWaveTile or NumThreads)`);
-	const kernel = Object.assign({}, obj);
-	if (kernel._ScheduleIterAlg === undefined && kernel.ScheduleIterAlg !== undefined)
-		kernel._ScheduleIterAlg = kernel.ScheduleIterAlg;
-	const base = { kernel, fillDefaults: true };
-	/* where it came from, returned with the answer (never part of the key) */
-	const src = {};
-	if (Number.isInteger(obj.SolutionIndex) && obj.SolutionIndex >= 0)
-		src.SolutionIndex = obj.SolutionIndex;
-	if (typeof obj.SolutionNameMin === 'string' && obj.SolutionNameMin)
-		src.SolutionNameMin = obj.SolutionNameMin;
-	else if (typeof obj.KernelNameMin === 'string' && obj.KernelNameMin)
-		src.KernelNameMin = obj.KernelNameMin;
-	if (Object.keys(src).length)
-		base.source = src;
-	return {
-		base, isa: obj.ISA,
-		note: `${form} Tensile solution${note}; Tensile defaults filled in. ` +
-			'wait needs tPA/tPB/states, which `kwgen logic` derives from a logic file.'
+	const base = {};
+	for (const k of ['kernel', 'tPA', 'tPB', 'states', 'source'])
+		if (r[k] !== undefined)
+			base[k] = r[k];
+	const sol = {
+		base, isa: r.isa,
+		note: `${text.trim()[0] === '{' ? 'JSON' : 'YAML'} Tensile solution, derived by the daemon as ` +
+			'`kwgen logic` derives it (Tensile defaults; tPA/tPB/states, so wait runs too)',
 	};
+	derived.text = text;
+	derived.sol = sol;
+	return sol;
 }
 
 /* ISA hint ("gfx942", [9,4,2]) -> ISA name, or null. */
@@ -356,15 +151,27 @@ function chosenIsas() {
 	return [...document.querySelectorAll('#isas input:checked')].map((x) => x.value);
 }
 
+/* The generator checkbox and argument inputs, found by comparing their
+ * data attributes as strings: names (from the daemon or from a shared link)
+ * are data, never part of a CSS selector. */
+function genBox(name) {
+	return [...document.querySelectorAll('#generators input[data-gen]')].find((x) => x.dataset.gen === name) || null;
+}
+
+function genArgEl(name, arg) {
+	const want = `${name}.${arg}`;
+	return [...document.querySelectorAll('#generators [data-gen-arg]')].find((x) => x.dataset.genArg === want) || null;
+}
+
 function chosenGenerators() {
 	const out = [];
 	for (const g of state.generators) {
-		const box = document.querySelector(`#generators input[data-gen="${g.name}"]`);
+		const box = genBox(g.name);
 		if (!box || !box.checked)
 			continue;
 		const args = {};
 		for (const a of g.args) {
-			const el = document.querySelector(`#generators [data-gen-arg="${g.name}.${a.name}"]`);
+			const el = genArgEl(g.name, a.name);
 			if (!el)
 				continue;
 			if (a.type === 'boolean') {
@@ -405,8 +212,8 @@ function parseJsonArg(v, what) {
 }
 
 /* The whole page state as one object (the shared URL, the curl command). */
-function formState() {
-	const sol = readSolution($('solution').value);
+async function formState() {
+	const sol = await readSolution($('solution').value);
 	const isas = chosenIsas();
 	if (!isas.length)
 		throw new Error('Tick at least one ISA.');
@@ -456,6 +263,9 @@ function fragmentOf() {
 	return '#r=' + b64urlEncode(JSON.stringify(share));
 }
 
+/* The share link's fields are data from anywhere: each is used only if it
+ * has the expected type, and only compared or assigned, never made into
+ * code or a selector. */
 function restoreFragment() {
 	const m = location.hash.match(/^#r=([A-Za-z0-9_-]+)$/);
 	if (!m)
@@ -467,35 +277,45 @@ function restoreFragment() {
 		setStatus('error', 'The link\'s #r= part does not decode: ' + e.message);
 		return false;
 	}
-	$('solution').value = share.solution || '';
-	$('example').value = share.example || '';
-	showExampleSource();
-	for (const box of document.querySelectorAll('#isas input'))
-		box.checked = (share.isas || []).includes(box.value);
-	for (const box of document.querySelectorAll('#generators input[data-gen]')) {
-		const g = (share.generators || []).find((x) => x.name === box.dataset.gen);
-		box.checked = Boolean(g);
-		if (g)
-			for (const [k, v] of Object.entries(g.args || {})) {
-				const el = document.querySelector(`#generators [data-gen-arg="${g.name}.${k}"]`);
-				if (!el)
-					continue;
-				if (el.type === 'checkbox')
-					el.checked = Boolean(v);
-				else
-					el.value = typeof v === 'string' ? v : JSON.stringify(v);
-			}
+	if (!share || typeof share !== 'object' || Array.isArray(share)) {
+		setStatus('error', 'The link\'s #r= part is not a page state (a JSON object).');
+		return false;
 	}
-	$('opt-nocomment').checked = Boolean(share.outputNoComment);
-	$('opt-holder').value = share.replaceHolder || '';
-	$('flip').checked = Boolean(share.flip);
-	if (share.colourBy)
+	const str = (v) => (typeof v === 'string' ? v : '');
+	const list = (v) => (Array.isArray(v) ? v : []);
+	$('solution').value = str(share.solution);
+	const ex = str(share.example);
+	$('example').value = /^\d+$/.test(ex) && Number(ex) < state.examples.length ? ex : '';
+	showExampleSource();
+	const isas = list(share.isas).filter((x) => typeof x === 'string');
+	for (const box of document.querySelectorAll('#isas input'))
+		box.checked = isas.includes(box.value);
+	const gens = list(share.generators).filter((x) => x && typeof x === 'object' && typeof x.name === 'string');
+	for (const box of document.querySelectorAll('#generators input[data-gen]')) {
+		const g = gens.find((x) => x.name === box.dataset.gen);
+		box.checked = Boolean(g);
+		if (!g || !g.args || typeof g.args !== 'object')
+			continue;
+		for (const [k, v] of Object.entries(g.args)) {
+			const el = genArgEl(g.name, k);
+			if (!el)
+				continue;
+			if (el.type === 'checkbox')
+				el.checked = Boolean(v);
+			else
+				el.value = typeof v === 'string' ? v : JSON.stringify(v);
+		}
+	}
+	$('opt-nocomment').checked = share.outputNoComment === true;
+	$('opt-holder').value = str(share.replaceHolder);
+	$('flip').checked = share.flip === true;
+	if ([...$('colour-by').options].some((o) => o.value === share.colourBy))
 		$('colour-by').value = share.colourBy;
 	return true;
 }
 
-function curlCommand() {
-	const fs = formState();
+async function curlCommand() {
+	const fs = await formState();
 	const reqs = requestsOf(fs);
 	const one = reqs.length === 1;
 	const url = location.origin + (one ? '/v1/kernels' : '/v1/kernels:batch');
@@ -527,7 +347,9 @@ async function run() {
 	const me = ++runs;
 	let fs;
 	try {
-		fs = formState();
+		fs = await formState();
+		if (me !== runs)
+			return;
 		$('parse-status').textContent = 'Read as ' + fs.sol.note;
 		$('parse-status').className = 'hint ok';
 	} catch (e) {
@@ -537,20 +359,25 @@ async function run() {
 		return;
 	}
 	history.replaceState(null, '', fragmentOf());
-	$('curl-text').textContent = curlCommand();
+	$('curl-text').textContent = await curlCommand();
 	const reqs = requestsOf(fs);
-	/* The picture: accToArchMapper of the first ISA as given and with
-	 * SourceSwap flipped (MFMA/WMMA kernels only). */
+	/* The picture: accToArchMapper on every ISA, as given and with
+	 * SourceSwap flipped (MFMA/WMMA kernels only); one drawing per
+	 * distinct map. */
 	const k = fs.base.kernel || {};
 	const mfma = k.EnableMatrixInstruction !== false && k.EnableMatrixInstruction !== 0 &&
 		k.MatrixInstM !== undefined;
-	const picBase = Object.assign({}, fs.base, { isa: fs.isas[0] });
-	delete picBase.replaceHolder;
-	delete picBase.outputNoComment;
-	picBase.generators = [{ name: 'accToArchMapper', args: {} }];
 	const swap = Number(Boolean(k.SourceSwap));
-	const flipped = Object.assign({}, picBase, { kernel: Object.assign({}, k, { SourceSwap: swap ? 0 : 1 }) });
-	const all = mfma ? reqs.concat([picBase, flipped]) : reqs;
+	const picReqs = [];
+	if (mfma)
+		for (const isa of fs.isas) {
+			const given = Object.assign({}, fs.base, { isa });
+			delete given.replaceHolder;
+			delete given.outputNoComment;
+			given.generators = [{ name: 'accToArchMapper', args: {} }];
+			picReqs.push(given, Object.assign({}, given, { kernel: Object.assign({}, k, { SourceSwap: swap ? 0 : 1 }) }));
+		}
+	const all = reqs.concat(picReqs);
 	setStatus('busy', `Generating for ${fs.isas.join(', ')} …`);
 	let answer;
 	try {
@@ -576,7 +403,10 @@ async function run() {
 	setStatus(ok === answers.length ? 'ok' : 'error', text);
 	state.last = {
 		base: fs.base, isas: fs.isas, answers, kernel: k,
-		picture: mfma ? { given: items[reqs.length], flipped: items[reqs.length + 1], swap } : null,
+		picture: mfma ? {
+			swap,
+			perIsa: fs.isas.map((isa, i) => ({ isa, given: items[reqs.length + 2 * i], flipped: items[reqs.length + 2 * i + 1] })),
+		} : null,
 	};
 	renderAsm();
 	renderPicture();
@@ -858,6 +688,65 @@ function cellColour(p, f, by) {
 	return hsl(p.mfma * golden + 200, 60, 84 - 26 * frac);
 }
 
+/* The ISAs of a picture, grouped by the map they answer: [{isas, item}],
+ * in ISA order; an ISA whose accToArchMapper failed is a group of its own
+ * (with the error).  item: the batch item of the first ISA of the group. */
+function pictureGroups(perIsa, flip) {
+	const groups = [];
+	const byKey = new Map();
+	for (const p of perIsa) {
+		const item = flip ? p.flipped : p.given;
+		const res = item && item.status === 200 ? item.response.results[0] : null;
+		const key = res && res.acc2arch ? JSON.stringify(res.acc2arch) + JSON.stringify(res.arch2acc)
+			: `error ${p.isa}`;
+		if (byKey.has(key)) {
+			byKey.get(key).isas.push(p.isa);
+			continue;
+		}
+		const g = { isas: [p.isa], item };
+		byKey.set(key, g);
+		groups.push(g);
+	}
+	return groups;
+}
+
+function plural(n, one, many) {
+	return `${n} ${n === 1 ? one : (many || one + 's')}`;
+}
+
+/* The legend of one map, from the kernel's own keys: how many instructions
+ * write how many accumulators, how 4-wide instructions fold their blocks,
+ * and what the rows of the grids are made of. */
+function pictureLegend(k, f, swap, d0, by, isa) {
+	const inst = /^gfx1[12]/.test(isa) ? 'WMMA' : 'MFMA';
+	const M = k.MatrixInstM;
+	const N = k.MatrixInstN;
+	const BM0 = k.MatrixInstBM === undefined ? 1 : k.MatrixInstBM;
+	const BN0 = k.MatrixInstBN === undefined ? 1 : k.MatrixInstBN;
+	const wave = k.WavefrontSize || 64;
+	const tile = k.MIWaveTile || [1, 1];
+	const nInst = f.VW0 * f.TT0 * f.VW1 * f.TT1;
+	const perInst = f.OPM * f.BM * f.BN;
+	let blocks;
+	if (M === 4 || N === 4)
+		blocks = `MatrixInst ${M}x${N} with ${plural(BM0 * BN0, 'block')} (MatrixInstBM ${BM0}, MatrixInstBN ${BN0}): ` +
+			`a 4-wide instruction computes its blocks as one ${M === 4 ? M * BM0 : M}x${N === 4 ? N * BN0 : N} tile, ` +
+			`${plural(f.OPM, 'output')} per lane`;
+	else
+		blocks = `MatrixInst ${M}x${N} with ${f.BM}x${f.BN} blocks (MatrixInstBM ${BM0}, MatrixInstBN ${BN0}), ` +
+			`${plural(f.OPM, 'output')} per lane and block`;
+	const rows = [`VectorWidthA ${f.VW0}`, `${f.BM} block${f.BM === 1 ? '' : 's'} along M`,
+		`MIWaveTile[0]/VectorWidthA ${f.TT0}`];
+	if (!swap)
+		rows.splice(1, 0, `${plural(f.OPM, 'output')} per lane`);
+	const hue = by === 'mfma' ? `one hue per ${inst} instruction` :
+		by === 'lane' ? `one hue per vector-width lane (${f.VW0 * f.VW1})` : `one hue per output of an instruction (${perInst})`;
+	return `${f.len} registers = ${plural(nInst, inst + ' instruction')} (MIWaveTile ${tile.join('x')}) × ` +
+		`${plural(perInst, 'accumulator')} each. ${blocks}; VectorWidth ${f.VW0}/${f.VW1}, wavefront ${wave}. ` +
+		`Columns of ${d0} = ${rows.join(' × ')} (SourceSwap ${swap}). ${hue[0].toUpperCase() + hue.slice(1)}` +
+		(by === 'output' ? '.' : `; lighter = earlier of the ${plural(f.OPM, 'output')} of one block.`);
+}
+
 function renderPicture() {
 	const sec = $('picture');
 	const pic = state.last.picture;
@@ -867,65 +756,91 @@ function renderPicture() {
 	}
 	sec.hidden = false;
 	const flip = $('flip').checked;
-	const item = flip ? pic.flipped : pic.given;
 	const swap = flip ? 1 - pic.swap : pic.swap;
 	$('flip-label').textContent = `flip SourceSwap (given: ${pic.swap}; showing ${swap})`;
-	$('pic-isa').textContent = `${state.last.isas[0]} · SourceSwap ${swap}`;
+	const groups = pictureGroups(pic.perIsa, flip);
+	const maps = groups.filter((g) => g.item && g.item.status === 200).length;
+	$('pic-isa').textContent = (groups.length === 1 ? groups[0].isas.join(', ') :
+		`${plural(maps, 'map')} for ${plural(pic.perIsa.length, 'ISA')}`) + ` · SourceSwap ${swap}`;
 	const box = $('pic-svg');
 	box.textContent = '';
 	$('pic-info').textContent = '';
-	if (item.status !== 200) {
-		box.appendChild(el('p', 'err', `accToArchMapper: ${item.status} ${item.error ? item.error.code + ': ' + item.error.message : ''}`));
-		return;
-	}
-	const res = item.response.results[0];
+	$('pic-legend').textContent = groups.length > 1 && maps === 1 ? '' :
+		groups.length > 1 ? 'The ISAs answer different maps: one drawing per map.' : '';
+	groups.forEach((g, gi) => {
+		const one = el('div', 'pic-one');
+		one.dataset.isas = g.isas.join(',');
+		if (groups.length > 1 || g.isas.length > 1)
+			one.appendChild(el('h3', 'pic-head', g.isas.length > 1 ? `${g.isas.join(', ')}: the same map` : g.isas[0]));
+		box.appendChild(one);
+		const item = g.item;
+		if (!item || item.status !== 200) {
+			one.appendChild(el('p', 'err', `accToArchMapper on ${g.isas.join(', ')}: ${item ? item.status : '—'} ` +
+				(item && item.error ? item.error.code + ': ' + item.error.message : '')));
+			return;
+		}
+		drawMap(one, item.response.results[0], swap, g.isas[0], gi);
+	});
+}
+
+/* One map: the thread's C tile in arch VGPRs and the accumulators in order,
+ * both column-major with the same d0 rows, labelled alike; the same place
+ * in the two grids is the same index i (arch VGPR i above, acc i below). */
+function drawMap(one, res, swap, isa, gi) {
 	const acc2arch = res.acc2arch;
 	const arch2acc = res.arch2acc;
 	const k = Object.assign({}, state.last.kernel, { SourceSwap: swap });
 	const f = accInfo(k);
 	if (f.len !== acc2arch.length || !f.len) {
-		box.appendChild(el('p', 'err', `The kernel keys give ${f.len} accumulators, the daemon's accToArchMapper ${acc2arch.length}; no picture.`));
+		one.appendChild(el('p', 'err', `The kernel keys give ${f.len} accumulators, the daemon's accToArchMapper ${acc2arch.length}; no picture.`));
 		return;
 	}
-	/* rows of the thread's C tile along dimension 0: the arch index is
+	/* rows along dimension 0: the arch index is
 	 * vw0 + VW0*(bIdx0 + BM*(wgIdx0 ...)) (SourceSwap) or
 	 * vw0 + VW0*(tIdx + OPM*(bIdx0 + BM*(wgIdx0 ...))) */
 	const d0 = swap ? f.VW0 * f.BM * f.TT0 : f.VW0 * f.OPM * f.BM * f.TT0;
 	const cols = Math.ceil(f.len / d0);
-	$('pic-d0').textContent = `${d0} (MIWaveTile[0]·${swap ? 'MatrixInstBM' : 'outputs per MFMA·MatrixInstBM'})`;
 	const by = $('colour-by').value;
 	const cw = Math.max(26, Math.min(34, Math.floor(1100 / Math.max(cols, 32))));
 	const ch = 24;
-	const pad = 40;
-	const stripGap = 36;
-	const stripCols = Math.min(f.len, Math.max(cols, 16));
-	const stripRows = Math.ceil(f.len / stripCols);
-	const width = Math.max(pad + Math.max(cols, stripCols) * cw + 10, 660);
-	const height = pad + d0 * ch + stripGap + stripRows * ch + 30;
+	const padX = 46;
+	const title = 30;
+	const gridH = title + 16 + d0 * ch;
+	const gap = 24;
+	const fontSize = cw > 30 ? 11 : 9;
+	const captionArch = `v[vgprValuC+i], i = r + ${d0}·c (row r, column c; column-major): label = the accumulator copied into it`;
+	const captionAcc = `acc i, i = r + ${d0}·c (the same places): label = the arch VGPR it goes to`;
+	/* wide enough for the grid and the captions (a monospace glyph is ~0.61 em) */
+	const width = Math.ceil(Math.max(padX + cols * cw + 10, padX + 0.62 * fontSize * captionArch.length + 10, 660));
+	const height = 2 * gridH + gap + 6;
 	const svg = document.createElementNS(SVG_NS, 'svg');
 	svg.setAttribute('xmlns', SVG_NS);
 	svg.setAttribute('width', width);
 	svg.setAttribute('height', height);
 	svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
 	svg.setAttribute('font-family', 'DejaVu Sans Mono, monospace');
-	svg.setAttribute('font-size', cw > 30 ? '11' : '9');
-	const text = (x, y, t, anchor, fill) => {
+	svg.setAttribute('font-size', String(fontSize));
+	const text = (x, y, t, anchor, fill, cls) => {
 		const e = document.createElementNS(SVG_NS, 'text');
 		e.setAttribute('x', x);
 		e.setAttribute('y', y);
 		e.setAttribute('text-anchor', anchor || 'middle');
 		e.setAttribute('fill', fill || '#222');
+		if (cls)
+			e.setAttribute('class', cls);
 		e.textContent = t;
 		svg.appendChild(e);
 		return e;
 	};
-	text(pad, 14, `v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major); label: its accumulator`, 'start', '#444');
-	for (let c = 0; c < cols; c++)
-		text(pad + c * cw + cw / 2, pad - 6, String(c * d0), 'middle', '#888');
-	for (let r = 0; r < d0; r++)
-		text(pad - 6, pad + r * ch + ch / 2 + 4, String(r), 'end', '#888');
-	const cells = [];
-	const stripCells = [];
+	/* a column-major grid of d0 rows at y0, with its axis labels */
+	const axes = (y0, caption, which) => {
+		text(padX, y0 + 12, caption, 'start', '#444', 'caption ' + which);
+		for (let c = 0; c < cols; c++)
+			text(padX + c * cw + cw / 2, y0 + title + 8, String(c * d0), 'middle', '#888', 'axis col ' + which);
+		for (let r = 0; r < d0; r++)
+			text(padX - 6, y0 + title + 16 + r * ch + ch / 2 + 4, String(r), 'end', '#888', 'axis row ' + which);
+		return y0 + title + 16;
+	};
 	const mk = (x, y, fill, label, cls, data) => {
 		const g = document.createElementNS(SVG_NS, 'g');
 		g.setAttribute('class', cls);
@@ -953,28 +868,30 @@ function renderPicture() {
 	};
 	const describe = (arch, acc) => {
 		const p = accParts(acc, f, swap);
-		return `v[vgprValuC+${arch}] ← acc${acc}: MFMA #${p.mfma} (wgIdx0 ${p.wgIdx0}, wgIdx1 ${p.wgIdx1}, vw0 ${p.vw0}, vw1 ${p.vw1}), ` +
+		return `v[vgprValuC+${arch}] ← acc${acc}: instruction #${p.mfma} (wgIdx0 ${p.wgIdx0}, wgIdx1 ${p.wgIdx1}, vw0 ${p.vw0}, vw1 ${p.vw1}), ` +
 			`block (bIdx0 ${p.bIdx0}, bIdx1 ${p.bIdx1}), output ${p.tIdx} of ${f.OPM}`;
 	};
+	const cells = [];
+	const stripCells = [];
+	let y = axes(0, captionArch, 'arch');
 	for (let a = 0; a < f.len; a++) {
 		const acc = arch2acc[a];
 		const p = accParts(acc, f, swap);
-		const g = mk(pad + Math.floor(a / d0) * cw, pad + (a % d0) * ch, cellColour(p, f, by), String(acc), 'cell',
+		const g = mk(padX + Math.floor(a / d0) * cw, y + (a % d0) * ch, cellColour(p, f, by), String(acc), 'cell',
 			{ arch: a, acc, mfma: p.mfma, out: p.tIdx, lane: p.lane });
-		const title = document.createElementNS(SVG_NS, 'title');
-		title.textContent = describe(a, acc);
-		g.appendChild(title);
+		const t = document.createElementNS(SVG_NS, 'title');
+		t.textContent = describe(a, acc);
+		g.appendChild(t);
 		cells[a] = g;
 	}
-	const sy = pad + d0 * ch + stripGap;
-	text(pad, sy - 10, 'accumulators in order (acc0, acc1, …), label = the arch VGPR they go to', 'start', '#444');
+	y = axes(gridH + gap, captionAcc, 'acc');
 	for (let s = 0; s < f.len; s++) {
 		const p = accParts(s, f, swap);
-		const g = mk(pad + (s % stripCols) * cw, sy + Math.floor(s / stripCols) * ch, cellColour(p, f, by), String(acc2arch[s]), 'acc',
+		const g = mk(padX + Math.floor(s / d0) * cw, y + (s % d0) * ch, cellColour(p, f, by), String(acc2arch[s]), 'acc',
 			{ acc: s, arch: acc2arch[s] });
-		const title = document.createElementNS(SVG_NS, 'title');
-		title.textContent = `acc${s} → v[vgprValuC+${acc2arch[s]}]`;
-		g.appendChild(title);
+		const t = document.createElementNS(SVG_NS, 'title');
+		t.textContent = `acc${s} → v[vgprValuC+${acc2arch[s]}]`;
+		g.appendChild(t);
 		stripCells[s] = g;
 	}
 	const hover = (arch, acc, on) => {
@@ -990,17 +907,21 @@ function renderPicture() {
 		g.addEventListener('mouseenter', () => hover(acc2arch[s], s, true));
 		g.addEventListener('mouseleave', () => hover(acc2arch[s], s, false));
 	});
-	box.appendChild(svg);
-	const groups = by === 'mfma' ? `${f.VW0 * f.TT0 * f.VW1 * f.TT1} MFMA instructions` :
-		by === 'lane' ? `${f.VW0 * f.VW1} vector-width lanes` : `${f.OPM * f.BM * f.BN} outputs per MFMA`;
-	$('pic-legend').textContent = `${f.len} registers; hue = ${groups}` +
-		(by === 'output' ? '' : `, lighter = earlier of the ${f.OPM} outputs of one MFMA block`) +
-		`. MatrixInst ${k.MatrixInstM}x${k.MatrixInstN} (blocks ${f.BM}x${f.BN}), MIWaveTile [${(k.MIWaveTile || []).join(', ')}], ` +
-		`VectorWidth ${f.VW0}/${f.VW1}, wavefront ${k.WavefrontSize || 64}.`;
+	const wrap = el('div', 'pic-svg-one');
+	wrap.appendChild(svg);
+	one.appendChild(wrap);
+	one.appendChild(el('div', 'hint pic-legend-one', pictureLegend(k, f, swap, d0, by, isa)));
+	if (gi > 0) {
+		const dl = el('button', 'svg-dl', 'Download this SVG');
+		dl.type = 'button';
+		dl.addEventListener('click', () => downloadSvg(one));
+		one.appendChild(dl);
+	}
 }
 
-function downloadSvg() {
-	const svg = document.querySelector('#pic-svg svg');
+/* Save one drawing (the first when none is named) as a standalone SVG. */
+function downloadSvg(one) {
+	const svg = (one || document.querySelector('#pic-svg .pic-one')).querySelector('svg');
 	if (!svg)
 		return;
 	const copy = svg.cloneNode(true);
@@ -1010,7 +931,8 @@ function downloadSvg() {
 	const a = document.createElement('a');
 	a.href = URL.createObjectURL(blob);
 	const swap = $('flip').checked ? 1 - state.last.picture.swap : state.last.picture.swap;
-	a.download = `acc2arch-${state.last.isas[0]}-SourceSwap${swap}.svg`;
+	const isas = (one || document.querySelector('#pic-svg .pic-one')).dataset.isas.replace(/,/g, '-');
+	a.download = `acc2arch-${isas}-SourceSwap${swap}.svg`;
 	document.body.appendChild(a);
 	a.click();
 	a.remove();
@@ -1087,24 +1009,51 @@ function loadExample() {
 	onSolutionEdited();
 }
 
-/* Read the box as the user types: say what it is, tick its ISA if none is. */
+/* Read the box as the user types: say what it is, tick its ISA if none is.
+ * A solution goes to the daemon to be derived, once the typing pauses. */
+let editTimer = null;
+let edits = 0;
+
 function onSolutionEdited() {
+	clearTimeout(editTimer);
+	const me = ++edits;
 	const t = $('solution').value;
 	if (!t.trim()) {
 		$('parse-status').textContent = '';
-		return;
+		return Promise.resolve();
 	}
+	let quick = null;
 	try {
-		const sol = readSolution(t);
-		$('parse-status').textContent = 'Read as ' + sol.note;
-		$('parse-status').className = 'hint ok';
-		const name = isaName(sol.isa);
-		if (name && !chosenIsas().length)
-			$('isa-' + name).checked = true;
+		quick = kwgenRequest(t);
 	} catch (e) {
 		$('parse-status').textContent = e.message;
 		$('parse-status').className = 'hint bad';
+		return Promise.resolve();
 	}
+	const show = async () => {
+		try {
+			const sol = quick || await readSolution(t);
+			if (me !== edits)
+				return;
+			$('parse-status').textContent = 'Read as ' + sol.note;
+			$('parse-status').className = 'hint ok';
+			const name = isaName(sol.isa);
+			if (name && !chosenIsas().length)
+				$('isa-' + name).checked = true;
+		} catch (e) {
+			if (me !== edits)
+				return;
+			$('parse-status').textContent = e.message;
+			$('parse-status').className = 'hint bad';
+		}
+	};
+	if (quick)
+		return show();
+	$('parse-status').textContent = 'Reading the solution …';
+	$('parse-status').className = 'hint';
+	return new Promise((resolve) => {
+		editTimer = setTimeout(() => show().then(resolve), 250);
+	});
 }
 
 async function start() {
@@ -1130,8 +1079,14 @@ async function start() {
 		o.textContent = ex.name;
 		sel.appendChild(o);
 	});
-	if (restoreFragment()) {
-		onSolutionEdited();
+	let restored = false;
+	try {
+		restored = restoreFragment();
+	} catch (e) { /* the page still starts; say what went wrong */
+		setStatus('error', 'The shared link could not be restored: ' + e.message);
+	}
+	if (restored) {
+		await onSolutionEdited();
 		run();
 	} else {
 		sel.value = '0';
@@ -1170,7 +1125,7 @@ document.addEventListener('DOMContentLoaded', () => {
 			history.replaceState(null, '', fragmentOf());
 		}
 	});
-	$('svg-download').addEventListener('click', downloadSvg);
+	$('svg-download').addEventListener('click', () => downloadSvg(null));
 	$('share').addEventListener('click', () => {
 		try {
 			history.replaceState(null, '', fragmentOf());
@@ -1179,9 +1134,9 @@ document.addEventListener('DOMContentLoaded', () => {
 			$('copy-status').textContent = e.message;
 		}
 	});
-	$('curl').addEventListener('click', () => {
+	$('curl').addEventListener('click', async () => {
 		try {
-			const c = curlCommand();
+			const c = await curlCommand();
 			$('curl-text').textContent = c;
 			$('curl-box').open = true;
 			copyText(c, 'curl command');
@@ -1189,9 +1144,9 @@ document.addEventListener('DOMContentLoaded', () => {
 			$('copy-status').textContent = e.message;
 		}
 	});
-	window.addEventListener('hashchange', () => {
+	window.addEventListener('hashchange', async () => {
 		if (restoreFragment()) {
-			onSolutionEdited();
+			await onSolutionEdited();
 			run();
 		}
 	});

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import socket
 import sqlite3
@@ -441,6 +442,60 @@ def t_logic_output_flags():
     assert "\r" not in errn, "--no-progress still draws a bar"
 
 
+def t_logic_progress():
+    """The progress line shows the end of a deep path (the file name, not
+    the directory), running totals that agree with each other and with the
+    summary, hits only once something was posted; "1 file", not "1 files"."""
+    deep = os.path.join(O.tmp, "progress", "aldebaran", "110CU", "Equality")
+    os.makedirs(deep)
+    names = ["aldebaran_Cijk_Ailk_Bljk_HHS_BH_Bias_HAH_SAV.yaml", "aldebaran_Cijk_Alik_Bljk_SB_SAV.yaml"]
+    for n in names:
+        shutil.copy(FIXTURE, os.path.join(deep, n))
+    per_file = len(logic("--no-progress", FIXTURE)[1].splitlines())
+
+    def lines(err):
+        return [x for x in err.replace("\r", "\n").split("\n") if "% | " in x]
+    _, _, err = logic("--progress", os.path.join(deep, names[0]))
+    ls = lines(err)
+    assert ls and names[0][-30:] in ls[-1], ls[-1:]
+    assert "| 1 file, %d solutions, 0 errors" % per_file in ls[-1], ls[-1]
+    assert "hit" not in err and "posted" not in ls[-1], "hits shown without --server: " + ls[-1]
+    assert "kwgen logic: 1 file, %d solutions," % per_file in err, err
+    _, _, err = logic("--progress", os.path.join(O.tmp, "progress"))
+    ls = lines(err)
+    # running totals: the second file's last line counts both files
+    assert "| 2 files, %d solutions, 0 errors" % (2 * per_file) in ls[-1], ls[-1]
+    assert any(names[1][-30:] in x for x in ls) and any(names[0][-30:] in x for x in ls), ls
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "progress.db"), "--log-level", "error").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        _, _, err = logic("--progress", "--server", base, "--batch", "1000", os.path.join(deep, names[0]))
+        ls = lines(err)
+        assert all("0 hits" not in x for x in ls), [x for x in ls if "0 hits" in x]
+        assert any("none posted yet" in x for x in ls), ls
+        assert "%d posted, 0 hits" % per_file not in ls[-1] and "%d posted" % per_file in ls[-1], ls[-1]
+        _, _, err = logic("--progress", "--server", base, "--batch", "1000", os.path.join(deep, names[0]))
+        assert "%d posted, %d hits" % (per_file, per_file) in lines(err)[-1], lines(err)[-1]
+    finally:
+        assert d.stop() == 0
+
+
+def t_max_work_default_words():
+    """The verifier's data-flow bound reads the same wherever it is told:
+    kwgen verify --help, kwgend --help, kwgen(1), kwgend(8), README."""
+    words = "64 per instruction plus 1M"
+    texts = {"kwgen verify --help": kwgen("verify", "--help")[1],
+             "kwgend --help": subprocess.run([O.kwgend, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                             timeout=30).stdout.decode()}
+    for rel in ("man/kwgen.1", "man/kwgend.8", "README.md"):
+        with open(os.path.join(ROOT, rel)) as f:
+            texts[rel] = f.read().replace("\\-", "-")
+    missing = [k for k, v in texts.items() if words not in v]
+    assert not missing, "the --max-work / --max-verify-work default is not \"%s\" in: %s" % (words, missing)
+    stray = [k for k, v in texts.items() if re.search(r"64 per instruction(?! plus 1M)", v)]
+    assert not stray, stray
+
+
 def t_logic_unique():
     _, out, _ = logic("--no-progress", FIXTURE_DUP)
     _, uniq, _ = logic("--no-progress", "--unique", FIXTURE_DUP)
@@ -487,7 +542,7 @@ def t_logic_server_batch():
 def t_logic_token():
     tokens = os.path.join(O.tmp, "tokens")
     with open(tokens, "w") as f:
-        f.write("logic-token-1\n")
+        f.write("# tokens of the CI farm\n\n  logic-token-1  \r\nlogic-token-2\n")
     tfile = os.path.join(O.tmp, "token-file")
     with open(tfile, "w") as f:
         f.write("logic-token-1\n")
@@ -500,6 +555,10 @@ def t_logic_token():
         _, _, err = logic("--no-progress", "--server", base, "--token", "logic-token-1", FIXTURE)
         assert NO_ERRORS.search(err), err
         _, _, err = logic("--no-progress", "--server", base, "--token-file", tfile, FIXTURE)
+        assert NO_ERRORS.search(err), err
+        # kwgend's own --auth-tokens file, a # comment on its first line:
+        # one format, read by the same code
+        _, _, err = logic("--no-progress", "--server", base, "--token-file", tokens, FIXTURE)
         assert NO_ERRORS.search(err), err
         rc, _, err = logic("--no-progress", "--server", base, "--token", "wrong", FIXTURE, allowed=(1, 2))
         assert "401" in err or "unauthorized" in err.lower(), err
@@ -558,16 +617,21 @@ def t_logic_timeout():
 
 
 def t_logic_token_file_errors():
-    """--token-file names a directory or holds an over-long first line: a
-    usage error saying so (not "the first line is empty", not a token cut
-    short that the daemon then refuses)."""
+    """--token-file names a directory or holds an over-long line: a usage
+    error saying so (not "no token", not a token cut short that the daemon
+    then refuses), worded as kwgend's --auth-tokens (the same reader)."""
     rc, _, err = logic("--token-file", O.tmp, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
     assert "Is a directory" in err, err
     long_tok = os.path.join(O.tmp, "long-token")
     with open(long_tok, "w") as f:
         f.write("t" * 5000 + "\n")
     rc, _, err = logic("--token-file", long_tok, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
-    assert "the first line is longer than" in err, err
+    assert "--token-file %s:1: a line is over 4352 bytes" % long_tok in err, err
+    spaced = os.path.join(O.tmp, "spaced-token")
+    with open(spaced, "w") as f:
+        f.write("# ci\nto ken\n")
+    rc, _, err = logic("--token-file", spaced, "--server", "http://127.0.0.1:1", FIXTURE, allowed=(2,))
+    assert "--token-file %s:2: tokens are printable ASCII without spaces" % spaced in err, err
 
 
 def t_logic_walk_fifo():
@@ -579,7 +643,7 @@ def t_logic_walk_fifo():
         dst.write(src.read())
     os.mkfifo(os.path.join(tree, "sub", "b.yaml"))
     rc, out, err = logic("--no-progress", tree, timeout=30)
-    assert "b.yaml: not a regular file" in err and "1 files" in err, err
+    assert "b.yaml: not a regular file" in err and "1 file," in err, err
     assert len(out.splitlines()) > 0, "the regular file's requests are written"
 
 
@@ -695,7 +759,7 @@ def t_logic_output_is_input():
         dst.write(src.read())
     for _ in range(2):
         rc, _, err = logic("--no-progress", "-o", os.path.join(d, "out.yaml"), d)
-        assert "1 files" in err and "no errors" in err, err
+        assert "1 file," in err and "no errors" in err, err
     p = subprocess.run([O.kwgen, "logic", "--no-progress", "-o", "-", FIXTURE], cwd=O.tmp, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=60)
     assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
@@ -720,6 +784,46 @@ def t_logic_batch_past_max_batch():
         assert "no errors" in err, err
     finally:
         assert d.stop() == 0
+
+
+def t_logic_request_ids():
+    """The errors kwgen logic --server reports carry the daemon's request id
+    (X-Request-Id): a whole-batch error (HTTP 422) and per-item errors."""
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "rid.db"), "--log-level", "info", "--max-batch", "2").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
+        m = re.search(r"HTTP 422: .*\(request id ([^)]+)\)", err)
+        assert m, err
+        time.sleep(0.3)
+        assert any('"request_id":"%s"' % m.group(1) in x for x in d.log), "id %s not in the access log" % m.group(1)
+    finally:
+        assert d.stop() == 0
+
+    class ItemErrors(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            reqs = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))["requests"]
+            body = json.dumps({"results": [{"status": 422, "error": {"code": "invalid", "message": "no such thing",
+                                                                     "field": None}} for _ in reqs]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("X-Request-Id", "farm-batch-7")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ItemErrors)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        rc, _, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.server_address[1], FIXTURE,
+                           allowed=(1,))
+        assert "server error 422: no such thing (request id farm-batch-7)" in err, err
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 def t_logic_hostile_server():
@@ -759,6 +863,56 @@ def t_logic_hostile_server():
 
 
 # ---------------------------------------------------------------- kwgen cache
+
+
+def t_cache_recency():
+    """Rows served a moment ago survive `kwgen cache purge --older-than 30`:
+    kwgend writes the hit times it holds in memory to the file in the
+    background while it runs, and the rest when it stops."""
+    db = os.path.join(O.tmp, "recency.db")
+    day_ms = 86400 * 1000
+
+    def age(key):
+        con = sqlite3.connect(db, timeout=10)
+        con.execute("UPDATE entries SET last_access = last_access - ? WHERE key = ?", (40 * day_ms, key))
+        con.commit()
+        con.close()
+
+    def listed():
+        return kwgen("cache", "--db", db, "ls")[1]
+
+    d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
+    try:
+        bodies = [e2e.variant(900 + i) for i in range(3)]
+        keys = []
+        for b in bodies:
+            s, _, r = d.post(b)
+            assert s == 200, s
+            keys.append(r["key"])
+        for k in keys:
+            age(k)
+        f0 = d.metric("kwgen_cache_recency_flushes_total")
+        s, _, r = d.post(bodies[0])  # a POST hit
+        assert s == 200 and r["cached"] is True, (s, r)
+        s, _, _ = d.request("GET", "/v1/kernels/" + keys[1])  # a GET
+        assert s == 200, s
+        # two rounds after the hits (the first may have begun before them)
+        deadline = time.time() + 60
+        while d.metric("kwgen_cache_recency_flushes_total") < f0 + 2:
+            assert time.time() < deadline, "no recency flush within 60 s"
+            time.sleep(0.2)
+        kwgen("cache", "--db", db, "purge", "--older-than", "30")
+        out = listed()
+        assert keys[0] in out and keys[1] in out, "rows hit a moment ago were purged:\n" + out
+        assert keys[2] not in out, "a row unused for 40 days survived the purge:\n" + out
+        # at shutdown: aged again, hit, stopped at once
+        age(keys[0])
+        s, _, r = d.post(bodies[0])
+        assert s == 200 and r["cached"] is True, (s, r)
+    finally:
+        assert d.stop() == 0
+    kwgen("cache", "--db", db, "purge", "--older-than", "30")
+    assert keys[0] in listed(), "the hit before SIGTERM did not reach the file"
 
 
 def t_cache_flags():
@@ -1097,7 +1251,11 @@ CHECKS = [
     ("kwgen logic --server: a batch past the daemon's --max-batch names the flag", t_logic_batch_past_max_batch),
     ("kwgen logic --server: http(s) only, no password in messages, an endless answer bounded", t_logic_hostile_server),
     ("kwgen logic --token-file: a directory, an over-long line", t_logic_token_file_errors),
+    ("kwgen logic --server: errors carry the daemon's request id", t_logic_request_ids),
+    ("the --max-work default reads the same in kwgen(1), kwgend(8), --help, README", t_max_work_default_words),
+    ("kwgen logic --progress: the file name, running totals, hits once posted, \"1 file\"", t_logic_progress),
     ("kwgen cache --db stats, ls --limit, show --json, purge --older-than, rm", t_cache_flags),
+    ("kwgen cache purge --older-than keeps rows kwgend served a moment ago", t_cache_recency),
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
     ("kwgen verify -- FILE: a file named like an option", t_verify_dashdash),

@@ -8,6 +8,7 @@ Prints one line per check and a final line `e2e: N passed, M failed`;
 exit status 0 only when nothing failed.
 """
 import argparse
+import atexit
 import gzip
 import http.client
 import json
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 import jsonschema
 
@@ -152,6 +154,20 @@ class Daemon:
         self.proc.kill()
         self.proc.wait()
 
+    @classmethod
+    def stop_all(cls):
+        """Stop every daemon still running (a check that failed half-way
+        left it): SIGTERM, then SIGKILL after 10 s.  Runs at exit."""
+        for d in cls.started:
+            if d.proc and d.proc.poll() is None:
+                d.proc.terminate()
+                try:
+                    d.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    d.proc.kill()
+                    d.proc.wait()
+
+
     def conn(self, timeout=60):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
@@ -192,6 +208,9 @@ class Daemon:
         return json.loads(data)
 
 
+atexit.register(Daemon.stop_all)   # a check that failed half-way may have left one running
+
+
 def load_schemas():
     with open(os.path.join(ROOT, "schema", "response.schema.json")) as f:
         resp = json.load(f)
@@ -230,6 +249,8 @@ def expect_error(d, status, schemas, method, path, body=None, headers=None, code
         schemas["error"].validate(obj)
         if code:
             assert obj["error"]["code"] == code, obj
+        # the body names the request as the X-Request-Id header does
+        assert obj["error"].get("request_id") == h.get("x-request-id") and h.get("x-request-id"), (obj, h)
     return h
 
 
@@ -273,6 +294,44 @@ def t_get_head_etag(d, schemas, st):
     assert s == 304, s
     s, _, _ = d.request("GET", "/v1/kernels/" + key, headers={"If-None-Match": '"%s"' % ("0" * 64)})
     assert s == 200, s
+
+
+def t_get_from_memory(d, schemas, st):
+    """Repeated GETs by key (JSON, text, 304) are served from memory: the
+    file is read once per form; a rewritten row (bypass with a new source)
+    and a deleted one are not served from memory."""
+    key = st["key"]
+    path = "/v1/kernels/" + key
+    s, h, first = d.request("GET", path)
+    assert s == 200, s
+    s, ht, first_text = d.request("GET", path, headers={"Accept": "text/plain"})
+    assert s == 200 and ht["content-type"].startswith("text/plain"), (s, ht)
+    r0 = d.metric("kwgen_cache_file_reads_total")
+    for _ in range(10):
+        s, h2, data = d.request("GET", path)
+        assert s == 200 and data == first and h2["etag"] == h["etag"], (s, data[:80])
+        assert h2["content-type"].startswith("application/json"), h2
+        s, h3, text = d.request("GET", path, headers={"Accept": "text/plain"})
+        assert s == 200 and text == first_text and h3["etag"] == ht["etag"], (s, text[:80])
+        assert h3["content-type"].startswith("text/plain"), h3
+        s, _, body = d.request("GET", path, headers={"If-None-Match": h["etag"]})
+        assert s == 304 and body == b"", s
+        s, _, body = d.request("GET", path, headers={"If-None-Match": ht["etag"], "Accept": "text/plain"})
+        assert s == 304 and body == b"", s
+    reads = d.metric("kwgen_cache_file_reads_total") - r0
+    assert reads <= 2, "40 GETs read the file %d times (want them from memory)" % reads
+    # the row rewritten with another source: GET shows the new one at once
+    req = example()
+    req["source"] = {"file": "memory-test.yaml", "index": 7}
+    s, _, r = d.post(req, path="/v1/kernels?cache=bypass")
+    assert s == 200 and r["key"] == key, (s, r)
+    s, _, data = d.request("GET", path)
+    assert s == 200 and json.loads(data).get("source") == req["source"], data[-200:]
+    # and without it again, as the other checks expect
+    s, _, r = d.post(example(), path="/v1/kernels?cache=bypass")
+    assert s == 200, s
+    s, _, data = d.request("GET", path)
+    assert s == 200 and "source" not in json.loads(data), data[-200:]
 
 
 def t_bypass(d, schemas, st):
@@ -343,6 +402,104 @@ def t_errors(d, schemas, st):
                  body=json.dumps({"requests": [example()] * 9}), headers=J, code="limit")
     expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels:batch",
                  body=json.dumps({"reqs": []}), headers=J)
+    # a client's own sane X-Request-Id comes back in the header and the body
+    h = expect_error(d, schemas=schemas, status=404, method="GET", path="/nope",
+                     headers={"X-Request-Id": "job-17.a"}, code="not_found")
+    assert h.get("x-request-id") == "job-17.a", h
+
+
+def t_absolute_form(d, schemas, st):
+    """An absolute-form request target (RFC 9112 section 3.2.2: a server
+    must accept it) names the same resource as its path."""
+    origin = "http://127.0.0.1:%d" % d.port
+    s, _, data = d.request("GET", origin + "/healthz")
+    assert s == 200 and json.loads(data) == {"status": "ok"}, (s, data)
+    s, _, data = d.request("GET", "HTTP://localhost" + "/v1/kernels/" + st["key"])
+    assert s == 200 and json.loads(data)["key"] == st["key"], (s, data[:200])
+    s, _, r = d.post(example(), path=origin + "/v1/kernels")
+    assert s == 200 and r["key"] == st["key"] and r["cached"] is True, (s, r)
+    s, _, data = d.request("GET", origin)
+    assert s in (200, 404), s  # "/" is the page (or 404 with --no-ui), never a 400
+    expect_error(d, schemas=schemas, status=404, method="GET", path=origin + "/nope", code="not_found")
+
+
+def fixture_solution(i):
+    """Solution i of tests/logic/fixtures/gfx942.yaml as a person copies it
+    out of the file (a list item, indented), and the request `kwgen logic`
+    derived for it (tests/logic/fixtures/gfx942.expected.jsonl)."""
+    fix = os.path.join(ROOT, "tests", "logic", "fixtures")
+    lines = open(os.path.join(fix, "gfx942.yaml")).read().split("\n")
+    starts = [k for k, l in enumerate(lines) if l.startswith("  - ") or l.startswith("- - ")]
+    text = "\n".join(lines[starts[i]:starts[i + 1]]) + "\n"
+    want = [json.loads(l) for l in open(os.path.join(fix, "gfx942.expected.jsonl"))][i]
+    return text, want
+
+
+def t_yaml(d, schemas, st):
+    """POST /v1/kernels with Content-Type: application/yaml: one solution,
+    derived as `kwgen logic` derives it."""
+    Y = {"Content-Type": "application/yaml"}
+    text, want = fixture_solution(1)
+    # ?derive=only: the request kwgen logic prints (tPA/tPB/states derived)
+    s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", text, Y)
+    got = json.loads(b)
+    assert s == 200, (s, b[:300])
+    schemas["request"].validate(got)
+    for k in ("isa", "kernel", "tPA", "tPB", "states"):
+        assert got[k] == want[k], (k, got.get(k), want[k])
+    assert got["source"] == {"SolutionIndex": 1, "KernelNameMin": "Cijk_fixture_1"}, got.get("source")
+    # generating: the same key and answer as posting that request as JSON; wait runs
+    gens = [{"name": "wait", "args": {"skipGlobalRead": 0, "skipLocalWrite": -1, "skipLocalRead": -1}}]
+    q = "/v1/kernels?isa=gfx942&generators=" + urllib.parse.quote(json.dumps(gens))
+    s, _, b = d.request("POST", q, text, Y)
+    assert s == 200, (s, b[:300])
+    ans = json.loads(b)
+    schemas["response"].validate(ans)
+    s2, _, b2 = d.request("POST", "/v1/kernels", json.dumps(dict(want, generators=gens)),
+                          {"Content-Type": "application/json"})
+    ans2 = json.loads(b2)
+    assert s2 == 200 and ans2["key"] == ans["key"] and ans2["results"] == ans["results"], (s2, b2[:200])
+    assert ans["results"][0]["name"] == "wait" and ans["results"][0]["asm"], ans["results"][0]
+    # a flow mapping wrapped over two lines, as PyYAML writes it; other YAML types; Accept: text/plain
+    wrapped = text + "    InternalSupportParams: {KernArgsVersion: 2, SupportUserGSU: true,\n      UseUniversalArgs: true}\n"
+    dashed = "- - " + wrapped[4:]  # copied as the first solution of a file: "- - Key: ..."
+    assert text.startswith("  - ")
+    for body, ct in ((wrapped, "application/yaml"), (wrapped, "application/x-yaml; charset=utf-8"),
+                     (wrapped, "text/yaml"), (dashed, "application/yaml")):
+        s, _, b = d.request("POST", "/v1/kernels?derive=only&isa=gfx942", body, {"Content-Type": ct})
+        assert s == 200 and json.loads(b)["tPA"] == want["tPA"], (ct, body[:10], s, b[:300])
+    s, h, b = d.request("POST", q, text, dict(Y, Accept="text/plain"))
+    assert s == 200 and h.get("content-type", "").startswith("text/plain") and b"s_waitcnt" in b, (s, b[:200])
+    # bad YAML and bad parameters: a clear 4xx, with line:column for syntax
+    bad = [
+        ("a: [1, 2\nb: 3\n", "", 400, "syntax", r"^body:2:\d+: malformed YAML"),
+        ("MIWaveTile: [1, 1]\n  NumThreads: 256\n", "", 400, "syntax", r"^body:2:\d+: malformed YAML"),
+        ("", "", 400, "syntax", "empty"),
+        ("42\n", "", 400, "syntax", "scalar"),
+        ("- a: 1\n- b: 2\n", "", 400, "syntax", "a list of 2 items"),
+        (open(os.path.join(ROOT, "tests", "logic", "fixtures", "gfx942.yaml")).read(), "", 400, "syntax",
+         "a logic file with 14 solutions"),
+        ("Bomb:\n  a0: &a0 [1, 1]\n" + "".join("  a%d: &a%d [%s]\n" % (i, i, ", ".join(["*a%d" % (i - 1)] * 10))
+                                             for i in range(1, 8)),
+         "", 400, "syntax", r"^body:\d+:\d+: alias \*a\d expands to"),
+        (text, "?derive=yes", 400, "syntax", "derive"),
+        (text, "?isa=sm_90", 400, "syntax", "gfx name"),
+        (text, "?isa=gfx1030", 422, None, "gfx1030"),
+        (text, "?generators=", 400, "syntax", "generator"),
+        (text, "?generators=%5B%5D", 400, "syntax", "generator"),
+        (text.replace("    NumLoadsCoalescedA: 3\n", ""), "", 422, "invalid", "NumLoadsCoalescedA"),
+    ]
+    for body, query, status, code, msg in bad:
+        s, _, b = d.request("POST", "/v1/kernels" + query, body, Y)
+        obj = json.loads(b)
+        schemas["error"].validate(obj)
+        assert s == status and (code is None or obj["error"]["code"] == code) and \
+            re.search(msg, obj["error"]["message"]), (query, body[:40], s, obj)
+    # YAML is for one kernel: a batch still wants JSON
+    expect_error(d, schemas=schemas, status=415, method="POST", path="/v1/kernels:batch", body=text,
+                 headers=Y, code="unsupported_media_type")
+    s, _, b = d.request("POST", "/v1/kernels", text, {"Content-Type": "text/plain"})
+    assert s == 415 and b"application/yaml" in b, (s, b[:200])
 
 
 def t_too_large(d, schemas, st):
@@ -667,9 +824,12 @@ def main():
                    "--max-batch", "8", "--busy-timeout-ms", "200")
         dependent = [
             ("GET / HEAD by key, ETag, If-None-Match", t_get_head_etag),
+            ("GET by key again: from memory (JSON, text, 304)", t_get_from_memory),
             ("?cache=bypass regenerates", t_bypass),
             ("batch with good and bad items", t_batch),
             ("error codes 400 404 405 415 422", t_errors),
+            ("absolute-form request targets (http://host/path)", t_absolute_form),
+            ("one solution as YAML (Content-Type: application/yaml)", t_yaml),
             ("413 over --max-body-bytes", t_too_large),
             ("generators, isas, healthz, readyz, status, metrics", t_info_routes),
             ("JSON access log", t_access_log),

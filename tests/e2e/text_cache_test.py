@@ -193,6 +193,20 @@ def t_daemon(tmp):
             is_text = h.get("content-type", "").startswith("text/plain")
             assert st == 200 and is_text == text, (accept, h.get("content-type"))
 
+        # a batch in text: byte-identical to kwgen --asm --batch over the
+        # same lines, an item without an answer as "// error: CODE: MESSAGE"
+        bad = example()
+        bad["kernel"]["MIWaveTile"] = "four"
+        items = [r2, bad, example(), {"isa": "gfx000", "kernel": {}}]
+        _, cli_batch, _ = kwgen("--asm", "--batch", stdin="".join(json.dumps(x) + "\n" for x in items).encode())
+        st, h, data = d.request("POST", "/v1/kernels:batch", json.dumps({"requests": items}),
+                                dict(J, Accept="text/plain"))
+        assert st == 200 and h.get("content-type", "").startswith("text/plain") and h.get("vary") == "Accept", \
+            (st, h, data[:300])
+        assert data.decode() == cli_batch, (data[:600], cli_batch[:600])
+        assert data.decode().count("// error: invalid: ") == 2, data[:600]
+        st, h, data = d.request("POST", "/v1/kernels:batch", json.dumps({"requests": items}), J)
+        assert st == 200 and h.get("content-type", "").startswith("application/json"), h
         # the cache commands, on the file the daemon is using
         rows = KW["rows"] + 1
         rc, out, err = kwgen("cache", "--db", db, "stats")
@@ -255,6 +269,20 @@ def t_daemon(tmp):
         time.sleep(1.1)  # past the daemon's in-memory freshness (1 s)
         st, _, a = d.post(r2)
         assert st == 200 and a["cached"] is False and a["source"] == r2["source"], (st, a.get("cached"))
+        # /v1/verify is JSON only: text alone is 406, a wildcard or JSON is JSON
+        asm = "s_waitcnt vmcnt(0)\ns_endpgm\n"
+        for accept, want in (("text/plain", 406), ("application/json;q=0, text/plain", 406),
+                             ("text/plain, */*;q=0.1", 200), ("application/json", 200)):
+            st, h, data = d.request("POST", "/v1/verify?isa=gfx942", asm,
+                                    {"Content-Type": "text/plain", "Accept": accept})
+            assert st == want and h.get("content-type", "").startswith("application/json"), (accept, st, data[:200])
+            if want == 406:
+                assert json.loads(data)["error"]["code"] == "not_acceptable", data
+            else:
+                vkey = json.loads(data)["key"]
+        st, _, data = d.request("GET", "/v1/verify/" + vkey, headers={"Accept": "text/plain"})
+        assert st == 406, (st, data[:200])
+
         st, _, _ = d.request("GET", "/healthz")
         assert st == 200
         rc = d.stop()
@@ -316,7 +344,8 @@ def main():
         e2e.check("kwgen --asm: headers, asm, warnings, errors, --batch", t_asm_cli, tmp)
         e2e.check("replaceHolder fills Tensile's v[vgprValuC] holder", t_replace_holder, tmp)
         e2e.check("kwgen logic | kwgen --asm --batch names every solution", t_logic_asm, tmp)
-        e2e.check("kwgend: sources, text/plain, kwgen cache, DELETE while it runs", t_daemon, tmp)
+        e2e.check("kwgend: sources, text/plain (batches too; 406 on /v1/verify), kwgen cache, DELETE while it runs",
+                  t_daemon, tmp)
         e2e.check("wrong uses of kwgen cache and --asm: exit 2 and what is allowed", t_wrong_uses, tmp)
     print("text-cache: %d passed, %d failed" % (e2e.PASSED, e2e.FAILED))
     return 1 if e2e.FAILED else 0

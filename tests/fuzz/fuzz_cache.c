@@ -1,6 +1,6 @@
 /*
  * fuzz_cache.c - libFuzzer harness: the SQLite cache's key and row paths
- * (lib/cache.c) on a real file, bounded to 64 KiB so rows are evicted.
+ * (lib/store) on a real file, bounded to 64 KiB so rows are evicted.
  *
  * The input is split at NUL bytes into up to eight fields: key, config_id,
  * isa, request, asm, tables, response, source (missing fields are "").

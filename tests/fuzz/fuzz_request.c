@@ -125,6 +125,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (ok && !json_object_get(answer, "asm"))
 		abort();
+	if (!ok && !json_is_string(json_object_get(json_object_get(answer, "error"), "code")))
+		abort();
 	{
 		char *text = json_dumps(answer, JSON_COMPACT);
 

@@ -19,7 +19,9 @@
  *   - a second run over the same bytes gives the same findings (the
  *     verifier is a pure function of its input).
  *
- * Build and run: make fuzz (mk/fuzz.mk); seeds in tests/fuzz/seeds-fuzz_verify/.
+ * Build and run: make fuzz (mk/fuzz.mk); seeds made at build time in
+ * $(FUZZ_BUILD)/seeds-fuzz_verify/ by tests/fuzz/make_seeds_paths.py from
+ * tests/verify/cases and tests/verify/llvm.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,13 +1,16 @@
 /*
  * fuzz_yaml.c - libFuzzer harness: the logic-file reader of `kwgen logic`
- * (cli/logic_yaml.c, libyaml) and the derivation of a request from each
- * solution (cli/logic_derive.c), as `kwgen logic FILE` runs them.
+ * (lib/logic/yaml.c, libyaml) and the derivation of a request from each
+ * solution (lib/logic/derive.c), as `kwgen logic FILE` runs them.
  *
  * The input is the YAML file.  Every item the reader hands over is dumped
  * as JSON; every solution goes through kw_logic_request with the file's
  * context (ArchitectureName, ProblemType; gfx942 when the file names no
  * architecture), and a
  * request that comes out is parsed back by libkwgen (kw_request_parse).
+ *
+ * The same input also goes through kw_logic_solution (one solution's text,
+ * as kwgend's POST /v1/kernels with Content-Type: application/yaml).
  *
  * Properties (abort() on violation): a failing call fills err with a known
  * negative code and a non-empty message; an item's value is never NULL;
@@ -25,7 +28,7 @@
 
 #include "kwgen/error.h"
 #include "kwgen/request.h"
-#include "logic_impl.h"
+#include "logic/logic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -113,5 +116,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0)
 		check_error(&err, rc);
 	json_decref(st.problem_type);
+
+	/* the same text as one solution (kwgend's application/yaml body) */
+	{
+		json_t *req = NULL;
+		kw_error e = KW_ERROR_INIT;
+
+		rc = kw_logic_solution(&req, (const char *)data, size, "body", NULL, &e);
+		if (rc < 0) {
+			check_error(&e, rc);
+			if (req)
+				abort();
+		} else {
+			if (!json_is_object(req))
+				abort();
+			json_decref(req);
+		}
+	}
 	return 0;
 }

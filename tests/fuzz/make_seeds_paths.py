@@ -10,6 +10,9 @@ inputs (deterministic; run from anywhere):
                      blank, CRLF, bad and unterminated lines
   seeds-fuzz_yaml/   the logic fixtures (tests/logic/fixtures/*.yaml)
   seeds-fuzz_cache/  NUL-separated rows made from golden answers
+  seeds-fuzz_verify/ ISA byte + assembly: every case of tests/verify/cases
+                     (<id>.s) and one LLVM kernel per ISA of tests/verify/llvm
+                     (llvm-<isa>-<name>.s), decompressed from the committed .gz
 
   python3 tests/fuzz/make_seeds_paths.py [--out DIR]   (default tests/fuzz/;
   make fuzz writes them to $(FUZZ_BUILD)/ and tests/fuzz/run.sh --seeds-root
@@ -21,6 +24,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,6 +107,35 @@ def main():
                   json.dumps(req.get("source", "")) if i % 2 else ""]
         write(d, "row-%03d" % i, "\0".join(fields))
     write(d, "key-odd", "not a key'; DROP TABLE entries; --\0\0gfx942\0{}\0\0[]\0{}\0")
+
+    verify_seeds()
+
+
+# one LLVM kernel per ISA for seeds-fuzz_verify (tests/verify/llvm/<isa>/<name>.s.gz)
+VERIFY_LLVM_SEEDS = [("gfx1100", "reduce_sum_f32"), ("gfx1201", "scan_lds"), ("gfx1250", "flat_generic_rw"),
+                     ("gfx90a", "aos_loads"), ("gfx942", "gemm_prefetch_f16")]
+
+
+def verify_isas():
+    """The ISA names of fuzz_verify.c's isas[], in order: the seed's first
+    byte is the index of its ISA there."""
+    with open(os.path.join(HERE, "fuzz_verify.c")) as f:
+        m = re.search(r"isas\[\]\s*=\s*\{([^}]*)\}", f.read())
+    return re.findall(r'"(gfx[0-9a-f]+)"', m.group(1))
+
+
+def verify_seeds():
+    isas = verify_isas()
+    vdir = os.path.join(ROOT, "tests", "verify")
+    d = reset("seeds-fuzz_verify")
+    with open(os.path.join(vdir, "cases", "cases.jsonl")) as f:
+        cases = [json.loads(x) for x in f if x.strip()]
+    for c in cases:
+        with gzip.open(os.path.join(vdir, "cases", c["file"] + ".gz"), "rb") as f:
+            write(d, c["id"] + ".s", bytes([isas.index(c["isa"])]) + f.read())
+    for isa, name in VERIFY_LLVM_SEEDS:
+        with gzip.open(os.path.join(vdir, "llvm", isa, name + ".s.gz"), "rb") as f:
+            write(d, "llvm-%s-%s.s" % (isa, name), bytes([isas.index(isa)]) + f.read())
 
 
 if __name__ == "__main__":

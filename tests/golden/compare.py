@@ -4,11 +4,14 @@ compare every answer with the oracle's (tests/golden/answers.jsonl.gz).
 
   * `asm` must be byte-identical; `type`, `acc2arch`, `arch2acc`, `value` and
     `isa` must be equal; any other oracle field must be equal too.
-  * an oracle {"error": ...} must be answered with an {"error": ...} (the
-    message text may differ).
+  * an oracle {"error": ...} must be answered with kwgen's one error shape,
+    {"error": {"code", "message", "field"}} (the message text may differ
+    from the oracle's); with --farm the farm form of the same request must
+    answer with the same code as the oracle form (its message names the
+    field by its farm-form path).
   * kwgen's extra `diagnostics` field is allowed.
 
-Usage: python3 tests/golden/compare.py [--kwgen build/kwgen] [--show N] [--only SUBSTR]
+Usage: python3 tests/golden/compare.py [--kwgen build/kwgen] [--show N] [--only SUBSTR] [--every N]
        (or KWGEN=path).  Exit status 0 only if every pair passes.
 Stdlib only.
 """
@@ -85,6 +88,36 @@ def run_single(kwgen, line, timeout):
     return text, problems
 
 
+def error_problems(err):
+    """Problems with an "error" value against the one error shape."""
+    if not isinstance(err, dict):
+        return ["kwgen's error is not {\"code\", \"message\", \"field\"}: %s" % json.dumps(err)[:200]]
+    if not isinstance(err.get("code"), str) or not err["code"]:
+        return ["kwgen's error has no code: %s" % json.dumps(err)[:200]]
+    if not isinstance(err.get("message"), str) or not err["message"]:
+        return ["kwgen's error has no message: %s" % json.dumps(err)[:200]]
+    if "field" not in err or not (err["field"] is None or isinstance(err["field"], str)):
+        return ["kwgen's error has no field (a name or null): %s" % json.dumps(err)[:200]]
+    return []
+
+
+def error_of(text):
+    """The "error" object of an answer (top level or a farm answer's single
+    result), or None."""
+    try:
+        got = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(got, dict):
+        return None
+    if "error" in got:
+        return got["error"]
+    res = got.get("results")
+    if isinstance(res, list) and len(res) == 1 and isinstance(res[0], dict):
+        return res[0].get("error")
+    return None
+
+
 def compare_one(want, got_text):
     """Return a list of human-readable problems (empty = pass)."""
     try:
@@ -96,7 +129,7 @@ def compare_one(want, got_text):
     if "error" in want:
         if "error" not in got:
             return ["oracle answers an error (%s), kwgen does not" % want["error"]]
-        return []
+        return error_problems(got["error"])
     if "error" in got:
         return ["kwgen answers an error: %s" % json.dumps(got["error"])[:300]]
     problems = []
@@ -134,8 +167,10 @@ def compare_farm(want, got_text):
     res = got.get("results")
     first = res[0] if isinstance(res, list) and len(res) == 1 and isinstance(res[0], dict) else None
     if "error" in want:
-        if "error" in got or (first is not None and "error" in first):
-            return []
+        if "error" in got:
+            return error_problems(got["error"])
+        if first is not None and "error" in first:
+            return error_problems(first["error"])
         return ["oracle answers an error (%s), kwgen's farm form does not" % want["error"]]
     if "error" in got:
         return ["kwgen answers an error: %s" % json.dumps(got["error"])[:300]]
@@ -181,6 +216,8 @@ def main():
     ap.add_argument("--kwgen", default=os.environ.get("KWGEN", os.path.join(ROOT, "build", "kwgen")))
     ap.add_argument("--show", type=int, default=5, help="diffs to print in full")
     ap.add_argument("--only", help="only requests whose JSON contains this text")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="only every Nth request (a sample for make check; default 1: all)")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--farm", action="store_true",
                     help="also send every request in the farm form (generators list) "
@@ -194,7 +231,7 @@ def main():
     answers = load_gz("answers.jsonl.gz")
     if len(reqs) != len(answers):
         sys.exit("compare: %d requests but %d answers" % (len(reqs), len(answers)))
-    idx = [i for i, r in enumerate(reqs) if not opts.only or opts.only in r]
+    idx = [i for i, r in enumerate(reqs) if not opts.only or opts.only in r][::max(1, opts.every)]
     got, run_problems = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
     for p in run_problems:
         print("FAILED  %s" % p)
@@ -267,6 +304,12 @@ def main():
         f_fail = 0
         for n, i in enumerate(idx):
             problems = compare_farm(json.loads(answers[i]), fgot[n] if n < len(fgot) else None)
+            oe = error_of(got[n]) if n < len(got) else None
+            fe = error_of(fgot[n]) if n < len(fgot) else None
+            if not problems and isinstance(oe, dict) and isinstance(fe, dict) and \
+                    oe.get("code") != fe.get("code"):
+                problems = ["the oracle form's error code (%s: %s) differs from the farm form's (%s: %s)"
+                            % (oe.get("code"), oe.get("message"), fe.get("code"), fe.get("message"))]
             if problems:
                 f_fail += 1
                 if f_fail <= opts.show:

@@ -108,14 +108,12 @@ def journey_forms(t, a, tmp):
             "forms: farm-form answers carry results and isa \"gfx942\"",
             json.dumps([x for x in farm if "results" not in x or x.get("isa") != "gfx942"])[:600])
     errs = ans[-4:]
-    shapes = [isinstance(e.get("error"), dict) and set(e["error"]) == {"code", "message", "field"} for e in
-              (errs[0], errs[2], errs[3])]
+    shapes = [isinstance(e.get("error"), dict) and set(e["error"]) == {"code", "message", "field"} for e in errs]
     t.check(all(shapes) and errs[0]["error"]["code"] == "invalid" and errs[2]["error"]["code"] == "limit"
             and errs[2]["error"]["field"] == "kernel.MIWaveTile",
-            "forms: farm-form errors are {\"error\": {code, message, field}} (getAccToArchLen past the acc-len limit: limit)",
+            "forms: errors in every form (the oracle form's too) are {\"error\": {code, message, field}} "
+            "(getAccToArchLen past the acc-len limit: limit)",
             json.dumps(errs)[:800])
-    t.check(isinstance(errs[1].get("error"), str), "forms: the oracle form keeps the oracle's {\"error\": \"...\"}",
-            json.dumps(errs[1])[:300])
     # the farm-form requests, answers and errors alike, posted to kwgend: the same objects
     idx = [i for i, q in enumerate(reqs) if "generator" not in json.loads(q)]
     with Daemon(os.path.join(a.build, "kwgend"), os.path.join(tmp, "forms.db"), "--log-level", "error") as d:
@@ -213,7 +211,7 @@ def journey_pipes(t, a, tmp):
     if real:
         r = run([os.path.join(a.build, "kwgen"), "logic", "--no-progress", os.path.join(SHARED, "logic")], timeout=300)
         last = (r.err.decode().strip().split("\n") or [""])[-1]
-        m = re.search(r"(\d+) files, (\d+) solutions", last)
+        m = re.search(r"(\d+) files?, (\d+) solutions?", last)
         t.check(r.rc == 0 and m and int(m.group(1)) == len(real) and "no errors; exit 0" in last,
                 "pipes: kwgen logic ../shared/logic walks the tree: %s" % last, r.err[-600:].decode())
         r = run([os.path.join(a.build, "kwgen"), "logic", "--no-progress", "--isa", "gfx950",

@@ -89,6 +89,31 @@ def main():
         total += n
     print("logic: fixtures: %d requests equal their corpus lines" % total)
 
+    # GlobalReadVectorWidth defaults: a solution that leaves the key out (or
+    # gives -1) gets what Tensile derives; solutions 2k and 2k+1 (k < 4) of the
+    # fixture are twins, 2k+1 stating the derived widths; 8.. are refused.
+    f = os.path.join(FIX, "grvw-default.yaml")
+    rc, out, err = run(cmd, "--no-progress", f)
+    got = [json.loads(l) for l in out.splitlines() if l.strip()]
+    idx = [q.get("source", {}).get("SolutionIndex") for q in got]
+    check(rc == 1 and idx == list(range(8)), "grvw-default: status %d, solutions %s\n%s" % (rc, idx, err))
+    want = {0: (8, 8), 2: (4, 1), 4: (4, 2), 6: (2, 2)}  # (A, B) as Tensile derives them
+    for i, (wa, wb) in want.items():
+        if i + 1 >= len(got):
+            break
+        a_, b_ = got[i], got[i + 1]
+        same = all(a_.get(k) == b_.get(k) for k in ("isa", "kernel", "tPA", "tPB", "states"))
+        # TLUA and not UnrollMajorLDSA: A's coalesced vector is the width; B: UnrollMajorLDSB
+        widths = (a_["tPA"]["nwcv"], b_["tPB"]["nwcv"])
+        check(same and widths == (wa, wb), "grvw-default: solution %d derives widths %s (want %s), equal to "
+              "its twin: %s" % (i, widths, (wa, wb), same))
+    for i, want_err in ((8, "missing GlobalReadVectorWidthA (Tensile derives it only for MFMA/WMMA and dot2"),
+                        (9, "GlobalReadVectorWidthA = -2 is for a skinny macro tile only"),
+                        (10, "GlobalReadVectorWidthA * bytes per element is 32; Tensile rejects more than 16"),
+                        (11, "missing MacroTile1 (needed to derive GlobalReadVectorWidthB")):
+        check(re.search(r"solution #%d \(line \d+\): %s" % (i, re.escape(want_err)), err),
+              "grvw-default: solution %d refused with %r:\n%s" % (i, want_err, err))
+
     # --unique and the summary
     f = os.path.join(FIX, "gfx942.yaml")
     exp = [l for l in open(os.path.join(FIX, "gfx942.expected.jsonl")) if "deriveError" not in l]
@@ -172,7 +197,7 @@ def main():
         with open(os.path.join(t, "empty-token"), "w") as fh:
             fh.write("\n")
         rc, out, err = run(cmd, "--server", "http://127.0.0.1:9", "--token-file", os.path.join(t, "empty-token"), p)
-        check(rc == 2 and "first line is empty" in err, "empty token file: status %d: %s" % (rc, err))
+        check(rc == 2 and "no token in the file" in err, "empty token file: status %d: %s" % (rc, err))
         # a solution that is not a mapping, and sparse: per-solution errors, status 1
         p = os.path.join(t, "sol.yaml")
         with open(p, "w") as fh:

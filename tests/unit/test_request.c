@@ -152,7 +152,7 @@ static void test_field_errors(void **state)
 static void test_oracle_form(void **state)
 {
 	kw_request *r;
-	json_t *v, *out = NULL;
+	json_t *v, *out = NULL, *e;
 	kw_error err = KW_ERROR_INIT;
 	int ok = 0;
 
@@ -183,13 +183,28 @@ static void test_oracle_form(void **state)
 	assert_int_equal(json_array_size(json_object_get(out, "diagnostics")), 0);
 	json_decref(out);
 
-	/* errors come back as {"error": ...} naming the key */
+	/* errors come back as {"error": {"code", "message", "field"}}, the
+	 * shape every other form answers with, naming the key */
 	v = js("{\"isa\": \"gfx942\", \"generator\": \"syncThreads\", \"kernel\": {}}");
 	out = kw_oracle_answer(v, NULL, &ok);
 	json_decref(v);
 	assert_int_equal(ok, 0);
-	assert_non_null(strstr(json_string_value(json_object_get(out, "error")), "NumThreads"));
-	assert_non_null(strstr(json_string_value(json_object_get(out, "error")), "syncThreads"));
+	e = json_object_get(out, "error");
+	assert_true(json_is_object(e));
+	assert_string_equal(json_string_value(json_object_get(e, "code")), "invalid");
+	assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "NumThreads"));
+	assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "syncThreads"));
+	assert_non_null(json_object_get(e, "field"));
+	json_decref(out);
+	/* a parse error too */
+	v = js("{\"isa\": \"gfx942\", \"generator\": \"noSuchGen\", \"args\": {}}");
+	out = kw_oracle_answer(v, NULL, &ok);
+	json_decref(v);
+	assert_int_equal(ok, 0);
+	e = json_object_get(out, "error");
+	assert_true(json_is_object(e));
+	assert_true(json_is_string(json_object_get(e, "code")));
+	assert_true(json_is_string(json_object_get(e, "message")));
 	json_decref(out);
 }
 

@@ -29,7 +29,8 @@ llvm/lib/Target/AMDGPU/SIInsertWaitcnts.cpp and llvm/docs/AMDGPUUsage.rst,
     younger same-class ops an op is complete.
  5. A load overwriting the destination of an older in-flight load of the same
     in-order class is not a hazard (the VmemType rule in
-    generateWaitcntInstBefore).
+    generateWaitcntInstBefore), except VMEM loads from gfx12, which may write
+    their VGPRs out of order (llvm/llvm-project#105549).
  6. Race: a read or a write of a register whose latest in-block producer is a
     load not yet complete by rules 3-5.
 
@@ -398,7 +399,9 @@ def in_block_races(gen, insts, snaps, ops, newly=None, start=0):
             p = prod.get(r)
             if p is not None and p in pend and (newly is None or p in newly):
                 po = ops[p]
-                if I.cls is not None and I.cls == po.cls and not po.ooo and len(po.cnts) == 1:
+                # gfx12 VMEM loads may write VGPRs out of order (llvm-project #105549)
+                if I.cls is not None and I.cls == po.cls and not po.ooo and len(po.cnts) == 1 \
+                        and not (gen >= 12 and po.cls.startswith("vmem")):
                     continue
                 return k, "race_waw", r, po
     return None

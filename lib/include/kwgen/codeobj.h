@@ -10,9 +10,12 @@
  * code object never maps it; without it, calls fail with KW_EUNSUPPORTED.
  *
  * The text matches what `llvm-objdump -d` prints for the same file: a
- * "Disassembly of section NAME:" line per executable section, one
- * "ADDR <symbol>:" line per function symbol (STT_FUNC, or any named symbol
- * of the section), and one line per instruction,
+ * "Disassembly of section NAME:" line per .text section, one
+ * "ADDR <symbol>:" line per address holding named symbols of the section
+ * (not .L locals; the first by name), a "\t\t..." line for a run of 8 or
+ * more zero bytes before the next symbol (the padding ld.lld leaves between
+ * kernels; not decoded, as llvm-objdump's countSkippableZeroBytes), and one
+ * line per instruction,
  *     \t<instruction padded to 59 columns>// ADDR: HEXWORDS[ <sym+0xOFF>]
  * ADDR is the 12-digit hex byte offset in the section (the ELF virtual
  * address for linked code objects), HEXWORDS the instruction's 32-bit
@@ -20,7 +23,15 @@
  * branch (s_branch, s_cbranch_*, s_call_b64: PC + 4 + simm16 * 4, as
  * AMDGPU's MCInstrAnalysis::evaluateBranch computes it).  Bytes that do not
  * decode are printed as `.long 0xXXXXXXXX` lines with a
- * "// ADDR: HEX" comment (what the verifier reports as unknown).
+ * "// ADDR: HEX" comment (which the verifier refuses: code not checked).
+ * Sections and symbols come from the ELF tables, read once (linear in
+ * sections + symbols).  Symbol names are printed escaped: every byte but
+ * [A-Za-z0-9_.] as $XX (hex), so no name can end a line or read as an
+ * instruction.  After the instructions, kwgen's own lines name the
+ * functions: "\t.type NAME,@function" for each STT_FUNC symbol of a .text
+ * section and each kernel, and "\t.amdhsa_kernel NAME" for each symbol
+ * with a kernel descriptor NAME.kd; the verifier starts functions exactly
+ * there (a local label is never a function start).
  */
 #ifndef KWGEN_CODEOBJ_H
 #define KWGEN_CODEOBJ_H
@@ -57,7 +68,9 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * text.  name is printed on the "NAME:\tfile format elf64-amdgpu" line
  * (NULL = "code object"); a given isa overrides e_flags, but e_machine must
  * still be EM_AMDGPU (kw_codeobj_check_machine).  At most max_insts instructions are decoded
- * (0 = no limit); more is KW_ELIMIT.
+ * (0 = no limit); more is KW_ELIMIT.  The text is at most max_text bytes
+ * (0 = no limit; long symbol names repeated in every branch comment make it
+ * grow): more is KW_ELIMIT with err->field "max_memory".
  *
  * On success returns 0, *text is a NUL-terminated malloc'd string (caller
  * frees), *text_len its length, *isa_out the ISA used (static string), and
@@ -71,8 +84,8 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * each call makes its own disassembler context.
  */
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name,
-                           size_t max_insts, char **text, size_t *text_len, const char **isa_out,
-                           size_t *n_insts, kw_error *err);
+                           size_t max_insts, size_t max_text, char **text, size_t *text_len,
+                           const char **isa_out, size_t *n_insts, kw_error *err);
 
 /*
  * The same decoding in a child process, so that a crash or a runaway in
@@ -104,12 +117,40 @@ typedef struct kw_codeobj_child_opts {
 	const char *exe;   /* the program to run (NULL = /proc/self/exe) */
 	unsigned seconds;  /* CPU-time bound of the child (0 = the default) */
 	size_t max_memory; /* address-space bound of the child, bytes (0 = computed) */
+	size_t max_text;   /* bytes of decoded text (0 = no bound but max_memory) */
 } kw_codeobj_child_opts;
 
 int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **text,
                                  size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
                                  int *undecodable, kw_error *err);
+
+/* Kill the child of every kw_codeobj_disassemble_child waiting now, within
+ * 100 ms, and refuse every later call: they return KW_EIO ("stopping",
+ * *undecodable = 0).  For a daemon's shutdown (kwgend at the end of
+ * --drain-seconds).  Any thread may call it (an atomic store).  Cannot
+ * be undone. */
+void kw_codeobj_child_stop_all(void);
+
+/*
+ * Assembly text whose instructions are data words (`.long`/`.short`/
+ * `.byte` in a code section, as Tensile ships kernels; kw_verify_text
+ * refuses it with err->field "data_words"), decoded: its words and labels
+ * (kw_verify_text_words) become a relocatable ELF (kw_codeobj_from_words:
+ * one .text section, a local symbol per label, STT_FUNC per function, a
+ * NAME.kd symbol per kernel, e_flags from the ISA) decoded in a child
+ * process as kw_codeobj_disassemble_child does.  isa NULL = the text's
+ * .amdgcn_target.  The findings of the decoded text are those of the code
+ * object llvm-mc assembles from the same text, at the same byte offsets
+ * (their lines are the decoded text's).  Errors as
+ * kw_codeobj_disassemble_child and kw_verify_text_words.
+ */
+struct kw_verify_words;
+int kw_codeobj_from_words(const struct kw_verify_words *w, char **elf, size_t *elf_len, kw_error *err);
+int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa, const char *name,
+                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **out,
+                                  size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
+                                  kw_error *err);
 
 /* The default address-space bound of the child for a len-byte object and
  * max_insts instructions (0 = no limit): 1 GiB (libLLVM and its tables)

@@ -124,11 +124,21 @@ int kw_request_ids(char config_id[65], char key[65], char **canonical_out,
 /*
  * The oracle-compatible answer for one oracle-form request:
  * {"asm", "type", "acc2arch", "arch2acc" | "value", "isa": [M,m,s],
- *  "diagnostics": [...]} or, on any failure, {"error": "..."}.
+ *  "diagnostics": [...]} or, on any failure, the error in the one shape
+ * every form answers with (kw_error_answer).
  * Always returns a new object (NULL only when out of memory); *ok is set
  * to 1 for a successful answer, 0 for an error answer.
  */
 json_t *kw_oracle_answer(const json_t *req, const kw_limits *lim, int *ok);
+
+/*
+ * The error answer of e: {"error": {"code": kw_error_code_name(e->code),
+ * "message": e->message, "field": e->field or null}} (a message or field
+ * that is not UTF-8 is replaced by a note saying so), the shape kwgen,
+ * kwgend and the Python module answer every error with.  A new object, or
+ * NULL when out of memory.
+ */
+json_t *kw_error_answer(const kw_error *e);
 
 /*
  * The farm-form answer of one request (either form):

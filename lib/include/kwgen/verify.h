@@ -119,9 +119,14 @@ typedef struct kw_verify_opts {
 	int no_redundant;
 	/* Name shown in text output ("file:line: ..."); NULL = "<input>". */
 	const char *filename;
+	/* Bytes the reading of one text may hold (macro expansions and the
+	 * instruction, operand and wait arrays, counted as they grow and while
+	 * a macro line expands); past it KW_ELIMIT naming the bound.  0 = the
+	 * default, 16 x the text's length + 96 MiB. */
+	size_t max_memory;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
@@ -165,6 +170,41 @@ int kw_verify_text(kw_verify_result **out, const char *text, size_t len,
 		   const kw_verify_opts *o, kw_error *err);
 
 void kw_verify_result_free(kw_verify_result *r);
+
+/*
+ * Assembly text whose instructions are data words (`.long`, `.short`,
+ * `.byte`... in a code section; Tensile ships kernels so) cannot be read
+ * as instructions: kw_verify_text refuses it (KW_EINVAL, err->field
+ * "data_words").  kw_verify_text_words gives its code bytes instead, to be
+ * decoded by LLVM's disassembler (kw_codeobj_from_words, kwgen/codeobj.h):
+ * bytes[0..len) are the code sections' words in order (little-endian;
+ * `.p2align` pads with s_nop 0), syms[0..nsyms) its labels with their byte
+ * offsets, func set for `.type NAME,@function`, kernel for
+ * `.amdhsa_kernel NAME`; isa the processor (given, or the text's
+ * .amdgcn_target).  All owned by w (kw_verify_words_free).  Errors:
+ * KW_EINVAL (no ISA, a word that does not evaluate, no data words, or
+ * instructions mixed with data words: their offsets are unknown; field
+ * "objdump" for llvm-objdump text, whose words are bytes that did not
+ * decode), KW_ELIMIT,
+ * KW_ENOMEM.  Bytes are bounded by 8 x len.
+ */
+typedef struct kw_verify_word_sym {
+	char *name;
+	size_t offset;
+	int func, kernel;
+} kw_verify_word_sym;
+
+typedef struct kw_verify_words {
+	unsigned char *bytes;
+	size_t len;
+	kw_verify_word_sym *syms;
+	size_t nsyms;
+	char isa[32];
+} kw_verify_words;
+
+int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
+			 kw_error *err);
+void kw_verify_words_free(kw_verify_words *w);
 
 /* Processor name the text was verified for ("gfx942"). */
 const char *kw_verify_result_isa(const kw_verify_result *r);

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Every input form read whole, or refused (`kwgen verify`).
+
+  - an input with no instruction, and one with code bytes that were not
+    decoded (a `.long` line in the decoded text), exit 2 naming what was
+    not checked, never 0;
+  - an ELF symbol name holding a newline and an instruction
+    ("x\\n\\ts_waitcnt vmcnt(0)") does not become an instruction: the race
+    it would hide is still reported;
+  - a multi-kernel code object linked with ld.lld-22 from one object per
+    kernel (zero padding between them): a race across a branch is found in
+    every kernel, in the code object and in its llvm-objdump -d text;
+  - assembly whose instructions are `.long` words (as Tensile ships
+    kernels) gives the findings of the code object assembled from it, at
+    the same offsets.
+Every kernel is written or assembled here (llvm-mc-22, ld.lld-22).
+
+  inputs_test.py --kwgen build/kwgen
+Last line: 'verify-inputs: N passed, N failed, N skipped'.
+"""
+import argparse, json, os, re, shutil, struct, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from checks import Results, sanitizer_report  # noqa: E402
+import elf as tiny_elf  # noqa: E402
+
+LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
+LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
+LD_LLD = os.environ.get("LD_LLD", "ld.lld-22")
+
+# A kernel that reads v1 after a branch while the load of v1 may be in
+# flight (no vmcnt wait on either path): race_raw at the v_add.
+RACY = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.section .text.{k},"ax",@progbits
+.globl {k}
+.p2align 8
+.type {k},@function
+{k}:
+  s_load_dwordx2 s[0:1], s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v1, v0, s[0:1]
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc1 .L{k}_join
+  v_mov_b32 v3, 0
+.L{k}_join:
+  v_add_u32 v2, v1, v1
+  global_store_dword v0, v2, s[0:1]
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel {k}
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 4
+.end_amdhsa_kernel
+"""
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, timeout=120, **kw)
+
+
+def verify(a, path, *extra):
+    """-> (exit code, findings or None, stderr)"""
+    p = run([a.kwgen, "verify", "--json", *extra, path], text=True)
+    fs = None
+    if p.returncode in (0, 1) and p.stdout.strip():
+        fs = json.loads(p.stdout)["findings"]
+    return p.returncode, fs, p.stderr
+
+
+def assemble(src, obj, tmp):
+    s = os.path.join(tmp, os.path.basename(obj) + ".s")
+    with open(s, "w") as f:
+        f.write(src)
+    p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", s, "-o", obj])
+    return p.returncode == 0, p.stderr.decode()[-300:]
+
+
+def encode(lines):
+    """Instruction text -> bytes, with llvm-mc's -show-encoding."""
+    p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-show-encoding"],
+            input="\n".join(lines).encode())
+    out = b""
+    for m in re.finditer(r"encoding: \[([^\]]*)\]", p.stdout.decode()):
+        out += bytes(int(x, 16) for x in m.group(1).split(","))
+    return out
+
+
+def text_bytes(obj):
+    """The .text bytes of a relocatable object (ELF64 LE section headers)."""
+    d = open(obj, "rb").read()
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+    sh = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + 64 * i) for i in range(shnum)]
+    names = sh[shstrndx]
+    out = {}
+    for s in sh:
+        nm = d[names[4] + s[0]:d.index(b"\0", names[4] + s[0])].decode()
+        out[nm] = d[s[4]:s[4] + s[5]]
+    return out
+
+
+def nothing_checked(a, tmp, R):
+    path = os.path.join(tmp, "empty.s")
+    with open(path, "w") as f:
+        f.write('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nk:\n')
+    rc, _, err = verify(a, path)
+    R.check(rc == 2 and "nothing was checked" in err, "no instruction: exit 2, says nothing was checked",
+            f"exit {rc}: {err.strip()[-200:]!r}")
+    # a word LLVM's disassembler does not decode (0xffffffff on gfx942):
+    # the decoded text has a `.long` line there, which is not checked
+    co = os.path.join(tmp, "undecodable.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf(encode(["s_mov_b32 s0, 0"]) + b"\xff\xff\xff\xff" + encode(["s_endpgm"])))
+    rc, _, err = verify(a, co)
+    R.check(rc == 2 and "not checked" in err and "0x4" in err and not sanitizer_report(err),
+            "code object with an undecodable word: exit 2 naming its address", f"exit {rc}: {err.strip()[-300:]!r}")
+
+
+def symbol_injection(a, tmp, R):
+    code = encode(["global_load_dword v1, v0, s[0:1]", "v_add_u32 v2, v1, v1", "s_endpgm"])
+    if len(code) != 16:
+        R.fail("symbol name injection", f"llvm-mc gave {len(code)} bytes")
+        return
+    name = b"x\n\ts_waitcnt vmcnt(0)\n"
+    co = os.path.join(tmp, "inject.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf(code, syms=[(name, 8, tiny_elf.STT_NOTYPE_LOCAL),
+                                         (b"k", 0, tiny_elf.STT_FUNC_GLOBAL)]))
+    rc, fs, err = verify(a, co)
+    races = [f for f in fs or [] if f["code"] == "race_raw" and f.get("offset") == 8]
+    R.check(rc == 1 and races, "a symbol name holding a newline and a wait hides no race",
+            f"exit {rc}, findings {fs}, {err.strip()[-200:]!r}")
+    unknown = [f for f in fs or [] if f["code"] == "unknown_instruction"]
+    R.check(fs is not None and not unknown and all(f["function"] == "k" for f in fs),
+            "no part of the name is read as an instruction", f"{unknown[:2]}")
+
+
+def linked(a, tmp, R):
+    if not shutil.which(LD_LLD):
+        R.skip("multi-kernel linked code object", f"{LD_LLD} not installed (lld-22)")
+        return
+    objs, names = [], ["gemm_a", "gemm_b", "gemm_c"]
+    for k in names:
+        o = os.path.join(tmp, k + ".o")
+        ok, why = assemble(RACY.format(k=k), o, tmp)
+        if not ok:
+            R.fail("assemble the kernels", why)
+            return
+        objs.append(o)
+    co = os.path.join(tmp, "multi.co")
+    p = run([LD_LLD, "-shared", *objs, "-o", co])
+    if p.returncode:
+        R.fail(f"link with {LD_LLD}", p.stderr.decode()[-300:])
+        return
+    dis = run([LLVM_OBJDUMP, "-d", "-z", co]).stdout.decode()
+    pad = len(re.findall(r"// [0-9A-F]{12}: 00000000\s*$", dis, re.M))
+    R.check(pad >= 8, "the linked kernels have zero padding between them", f"{pad} zero words")
+    d_path = os.path.join(tmp, "multi.dis.s")
+    with open(d_path, "w") as f:
+        f.write(run([LLVM_OBJDUMP, "-d", co]).stdout.decode())
+    for what, path, extra in (("code object", co, ()), ("llvm-objdump -d text", d_path, ("--isa", "gfx942")),
+                              ("llvm-objdump -d -z text", None, ("--isa", "gfx942"))):
+        if path is None:
+            path = os.path.join(tmp, "multi.z.dis.s")
+            with open(path, "w") as f:
+                f.write(dis)
+        rc, fs, err = verify(a, path, *extra)
+        got = sorted({f["function"] for f in fs or [] if f["code"] == "race_raw"})
+        R.check(rc == 1 and got == names, f"linked kernels, {what}: the race across the branch in every kernel",
+                f"exit {rc}, race_raw in {got}, {err.strip()[-200:]!r}")
+
+
+def long_words(a, tmp, R):
+    """.long-word assembly made here from assembled kernels: the findings of
+    the code object, at the same offsets, in the same functions."""
+    import gzip
+    items = [("racy", "gfx942", RACY.format(k="racy"))]
+    for rel, isa in (("gfx942/branchy_loads", "gfx942"), ("gfx90a/gemm_lds_f64", "gfx90a"),
+                     ("gfx1100/reduce_sum_f32", "gfx1100")):
+        path = os.path.join(HERE, "llvm", rel + ".s.gz")
+        if os.path.exists(path):
+            items.append((rel, isa, gzip.open(path, "rt").read()))
+    for name, isa, src in items:
+        s, o = os.path.join(tmp, "w.s"), os.path.join(tmp, "w.o")
+        with open(s, "w") as f:
+            f.write(src)
+        p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}", "-filetype=obj", s, "-o", o])
+        if p.returncode:
+            R.fail(f".long form of {name}: assemble", p.stderr.decode()[-300:])
+            continue
+        lw = os.path.join(tmp, "w.long.s")
+        with open(lw, "w") as f:
+            f.write(tiny_elf.words_asm(open(o, "rb").read(), isa))
+        p1 = run([a.kwgen, "verify", "--json", lw], text=True)
+        p2 = run([a.kwgen, "verify", "--json", o], text=True)
+        if p1.returncode not in (0, 1) or p2.returncode not in (0, 1):
+            R.fail(f".long form of {name}", f"exit {p1.returncode}/{p2.returncode}: {p1.stderr[-200:]!r} {p2.stderr[-200:]!r}")
+            continue
+        j1, j2 = json.loads(p1.stdout), json.loads(p2.stdout)
+        k1 = {(f["code"], f.get("offset"), f["function"]) for f in j1["findings"]}
+        k2 = {(f["code"], f.get("offset"), f["function"]) for f in j2["findings"]}
+        same = (k1 == k2 and p1.returncode == p2.returncode
+                and j1["stats"]["instructions"] == j2["stats"]["instructions"] > 0
+                and j1["stats"]["functions"] == j2["stats"]["functions"])
+        if name == "racy":
+            same = same and any(c == "race_raw" for c, _, _ in k1)
+        R.check(same, f".long form of {name}: the code object's findings ({len(k1)}), "
+                      f"{j1['stats']['instructions']} instructions",
+                f"only .long {sorted(k1 - k2, key=str)[:3]} only code object {sorted(k2 - k1, key=str)[:3]} "
+                f"stats {j1['stats']} {j2['stats']}")
+    # refused: instructions mixed with words (their offsets are unknown), a
+    # word that does not evaluate
+    for what, text, must in (
+            ("instructions and .long words mixed", ".text\nk:\n s_nop 0\n.long 0xBF810000\n", "instructions and data words"),
+            ("a .long value that does not evaluate", ".text\nk:\n.long 0xBF810000, nope\n", "does not evaluate")):
+        path = os.path.join(tmp, "bad.long.s")
+        with open(path, "w") as f:
+            f.write('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n' + text)
+        rc, _, err = verify(a, path)
+        R.check(rc == 2 and "line" in err and must in err and not sanitizer_report(err), f"{what}: exit 2 with the line",
+                f"exit {rc}: {err.strip()[-200:]!r}")
+
+
+def child_maxrss(cmd):
+    """-> (exit code, stderr, peak RSS in bytes) of cmd, measured in a fresh
+    Python process whose only child it is (ru_maxrss of RUSAGE_CHILDREN)."""
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+             "sys.stderr.write(p.stderr)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    p = run([sys.executable, "-c", probe, *cmd], text=True)
+    rc, kb = p.stdout.split()
+    return int(rc), p.stderr, int(kb) * 1024
+
+
+def nested_macros(n_outer=64):
+    """A few KB of macros nesting 64 x 64 x 64 x 64 instructions."""
+    lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", "k:", ".macro m0"]
+    lines += ["  v_mov_b32 v1, v2"] * 64 + [".endm"]
+    for i in range(1, 5):
+        lines += [".macro m%d" % i] + ["  m%d" % (i - 1)] * 64 + [".endm"]
+    return "\n".join(lines + ["  m4"] * (n_outer // 64) + ["  s_endpgm"]) + "\n"
+
+
+def memory_bounds(a, tmp, R):
+    """Memory of one verification: bounded by 16 x the input + 96 MiB, or by
+    --max-memory; past it exit 2 naming the bound."""
+    path = os.path.join(tmp, "nested.s")
+    text = nested_macros()
+    with open(path, "w") as f:
+        f.write(text)
+    bound = 16 * len(text) + (96 << 20)
+    rc, err, rss = child_maxrss([a.kwgen, "verify", path])
+    R.check(rc == 2 and "memory bound" in err and rss <= bound + (24 << 20),
+            f"{len(text)} bytes of nested macros: exit 2 naming the memory bound, peak RSS {rss >> 20} MiB "
+            f"<= 16 x input + 96 MiB (+ 24 MiB for the process)",
+            f"exit {rc}, {err.strip()[-200:]!r}")
+    rc, err, rss = child_maxrss([a.kwgen, "verify", "--max-memory", "8000000", path])
+    R.check(rc == 2 and "8000000" in err and rss <= 8000000 + (24 << 20),
+            f"--max-memory 8000000: exit 2 naming it, peak RSS {rss >> 20} MiB", f"exit {rc}, {err.strip()[-200:]!r}")
+    # a code object whose decoded text would be huge: a 64 KiB symbol name
+    # in the branch comment of each of 16,384 branches (136 KiB in all)
+    n = 16384
+    code = b"".join(struct.pack("<I", 0xBF820000 | (n - 2 - i)) for i in range(n - 1)) + tiny_elf.S_ENDPGM_GFX9
+    co = os.path.join(tmp, "longnames.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf(code, syms=[(b"L" * 65536, 4 * (n - 1), tiny_elf.STT_NOTYPE_LOCAL),
+                                         (b"k", 0, tiny_elf.STT_FUNC_GLOBAL)]))
+    rc, _, err = verify(a, co)
+    R.check(rc == 2 and "memory bound" in err, f"{os.path.getsize(co) >> 10} KiB code object with a 64 KiB name "
+            "in every branch comment: exit 2 naming the memory bound", f"exit {rc}, {err.strip()[-200:]!r}")
+    # 32,000 .text sections and 32,000 symbols: read in linear time (the
+    # quadratic way took more than the decoder's 60 s CPU bound)
+    co = os.path.join(tmp, "many.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf_many(32000))
+    p = run([a.kwgen, "verify", "--json", co], text=True)
+    st = json.loads(p.stdout)["stats"] if p.returncode in (0, 1) else {}
+    R.check(st.get("functions") == 32000 and st.get("instructions") == 32000,
+            f"{os.path.getsize(co) >> 20} MiB ELF with 32,000 .text sections and symbols decodes: 32,000 functions",
+            f"exit {p.returncode}, stats {st}, {p.stderr.strip()[-200:]!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kwgen", default="build/kwgen")
+    a = ap.parse_args()
+    R = Results("verify-inputs")
+    if not shutil.which(LLVM_MC):
+        R.skip("every check", f"{LLVM_MC} not installed (llvm-22)")
+    else:
+        with tempfile.TemporaryDirectory(prefix="kwgen-inputs-") as tmp:
+            nothing_checked(a, tmp, R)
+            symbol_injection(a, tmp, R)
+            linked(a, tmp, R)
+            long_words(a, tmp, R)
+            memory_bounds(a, tmp, R)
+    R.line()
+    return R.status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
