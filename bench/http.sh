@@ -9,11 +9,16 @@
 #   (c) misses       POST a distinct request each time (wrk-miss.lua varies
 #                    wait's skipLocalRead/skipGlobalRead, keys the generator
 #                    reads): generated and written
-#   (d) nginx        GET a static file the size of the hit response
+#   (d) get-memory   GET /v1/kernels/{key} of the hit again and again:
+#                    served from memory (the hot cache) like a POST hit
+#   (e) misses-2mb   (c) against a third kwgend with --max-cache-bytes
+#                    2000000: every miss also evicts
+#   (f) nginx        GET a static file the size of the hit response
 # Every response is checked (wrk-report.lua): 2xx and a body whose key is
 # 64 hex digits, the expected key for hits and nginx.  Any non-2xx, socket
 # error or bad body fails the benchmark (exit 1) after the table.  Then the
-# ratios against the targets (hits >= 0.7 x nginx, misses >= 0.3 x hits)
+# ratios against the targets (hits >= 0.7 x nginx, GET >= 0.9 x nginx, misses
+# >= 0.3 x POST hits from memory, bounded misses >= 0.15 x)
 # and kwgend's RSS idle and under load (targets 32 MiB and 128 MiB).  Both
 # servers run one worker per CPU and write an access log to a file.
 #
@@ -108,6 +113,7 @@ run() { # name script url [body] [key]
 }
 
 run hits-memory wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json" "$KW_KEY"
+run get-memory wrk-get.lua "http://127.0.0.1:$port/v1/kernels/$KW_KEY" "" "$KW_KEY"
 run misses wrk-miss.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/miss.tmpl"
 rss_load=$(cat "$tmp/rss-max" 2>/dev/null || echo 0)
 entries=$(curl -s --max-time 30 "http://127.0.0.1:$port/status")
@@ -122,6 +128,12 @@ code=$(curl -s --max-time 60 -o /dev/null -w '%{http_code}' -H 'Content-Type: ap
 	--data-binary @"$tmp/hit.json" "http://127.0.0.1:$port/v1/kernels")
 [ "$code" = 200 ] || { echo "bench-http: POST to the --hot-cache-bytes 0 daemon answered $code"; exit 1; }
 run hits-sqlite wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json" "$KW_KEY"
+kill "$kpid" && wait "$kpid" || { echo "bench-http: kwgend did not exit 0 on SIGTERM"; exit 1; }
+kpid=""
+
+# Misses under a small cache bound: each one evicts.
+start_kwgend "$tmp/cache-2mb.db" "$tmp/kwgend-2mb.log" --max-cache-bytes 2000000
+run misses-2mb wrk-miss.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/miss.tmpl"
 kill "$kpid" && wait "$kpid" || { echo "bench-http: kwgend did not exit 0 on SIGTERM"; exit 1; }
 kpid=""
 
@@ -170,17 +182,21 @@ st = json.loads(sys.argv[5])
 print("kwgen bench-http: %s connections, %s s each, response %d bytes" % (sys.argv[6], sys.argv[7], size))
 print("%-12s %10s %10s %10s %8s %8s %9s %8s" % ("run", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors",
                                                  "checked", "bad"))
-for k in ("hits-memory", "hits-sqlite", "misses", "nginx"):
+for k in ("hits-memory", "hits-sqlite", "get-memory", "misses", "misses-2mb", "nginx"):
     r = rows[k]
     print("%-12s %10.0f %10.3f %10.3f %8d %8d %9d %8d" % (k, r["rps"], r["p50"], r["p99"], r["non2xx"],
                                                        r["errs"], r["checked"], r["bad"]))
 hn = rows["hits-memory"]["rps"] / rows["nginx"]["rps"]
 hs = rows["hits-sqlite"]["rps"] / rows["nginx"]["rps"]
-mh = rows["misses"]["rps"] / rows["hits-sqlite"]["rps"]
+gn = rows["get-memory"]["rps"] / rows["nginx"]["rps"]
+mh = rows["misses"]["rps"] / rows["hits-memory"]["rps"]
+mb = rows["misses-2mb"]["rps"] / rows["hits-memory"]["rps"]
 def verdict(ok): return "ok" if ok else "BELOW TARGET"
 print("hits-memory/nginx  %.2f  (target >= 0.70)  %s" % (hn, verdict(hn >= 0.7)))
 print("hits-sqlite/nginx  %.2f  (target >= 0.70)  %s" % (hs, verdict(hs >= 0.7)))
-print("misses/hits-sqlite %.2f  (target >= 0.30)  %s" % (mh, verdict(mh >= 0.3)))
+print("get-memory/nginx   %.2f  (target >= 0.90)  %s" % (gn, verdict(gn >= 0.9)))
+print("misses/hits-memory %.2f  (target >= 0.30)  %s" % (mh, verdict(mh >= 0.3)))
+print("misses-2mb/hits-memory %.2f  (target >= 0.15)  %s" % (mb, verdict(mb >= 0.15)))
 print("RSS idle     %.1f MiB (target <= 32)  %s" % (idle, verdict(idle <= 32)))
 print("RSS loaded   %.1f MiB (target <= 128) %s" % (load, verdict(load <= 128)))
 print("cache after: %d entries, %d bytes, %d generations" % (st["entries"], st["bytes"], st.get("generations", 0)))

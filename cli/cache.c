@@ -28,10 +28,13 @@ static void usage(FILE *f)
 	      "  stats                 entries, bytes, file sizes, per ISA counts and ages\n"
 	      "  ls [--limit N] [--json]\n"
 	      "                        one line per entry, most recently used first:\n"
-	      "                        key, isa, bytes, last use (UTC), source; --json:\n"
-	      "                        one JSON object per line\n"
+	      "                        key, isa, bytes, last use (UTC), source (for a\n"
+	      "                        verification of POST /v1/verify: \"verification\"\n"
+	      "                        and the verifier's version); --json: one JSON\n"
+	      "                        object per line (\"kind\": kernel or verification)\n"
 	      "  show KEY [--json]     an entry: its metadata and its assembly as text\n"
-	      "                        (kwgen --asm); --json prints the stored response\n"
+	      "                        (kwgen --asm), or a verification's findings;\n"
+	      "                        --json prints the stored response\n"
 	      "  rm KEY                delete an entry (exit 1 if there is none)\n"
 	      "KEY is a whole key or its first 4 or more hex digits (one key only).\n"
 	      "  purge [--older-than DAYS]\n"
@@ -132,6 +135,13 @@ static void put_source(const char *json)
 	json_decref(v);
 }
 
+/* A verification row's version column holds the verifier's version (rows
+ * written before it was kept apart hold the generator's). */
+static int verifier_version(const kw_cache_row *r)
+{
+	return r->verification && !strncmp(r->generator_version, KW_CACHE_VERIFY_PREFIX, strlen(KW_CACHE_VERIFY_PREFIX));
+}
+
 static int print_row(void *ud, const kw_cache_row *r)
 {
 	char b[32];
@@ -139,10 +149,11 @@ static int print_row(void *ud, const kw_cache_row *r)
 	if (ud) {
 		/* --json: one object per line */
 		json_t *src = r->source[0] ? json_loads(r->source, 0, NULL) : NULL;
-		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I}", "key", r->key, "config_id", r->config_id,
-				      "generator_version", r->generator_version, "isa", r->isa, "bytes",
-				      (json_int_t)r->bytes, "created", (json_int_t)r->created, "last_access",
-				      (json_int_t)r->last_access);
+		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:I,s:I}", "key", r->key, "kind",
+				      r->verification ? "verification" : "kernel", "config_id", r->config_id,
+				      verifier_version(r) ? "verifier" : "generator_version", r->generator_version,
+				      "isa", r->isa, "bytes", (json_int_t)r->bytes, "created", (json_int_t)r->created,
+				      "last_access", (json_int_t)r->last_access);
 
 		if (o && src)
 			json_object_set(o, "source", src);
@@ -153,7 +164,10 @@ static int print_row(void *ud, const kw_cache_row *r)
 		return 0;
 	}
 	printf("%s  %-8s %10lld  %s  ", r->key, r->isa, (long long)r->bytes, utc(b, r->last_access));
-	put_source(r->source);
+	if (r->verification)
+		printf("verification (%s)", verifier_version(r) ? r->generator_version : "POST /v1/verify");
+	else
+		put_source(r->source);
 	putchar('\n');
 	return 0;
 }
@@ -177,6 +191,48 @@ static json_t *stored_answer(const kw_cache_row *r)
 	return o;
 }
 
+/* A verification's stored answer as text: its metadata, then one line per
+ * finding (as `kwgen verify` prints them, the file being "request") and the
+ * totals. */
+static void print_verification(const kw_cache_row *r, const json_t *ans)
+{
+	const char *ver = json_string_value(json_object_get(ans, "verifier"));
+	json_t *f, *totals = json_object_get(ans, "totals"), *n;
+	const char *code;
+	size_t i;
+	int any = 0;
+	char b[32];
+
+	printf("// key: %s\n// kind: verification (POST /v1/verify)\n// verifier: %s\n// isa: %s\n", r->key,
+	       ver ? ver : r->generator_version, r->isa);
+	printf("// request: %s\n", r->request);
+	printf("// bytes: %lld\n", (long long)r->bytes);
+	printf("// created: %s UTC\n", utc(b, r->created));
+	printf("// last used: %s UTC\n", utc(b, r->last_access));
+	json_array_foreach(json_object_get(ans, "findings"), i, f) {
+		json_t *off = json_object_get(f, "offset");
+
+		printf("request:%lld: %s: %s: %s", (long long)json_integer_value(json_object_get(f, "line")),
+		       json_string_value(json_object_get(f, "severity")) ? json_string_value(json_object_get(f, "severity")) : "?",
+		       json_string_value(json_object_get(f, "code")) ? json_string_value(json_object_get(f, "code")) : "?",
+		       json_string_value(json_object_get(f, "message")) ? json_string_value(json_object_get(f, "message")) : "");
+		if (json_is_integer(off))
+			printf(" (offset 0x%llx)", (unsigned long long)json_integer_value(off));
+		putchar('\n');
+	}
+	printf("// findings:");
+	json_object_foreach(totals, code, n)
+		any += json_integer_value(n) != 0;
+	if (!any)
+		printf(" none");
+	json_object_foreach(totals, code, n)
+		if (json_integer_value(n))
+			printf(" %s %lld", code, (long long)json_integer_value(n));
+	if (json_is_true(json_object_get(ans, "truncated")))
+		printf(" (list truncated)");
+	printf("; %lld suppressed\n", (long long)json_integer_value(json_object_get(ans, "suppressed")));
+}
+
 static int print_entry(void *ud, const kw_cache_row *r)
 {
 	show_opts *o = ud;
@@ -185,6 +241,11 @@ static int print_entry(void *ud, const kw_cache_row *r)
 
 	if (!ans) {
 		o->rc = kw_error_set(o->err, KW_EIO, "response", "the stored response of %s is not JSON", r->key);
+		return 1;
+	}
+	if (!o->json && r->verification) {
+		print_verification(r, ans);
+		json_decref(ans);
 		return 1;
 	}
 	if (o->json) {

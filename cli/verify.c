@@ -41,19 +41,22 @@ static void verify_usage(FILE *f)
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
 	      "  --no-redundant      do not report redundant_wait\n"
 	      "  --version           print the verifier's version and exit\n"
-	      "  --Werror            warnings (redundant_wait, unsupported) also exit 1\n"
+	      "  --Werror            warnings (redundant_wait, unsupported, race_lds_latency)\n"
+	      "                      also exit 1\n"
 	      "  --max-bytes N       largest input file (default 134217728, 128 MiB,\n"
 	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
 	      "  --max-instructions N  most instructions one file may hold (default\n"
 	      "                      16777216, kwgend's default for POST /v1/verify)\n"
-	      "  --max-work N, --max-findings N   data-flow steps, findings listed\n"
+	      "  --max-work N        data-flow steps (default 64 per instruction plus 1M)\n"
+	      "  --max-findings N    findings listed (default 100000; totals stay exact)\n"
 	      "  --max-memory N      bytes one file's verification may hold (decoded\n"
 	      "                      text, macro expansions, instructions; default 16 x\n"
 	      "                      the file + 96 MiB); more: exit 2 naming the bound\n"
 	      "\n"
-	      "Exit: 0 no error finding, 1 an error finding (race class or\n"
+	      "Exit: 0 no error finding, 1 an error finding (race class but race_lds_latency, or\n"
 	      "unknown_instruction; with --Werror also a warning), 2 unreadable input or\n"
-	      "usage error.  redundant_wait and unsupported are warnings: printed, exit 0.\n",
+	      "usage error.  redundant_wait, unsupported and race_lds_latency are warnings:\n"
+	      "printed, exit 0.\n",
 	      f);
 }
 
@@ -340,7 +343,8 @@ int kw_cli_verify(int argc, char **argv)
 			worst = 2;
 		} else if (worst < 1) {
 			uint64_t warn = kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT) +
-					kw_verify_result_total(r, KW_VF_UNSUPPORTED);
+					kw_verify_result_total(r, KW_VF_UNSUPPORTED) +
+					kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY);
 			if (kw_verify_result_errors(r) || (werror && warn))
 				worst = 1;
 		}

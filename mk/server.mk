@@ -5,8 +5,10 @@
 #                     against tests/golden/answers.jsonl.gz (default 300)
 #   make e2e-smoke    the same checks with E2E_SMOKE_GOLDEN (default 20) corpus
 #                     requests (make check's e2e tier)
-#   make bench-http   wrk against cache hits, cache misses and nginx serving a
-#                     static file of the same size (not part of `make test`)
+#   make bench-http   wrk against cache hits (POST, and GET by key), cache
+#                     misses (default bound and --max-cache-bytes 2000000) and
+#                     nginx serving a static file of the same size (not part
+#                     of `make test`)
 #   make serve-test   tests/e2e/serve_test.py but its latency check: lingering
 #                     close after 413, HTTP framing, NUL bytes, access-log
 #                     fields, request ids, SIGHUP, SIGTERM, --listen host

@@ -86,7 +86,8 @@ const char *kw_http_allowed(int route)
 	case KW_ROUTE_KERNELS:
 	case KW_ROUTE_BATCH:
 	case KW_ROUTE_VERIFY: return "POST";
-	case KW_ROUTE_KERNEL_GET: return "GET, HEAD, DELETE";
+	case KW_ROUTE_KERNEL_GET:
+	case KW_ROUTE_VERIFY_GET: return "GET, HEAD, DELETE";
 	default: return "GET, HEAD";
 	}
 }
@@ -95,7 +96,7 @@ int kw_http_method_ok(int route, const char *method)
 {
 	if (route == KW_ROUTE_KERNELS || route == KW_ROUTE_BATCH || route == KW_ROUTE_VERIFY)
 		return strcmp(method, "POST") == 0;
-	if (route == KW_ROUTE_KERNEL_GET && strcmp(method, "DELETE") == 0)
+	if ((route == KW_ROUTE_KERNEL_GET || route == KW_ROUTE_VERIFY_GET) && strcmp(method, "DELETE") == 0)
 		return 1;
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
@@ -236,6 +237,7 @@ static void status_reply(kw_reply *out, kw_srv *s)
 	kw_error e = KW_ERROR_INIT;
 	kw_cache_stats st;
 	kw_kernel_counts kc;
+	kw_verify_counts vc;
 	json_t *o;
 
 	if (kw_cache_stats_get(&st, s->cache, &e) < 0) {
@@ -243,6 +245,7 @@ static void status_reply(kw_reply *out, kw_srv *s)
 		return;
 	}
 	kw_metrics_kernel_counts(&kc);
+	kw_metrics_verify_counts(&vc);
 	o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:I,s:I,s:b,s:I}",
 		      "entries", (json_int_t)st.entries, "bytes", (json_int_t)st.bytes,
 		      "hits", (json_int_t)kc.hits, "misses", (json_int_t)kc.misses,
@@ -257,6 +260,13 @@ static void status_reply(kw_reply *out, kw_srv *s)
 					       "wal", (json_int_t)st.wal_bytes, "shm",
 					       (json_int_t)st.shm_bytes)) == 0)
 		json_object_set_new(o, "read_only", json_boolean(st.read_only));
+	/* POST /v1/verify and GET /v1/verify/{key}: counted apart from kernels */
+	if (o)
+		json_object_set_new(o, "verify",
+				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:f}", "hits", (json_int_t)vc.hits, "misses",
+					      (json_int_t)vc.misses, "errors", (json_int_t)vc.errors, "bytes_in",
+					      (json_int_t)vc.bytes_in, "verifications", (json_int_t)vc.runs,
+					      "seconds", vc.seconds));
 	kw_reply_json(out, 200, o);
 }
 
@@ -319,7 +329,8 @@ static int verify_job(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connec
 	}
 	a->s = s;
 	a->q = q;
-	return kw_kjob_call(out, job, s, verify_run, verify_free, a);
+	/* keyed: identical verifications at once run once (single flight) */
+	return kw_kjob_call(out, job, s, kw_vreq_key(q), verify_run, verify_free, a);
 }
 
 /* The GET routes and every POST route once its body is complete.  Returns
@@ -362,7 +373,10 @@ int kw_http_dispatch(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connect
 	case KW_ROUTE_VERIFY: /* a hit here, a miss on the worker pool */
 		return verify_job(out, job, s, c, ctx, bypass);
 	case KW_ROUTE_VERIFY_GET:
-		kw_verify_get(out, s, key);
+		if (strcmp(ctx->method, "DELETE") == 0)
+			kw_verify_delete(out, s, key);
+		else
+			kw_verify_get(out, s, key);
 		break;
 	case KW_ROUTE_KERNEL_GET:
 		if (strcmp(ctx->method, "DELETE") == 0)

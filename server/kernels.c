@@ -19,7 +19,8 @@
  * leader, a leader takes an --max-inflight slot and generates on the pool.
  * A batch takes one slot and runs its items one per slice on the pool, an
  * item that finds its key in flight parking the batch on that flight until
- * the leader wakes it.  A batch response is assembled as text from the
+ * the leader wakes it.  A call (kw_kjob_call: a verification) with a key
+ * joins that key's flight the same way.  A batch response is assembled as text from the
  * items' texts (each written once by jansson), never parsed back.
  */
 #define _GNU_SOURCE /* memmem */
@@ -88,31 +89,6 @@ static char *concat_asm(const json_t *results)
 	return text;
 }
 
-/* The tables column: [{"name", "acc2arch"?, "arch2acc"?, "value"?}, ...]. */
-static char *tables_json(const json_t *results)
-{
-	static const char *const keys[] = { "acc2arch", "arch2acc", "value" };
-	json_t *tables = json_array(), *res;
-	size_t i;
-	char *text;
-
-	json_array_foreach(results, i, res) {
-		json_t *row = json_object();
-
-		json_object_set(row, "name", json_object_get(res, "name"));
-		for (size_t k = 0; k < 3; k++) {
-			json_t *v = json_object_get(res, keys[k]);
-
-			if (v)
-				json_object_set(row, keys[k], v);
-		}
-		json_array_append_new(tables, row);
-	}
-	text = json_dumps(tables, JSON_COMPACT);
-	json_decref(tables);
-	return text;
-}
-
 /* "{" members "," "cached":flag "}" - malloc()ed, or NULL. */
 static char *with_cached(const char *members, int flag)
 {
@@ -134,21 +110,129 @@ static char *with_cached(const char *members, int flag)
 	return text;
 }
 
-/*
- * The two texts a miss needs: the answer ("cached": false) and the stored
- * row ("cached": true).  They differ only in that member, so resp (which
- * lacks it) is dumped once with JSON_EMBED - its members without the
- * braces - and each text is "{" members "," cached-member "}", every piece
- * written by jansson.  Returns 0, or -1 when out of memory.
- */
-static int response_texts(char **client, char **stored, const json_t *resp)
+/* jansson's dump callback: append to a kw_buf. */
+static int to_buf(const char *text, size_t size, void *data)
 {
-	char *members = json_dumps(resp, JSON_COMPACT | JSON_EMBED);
+	return kw_buf_put(data, text, size) == 0 ? 0 : -1;
+}
 
-	*client = members ? with_cached(members, 0) : NULL;
-	*stored = members ? with_cached(members, 1) : NULL;
-	free(members);
-	return *client && *stored ? 0 : -1;
+/* v's compact JSON text appended to b (jansson writes it). */
+static void put_json(kw_buf *b, const json_t *v)
+{
+	if (json_dump_callback(v, to_buf, b, JSON_COMPACT | JSON_ENCODE_ANY) != 0)
+		b->oom = 1;
+}
+
+/* A member name as a JSON string appended to b, then ':'. */
+static void put_name(kw_buf *b, const char *name)
+{
+	json_t *k = json_string(name);
+
+	if (!k)
+		b->oom = 1;
+	else
+		put_json(b, k);
+	json_decref(k);
+	kw_buf_putc(b, ':');
+}
+
+/* The members of the tables column, in this order (schema/cache.sql). */
+static const char *const table_members[] = { "name", "acc2arch", "arch2acc", "value" };
+
+/* One result object r into body (as json_dumps writes it: its members in
+ * order) and its row of the tables column into tables: {"name",
+ * "acc2arch"?, "arch2acc"?, "value"?}, each value copied from the text
+ * just written to body, so it is dumped once. */
+static void put_result(kw_buf *body, kw_buf *tables, const json_t *r)
+{
+	size_t at[4][2] = { { 0, 0 } };
+	int have[4] = { 0 }, first = 1;
+	const char *name;
+	json_t *v;
+
+	if (!json_is_object(r)) {
+		put_json(body, r);
+		kw_buf_puts(tables, "{}");
+		return;
+	}
+	kw_buf_putc(body, '{');
+	json_object_foreach((json_t *)r, name, v) {
+		if (!first)
+			kw_buf_putc(body, ',');
+		first = 0;
+		put_name(body, name);
+		int t = 0;
+
+		while (t < 4 && strcmp(name, table_members[t]) != 0)
+			t++;
+		if (t < 4) {
+			have[t] = 1;
+			at[t][0] = body->len;
+		}
+		put_json(body, v);
+		if (t < 4)
+			at[t][1] = body->len;
+	}
+	kw_buf_putc(body, '}');
+	kw_buf_putc(tables, '{');
+	first = 1;
+	for (int t = 0; t < 4; t++) {
+		if (!have[t] || body->oom)
+			continue;
+		if (!first)
+			kw_buf_putc(tables, ',');
+		first = 0;
+		put_name(tables, table_members[t]);
+		kw_buf_put(tables, body->p + at[t][0], at[t][1] - at[t][0]);
+	}
+	kw_buf_putc(tables, '}');
+}
+
+/*
+ * The texts a miss needs, each value written by jansson once: the answer
+ * ("cached": false), the stored row ("cached": true) and the tables column.
+ * resp is written member by member as json_dumps(JSON_COMPACT) would (the
+ * same bytes); the table values of each result are copied from it rather
+ * than dumped a second time.  Returns 0, or -1 when out of memory.
+ */
+static int answer_texts(char **client, char **stored, char **tables, const json_t *resp)
+{
+	kw_buf body = KW_BUF_INIT, tab = KW_BUF_INIT;
+	const char *name;
+	json_t *v;
+	int first = 1;
+
+	*client = *stored = *tables = NULL;
+	json_object_foreach((json_t *)resp, name, v) {
+		if (!first)
+			kw_buf_putc(&body, ',');
+		first = 0;
+		put_name(&body, name);
+		if (strcmp(name, "results") != 0 || !json_is_array(v)) {
+			put_json(&body, v);
+			continue;
+		}
+		kw_buf_putc(&body, '[');
+		kw_buf_putc(&tab, '[');
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if (i > 0) {
+				kw_buf_putc(&body, ',');
+				kw_buf_putc(&tab, ',');
+			}
+			put_result(&body, &tab, json_array_get(v, i));
+		}
+		kw_buf_putc(&body, ']');
+		kw_buf_putc(&tab, ']');
+	}
+	kw_buf_putc(&body, '\0');
+	if (!body.oom && !tab.oom && tab.len) {
+		*client = with_cached(body.p, 0);
+		*stored = with_cached(body.p, 1);
+		*tables = kw_buf_detach(&tab);
+	}
+	kw_buf_free(&body);
+	kw_buf_free(&tab);
+	return *client && *stored && *tables ? 0 : -1;
 }
 
 /* The request's source as compact JSON, or NULL (none, or out of memory). */
@@ -212,18 +296,35 @@ void kw_kernels_to_text(kw_reply *out)
 	}
 }
 
-/* Generate r and store the answer.  out gets the response (cached:false),
- * a 4xx for a request the generators refuse, or a 503 when the row could
- * not be written. */
-static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *key,
-		     const char *config_id, const char *canonical)
+/* A generated answer on its way into the cache: the row's texts, kept
+ * until its commit (kw_cache_put_async reads them until then). */
+typedef struct kw_fresh {
+	char *client, *stored, *asm_text, *tables, *source;
+	kw_cache_entry entry;
+} kw_fresh;
+
+static void fresh_free(kw_fresh *f)
+{
+	free(f->client);
+	free(f->stored);
+	free(f->asm_text);
+	free(f->tables);
+	free(f->source);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Generate r into f (the texts to store and serve).  Returns 0, or -1
+ * with out set: a 4xx for a request the generators refuse, 503 out of
+ * memory.  key, config_id and canonical must outlive f's put. */
+static int generate_fresh(kw_reply *out, kw_fresh *f, const kw_request *r, const char *key,
+			  const char *config_id, const char *canonical)
 {
 	kw_error e = KW_ERROR_INIT;
 	json_t *results = NULL, *resp;
-	char *client = NULL, *stored = NULL, *asm_text = NULL, *tables = NULL, *source = NULL;
 	double t0 = now_s();
 	int rc;
 
+	memset(f, 0, sizeof(*f));
 	rc = kw_request_run(&results, r, &e);
 	kw_metrics_generation(now_s() - t0);
 	if (rc < 0) {
@@ -231,42 +332,62 @@ static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *
 			snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 				 " (--max-response-bytes)");
 		kw_reply_kw_error(out, &e);
-		return;
+		return -1;
 	}
 	resp = json_pack("{s:s,s:s,s:s,s:s,s:o}", "key", key, "config_id", config_id,
 			 "generator_version", kw_generator_version(), "isa", kw_request_isa_name(r),
 			 "results", results);
 	if (resp) {
-		response_texts(&client, &stored, resp);
-		results = json_object_get(resp, "results");
-		asm_text = concat_asm(results);
-		tables = tables_json(results);
+		answer_texts(&f->client, &f->stored, &f->tables, resp);
+		f->asm_text = concat_asm(json_object_get(resp, "results"));
 	}
-	if (!client || !stored || !asm_text || !tables) {
+	json_decref(resp);
+	if (!f->client || !f->stored || !f->asm_text || !f->tables) {
+		fresh_free(f);
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		out->retry_after = 1;
-		goto done;
+		return -1;
 	}
-	source = source_text(r);
-	kw_cache_entry entry = { key, config_id, kw_generator_version(), kw_request_isa_name(r),
-				 canonical, asm_text, tables, stored, source };
-	if ((rc = kw_cache_put(s->cache, &entry, &e)) < 0) {
-		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", key, e.message);
-		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s",
-			       e.message);
+	f->source = source_text(r);
+	f->entry = (kw_cache_entry){ key, config_id, kw_generator_version(), kw_request_isa_name(r),
+				     canonical, f->asm_text, f->tables, f->stored, f->source };
+	return 0;
+}
+
+/* f's put ended with rc (e when it failed): out gets the answer
+ * (cached: false) or a 503; f is freed.  A GET answer held for the key is
+ * dropped (the row was rewritten, perhaps with another source). */
+static void fresh_stored(kw_reply *out, kw_srv *s, kw_fresh *f, int rc, const kw_error *e)
+{
+	kw_memo_forget_row(s->memo, f->entry.key);
+	if (rc < 0) {
+		const char *why = e ? e->message : "unknown error";
+
+		kw_log(KW_LOG_ERROR, "cache write failed for %s: %s", f->entry.key, why);
+		kw_reply_error(out, 503, "storage", NULL, "the cache could not store the result: %s", why);
 		out->retry_after = 1;
-		goto done;
+	} else {
+		kw_reply_text(out, 200, f->client, strlen(f->client), NULL);
+		f->client = NULL;
+		out->cached = 0;
 	}
-	kw_reply_text(out, 200, client, strlen(client), NULL);
-	client = NULL;
-	out->cached = 0;
-done:
-	json_decref(resp);
-	free(client);
-	free(stored);
-	free(asm_text);
-	free(tables);
-	free(source);
+	fresh_free(f);
+}
+
+/* Generate r and store the answer before returning (a batch item).  out
+ * gets the response (cached:false), a 4xx for a request the generators
+ * refuse, or a 503 when the row could not be written. */
+static void generate(kw_reply *out, kw_srv *s, const kw_request *r, const char *key,
+		     const char *config_id, const char *canonical)
+{
+	kw_error e = KW_ERROR_INIT;
+	kw_fresh f;
+	int rc;
+
+	if (generate_fresh(out, &f, r, key, config_id, canonical) < 0)
+		return;
+	rc = kw_cache_put(s->cache, &f.entry, &e);
+	fresh_stored(out, s, &f, rc, &e);
 }
 
 /* A miss or a batch waiting for (or being given) generation. */
@@ -289,6 +410,7 @@ struct kw_kjob {
 	int have_digest;
 	char *source;            /* the request's "source" as JSON, or NULL */
 	int text;                /* answer a 200 as plain text */
+	kw_fresh fresh;          /* its answer while the cache commits it */
 	/* a batch */
 	json_t *root, *reqs;
 	size_t n, next;          /* items, the next one to answer */
@@ -398,14 +520,40 @@ static void one_answer(kw_kjob *j)
 	job_done(j);
 }
 
+/* The committer has written the job's row (or failed to): answer the
+ * followers and the job.  Runs on the cache's committer thread. */
+static void one_stored(void *arg, int rc, const kw_error *e)
+{
+	kw_kjob *j = arg;
+
+	fresh_stored(&j->out, j->s, &j->fresh, rc, e);
+	kw_flight_finish(j->s->flights, j->flight, &j->out);
+	j->flight = NULL;
+	one_answer(j);
+}
+
+/* The leader of one kernel, on a worker: look again (a flight for the key
+ * may have finished between the first lookup and the join), else generate
+ * and hand the row to the cache's committer (group commit), which answers
+ * once the row is committed; the worker goes on meanwhile. */
 static int one_slice(kw_job *b)
 {
 	kw_kjob *j = (kw_kjob *)b;
+	kw_error e = KW_ERROR_INIT;
+	int rc;
 
-	lead(&j->out, j->s, j->flight, j->r, j->key, j->config_id, j->canonical, j->bypass);
-	j->flight = NULL;
-	one_answer(j);
-	return KW_JOB_DONE;
+	if ((!j->bypass && lookup(&j->out, j->s, j->key)) ||
+	    generate_fresh(&j->out, &j->fresh, j->r, j->key, j->config_id, j->canonical) < 0) {
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+		one_answer(j);
+		return KW_JOB_DONE;
+	}
+	if ((rc = kw_cache_put_async(j->s->cache, &j->fresh.entry, one_stored, j, &e)) < 0) {
+		one_stored(j, rc, &e);
+		return KW_JOB_DONE;
+	}
+	return KW_JOB_PARKED; /* one_stored answers; j is not ours any more */
 }
 
 static void one_cancel(kw_job *b, int why)
@@ -765,6 +913,10 @@ static int call_slice(kw_job *b)
 	kw_kjob *j = (kw_kjob *)b;
 
 	j->fn(&j->out, j->arg);
+	if (j->flight) { /* a keyed call leads its flight: answer the followers */
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+	}
 	job_done(j);
 	return KW_JOB_DONE;
 }
@@ -774,11 +926,49 @@ static void call_cancel(kw_job *b, int why)
 	kw_kjob *j = (kw_kjob *)b;
 
 	cancelled(&j->out, j->s, why);
+	if (j->flight) {
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+	}
 	job_done(j);
 }
 
-int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
-		 void (*free_arg)(void *arg), void *arg)
+/* A follower of a keyed call: the leader's answer is ours. */
+static void call_wake(kw_flight_waiter *w, const kw_reply *r)
+{
+	kw_kjob *j = (kw_kjob *)((char *)w - offsetof(kw_kjob, waiter));
+
+	kw_reply_copy(&j->out, r);
+	job_done(j);
+}
+
+/* A keyed call: join its flight; a leader takes a slot and is queued. */
+static void call_start_keyed(kw_kjob *j)
+{
+	int rc = kw_flight_join(&j->flight, j->s->flights, j->key, &j->waiter);
+
+	if (rc == 0)
+		return; /* a follower: call_wake answers (j is not ours any more) */
+	if (rc < 0) {
+		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
+		j->out.retry_after = 1;
+		job_done(j);
+		return;
+	}
+	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
+		overloaded(&j->out, j->s);
+		kw_flight_finish(j->s->flights, j->flight, &j->out);
+		j->flight = NULL;
+		job_done(j);
+		return;
+	}
+	j->base.deadline = deadline_of(j->s);
+	if (kw_work_submit(j->s->work, &j->base) < 0)
+		call_cancel(&j->base, KW_CANCEL_SHUTDOWN);
+}
+
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, const char *key,
+		 void (*fn)(kw_reply *out, void *arg), void (*free_arg)(void *arg), void *arg)
 {
 	kw_kjob *j = job_new(s, 2, 0);
 
@@ -788,6 +978,18 @@ int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *o
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		out->retry_after = 1;
 		return 0;
+	}
+	if (key) { /* the slot is taken by the flight's leader (kw_kjob_start) */
+		snprintf(j->key, sizeof(j->key), "%s", key);
+		memcpy(j->out.key, j->key, sizeof(j->key));
+		j->fn = fn;
+		j->free_arg = free_arg;
+		j->arg = arg;
+		j->base.slice = call_slice;
+		j->base.cancel = call_cancel;
+		j->waiter.wake = call_wake;
+		*job = j;
+		return 1;
 	}
 	if (!(j->slots = kw_admit_enter_n(&s->admit, 1))) {
 		free_arg(arg);
@@ -814,6 +1016,10 @@ void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg)
 		one_start(j);
 		return;
 	}
+	if (j->batch == 2 && j->key[0]) {
+		call_start_keyed(j);
+		return;
+	}
 	j->base.deadline = deadline_of(j->s);
 	if (kw_work_submit(j->s->work, &j->base) < 0)
 		j->base.cancel(&j->base, KW_CANCEL_SHUTDOWN);
@@ -834,6 +1040,7 @@ void kw_kjob_free(kw_kjob *j)
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
 	kw_reply_reset(&j->out);
 	kw_reply_reset(&j->item);
+	fresh_free(&j->fresh);
 	kw_buf_free(&j->resp);
 	json_decref(j->root);
 	free(j->canonical);
@@ -874,7 +1081,29 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
 		return;
 	}
-	rc = kw_cache_get(&text, &len, s->cache, key, &e);
+	/* Held in memory (a GET of the last second): no SQLite. */
+	if (kw_memo_get_row(s->memo, key, as_text, &text, &len)) {
+		kw_cache_touch(s->cache, key); /* recency only */
+		memcpy(out->key, key, 65);
+		snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
+		out->cached = 1;
+		if (etag_matches(if_none_match, out->etag)) {
+			free(text);
+			kw_reply_text(out, 304, NULL, 0, NULL);
+			return;
+		}
+		kw_reply_text(out, 200, text, len, as_text ? "text/plain; charset=utf-8" : NULL);
+		return;
+	}
+	/* the verification routes share the store: a verification is no kernel */
+	rc = kw_cache_is_verification(s->cache, key, &e);
+	if (rc > 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a verification, not a kernel: GET /v1/verify/{key}");
+		return;
+	}
+	if (rc == 0)
+		rc = kw_cache_get(&text, &len, s->cache, key, &e);
 	if (rc < 0) {
 		kw_reply_kw_error(out, &e);
 		return;
@@ -892,9 +1121,13 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 	if (kw_cache_get_source(&src, s->cache, key, NULL) == 0)
 		splice_source(out, src);
 	free(src);
+	if (out->status == 200)
+		kw_memo_put_row(s->memo, key, 0, out->body, out->len);
 	if (as_text) {
 		snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
 		kw_kernels_to_text(out);
+		if (out->status == 200)
+			kw_memo_put_row(s->memo, key, 1, out->body, out->len);
 	}
 }
 
@@ -908,6 +1141,11 @@ void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key)
 		return;
 	}
 	memcpy(out->key, key, 65);
+	if (kw_cache_is_verification(s->cache, key, NULL) > 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a verification, not a kernel: DELETE /v1/verify/{key}");
+		return;
+	}
 	if (kw_cache_delete(s->cache, key, &e) < 0) {
 		kw_reply_kw_error(out, &e);
 		return;

@@ -7,7 +7,8 @@
  * that must generate becomes a kw_kjob: the caller suspends its request,
  * then calls kw_kjob_start, and the job's done hook is called exactly
  * once, on whatever thread finishes it (a worker of s->work, the leader
- * of a single flight, the pool's reaper, or inside kw_kjob_start itself),
+ * of a single flight, the cache's committer once a miss's row is written,
+ * the pool's reaper, or inside kw_kjob_start itself),
  * when its reply is ready.
  */
 #ifndef KW_SERVER_KERNELS_H
@@ -48,11 +49,15 @@ int kw_kernels_batch(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, 
 /*
  * Any other slow work as a job: fn(out, arg) runs on a worker (one slot
  * of --max-inflight, the same --work-timeout), free_arg(arg) when the job
- * is freed.  Returns 1 with *job set, or 0 with out filled (503
- * overloaded; free_arg has run).
+ * is freed.  key (64 hex digits, or NULL): the job joins key's single
+ * flight as a kernel miss does: while one job of that key runs, the others
+ * take no slot, do not run and are answered with its reply (fn must then
+ * answer the same for every job of the key).  Returns 1 with *job set, or
+ * 0 with out filled (503 overloaded, only without a key; free_arg has
+ * run).
  */
-int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, void (*fn)(kw_reply *out, void *arg),
-		 void (*free_arg)(void *arg), void *arg);
+int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, const char *key,
+		 void (*fn)(kw_reply *out, void *arg), void (*free_arg)(void *arg), void *arg);
 
 /* Start a job from kw_kernels_post/kw_kernels_batch/kw_kjob_call after its request was
  * suspended: done(arg) will be called exactly once (possibly before this
@@ -66,12 +71,13 @@ void kw_kjob_reply(kw_kjob *j, kw_reply *out);
 void kw_kjob_free(kw_kjob *j);
 
 /* GET/HEAD /v1/kernels/{key}: the stored response (with the row's source)
- * and a strong ETag ("<key>", "<key>-text" for text); if_none_match (may
+ * and a strong ETag (404 for a verification's key: GET /v1/verify/{key}) ("<key>", "<key>-text" for text); if_none_match (may
  * be NULL) matching it gives 304.  as_text: plain text (Accept). */
 void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match, int as_text);
 
 /* DELETE /v1/kernels/{key}: remove the row (and what memory holds of it).
- * 200 {"key", "deleted": true}, 404 not_found, 503 storage. */
+ * 200 {"key", "deleted": true}, 404 not_found (also a verification's key:
+ * DELETE /v1/verify/{key}), 503 storage. */
 void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key);
 
 /* Turn a 200 reply's JSON answer into its text (kwgen/text.h), Content-Type

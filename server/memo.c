@@ -23,12 +23,22 @@ typedef struct kw_memo_slot {
 	int64_t confirmed;  /* ms (CLOCK_MONOTONIC) the row was last seen in the file */
 } kw_memo_slot;
 
+/* A GET answer by key: [0] the JSON, [1] the text. */
+typedef struct kw_memo_row {
+	char key[64];
+	unsigned char used;
+	char *resp[2];      /* malloc()ed or NULL */
+	size_t len[2];
+	int64_t confirmed[2];
+} kw_memo_row;
+
 struct kw_memo {
 	size_t nslots;
 	size_t budget;
 	int64_t fresh_ms;
 	atomic_size_t held;  /* response bytes held */
 	kw_memo_slot *slots;
+	kw_memo_row *rows;   /* nslots of them, by key */
 	pthread_mutex_t locks[KW_MEMO_LOCKS];
 	EVP_MD *sha256;
 };
@@ -51,10 +61,12 @@ kw_memo *kw_memo_new(size_t nslots, size_t budget, int64_t fresh_ms)
 	m->budget = budget;
 	m->fresh_ms = fresh_ms;
 	m->slots = calloc(m->nslots, sizeof(*m->slots));
+	m->rows = calloc(m->nslots, sizeof(*m->rows));
 	m->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-	if (!m->slots || !m->sha256) {
+	if (!m->slots || !m->rows || !m->sha256) {
 		EVP_MD_free(m->sha256);
 		free(m->slots);
+		free(m->rows);
 		free(m);
 		return NULL;
 	}
@@ -69,10 +81,14 @@ void kw_memo_free(kw_memo *m)
 		return;
 	for (int i = 0; i < KW_MEMO_LOCKS; i++)
 		pthread_mutex_destroy(&m->locks[i]);
-	for (size_t i = 0; i < m->nslots; i++)
+	for (size_t i = 0; i < m->nslots; i++) {
 		free(m->slots[i].resp);
+		free(m->rows[i].resp[0]);
+		free(m->rows[i].resp[1]);
+	}
 	EVP_MD_free(m->sha256);
 	free(m->slots);
+	free(m->rows);
 	free(m);
 }
 
@@ -170,8 +186,107 @@ void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, co
 	pthread_mutex_unlock(lk);
 }
 
+/* The row slot of a key: its first 16 hex digits as a number (keys are
+ * SHA-256 digests, uniform already). */
+static size_t row_of(const kw_memo *m, const char *key)
+{
+	uint64_t h = 0;
+
+	for (int i = 0; i < 16; i++) {
+		int ch = (unsigned char)key[i];
+
+		h = h << 4 | (uint64_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+	}
+	return (size_t)(h % m->nslots);
+}
+
+/* Free what a row slot holds (its lock held). */
+static void row_clear(kw_memo *m, kw_memo_row *r)
+{
+	for (int v = 0; v < 2; v++) {
+		if (r->resp[v]) {
+			atomic_fetch_sub(&m->held, r->len[v]);
+			free(r->resp[v]);
+		}
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+int kw_memo_get_row(kw_memo *m, const char *key, int as_text, char **resp, size_t *len)
+{
+	size_t i;
+	kw_memo_row *r;
+	pthread_mutex_t *lk;
+	int v = as_text ? 1 : 0, found = 0;
+
+	if (!m)
+		return 0;
+	i = row_of(m, key);
+	r = &m->rows[i];
+	lk = &m->locks[i % KW_MEMO_LOCKS];
+	pthread_mutex_lock(lk);
+	if (r->used && memcmp(r->key, key, 64) == 0 && r->resp[v] &&
+	    mono_ms() - r->confirmed[v] < m->fresh_ms && (*resp = malloc(r->len[v] + 1))) {
+		memcpy(*resp, r->resp[v], r->len[v]);
+		(*resp)[r->len[v]] = '\0';
+		*len = r->len[v];
+		found = 1;
+	}
+	pthread_mutex_unlock(lk);
+	return found;
+}
+
+void kw_memo_put_row(kw_memo *m, const char *key, int as_text, const char *resp, size_t len)
+{
+	size_t i;
+	kw_memo_row *r;
+	pthread_mutex_t *lk;
+	int v = as_text ? 1 : 0;
+	char *copy = NULL;
+
+	if (!m || !resp)
+		return;
+	i = row_of(m, key);
+	r = &m->rows[i];
+	lk = &m->locks[i % KW_MEMO_LOCKS];
+	pthread_mutex_lock(lk);
+	if (r->used && memcmp(r->key, key, 64) != 0)
+		row_clear(m, r); /* another key's: overwritten */
+	if (r->resp[v]) {
+		atomic_fetch_sub(&m->held, r->len[v]);
+		free(r->resp[v]);
+		r->resp[v] = NULL;
+	}
+	if (atomic_load(&m->held) + len <= m->budget && (copy = malloc(len))) {
+		memcpy(copy, resp, len);
+		atomic_fetch_add(&m->held, len);
+		memcpy(r->key, key, 64);
+		r->used = 1;
+		r->resp[v] = copy;
+		r->len[v] = len;
+		r->confirmed[v] = mono_ms();
+	}
+	pthread_mutex_unlock(lk);
+}
+
+void kw_memo_forget_row(kw_memo *m, const char *key)
+{
+	size_t i;
+	pthread_mutex_t *lk;
+
+	if (!m)
+		return;
+	i = row_of(m, key);
+	lk = &m->locks[i % KW_MEMO_LOCKS];
+	pthread_mutex_lock(lk);
+	if (m->rows[i].used && memcmp(m->rows[i].key, key, 64) == 0)
+		row_clear(m, &m->rows[i]);
+	pthread_mutex_unlock(lk);
+}
+
 void kw_memo_forget(kw_memo *m, const char *key)
 {
+	kw_memo_forget_row(m, key);
 	for (size_t i = 0; m && i < m->nslots; i++) {
 		kw_memo_slot *s = &m->slots[i];
 		pthread_mutex_t *lk = &m->locks[i % KW_MEMO_LOCKS];

@@ -13,6 +13,11 @@
  * The table is direct-mapped with a fixed number of slots (a collision
  * overwrites), so its memory is bounded: slots plus at most budget bytes of
  * response text.  Only answers with status 200 are recorded.
+ *
+ * Beside it, by key, the answers of GET /v1/kernels/{key}: the stored
+ * response with the row's source (JSON) and its text form, in as many
+ * slots again, under the same budget and the same freshness, so that a
+ * repeated GET (and its 304) is served from memory like a POST hit.
  */
 #ifndef KW_SERVER_MEMO_H
 #define KW_SERVER_MEMO_H
@@ -45,7 +50,21 @@ void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, co
 		 size_t len);
 
 /* Drop every slot that maps to key (64 hex digits): a DELETE of the row
- * must not be answered from memory.  Walks the whole table (rare). */
+ * must not be answered from memory.  Walks the whole table (rare); the
+ * GET answers of key too. */
 void kw_memo_forget(kw_memo *m, const char *key);
+
+/* The GET answer held for key (64 hex digits): as_text 0 = the JSON, 1 =
+ * the text.  Returns 1 with *resp a malloc()ed copy (*len bytes, caller
+ * frees) when a fresh one is held, else 0.  m may be NULL (0). */
+int kw_memo_get_row(kw_memo *m, const char *key, int as_text, char **resp, size_t *len);
+
+/* Hold resp (len bytes) as key's GET answer in the form as_text, if it
+ * fits the budget, confirmed now.  m may be NULL (nothing). */
+void kw_memo_put_row(kw_memo *m, const char *key, int as_text, const char *resp, size_t len);
+
+/* Drop key's GET answers (its row was rewritten: ?cache=bypass, a new
+ * source).  Cheap (one slot).  m may be NULL. */
+void kw_memo_forget_row(kw_memo *m, const char *key);
 
 #endif

@@ -31,10 +31,12 @@ typedef struct kw_histogram {
 } kw_histogram;
 
 static atomic_ulong kw_requests[KW_ROUTE_COUNT][KW_NCODES + 1];
-static kw_histogram kw_request_hist, kw_generation_hist;
+static kw_histogram kw_request_hist, kw_generation_hist, kw_verification_hist;
 static atomic_ulong kw_generations;
 static atomic_ulong kw_kernel_hits, kw_kernel_misses, kw_kernel_errors;
 static atomic_long kw_in_flight;
+static atomic_ulong kw_verify_hits, kw_verify_misses, kw_verify_errors, kw_verifications;
+static atomic_ullong kw_verify_bytes_in;
 
 const char *kw_route_name(int route)
 {
@@ -84,6 +86,33 @@ void kw_metrics_kernel_counts(kw_kernel_counts *out)
 	out->hits = atomic_load(&kw_kernel_hits);
 	out->misses = atomic_load(&kw_kernel_misses);
 	out->errors = atomic_load(&kw_kernel_errors);
+}
+
+void kw_metrics_verify(int status, int cached, size_t body_bytes)
+{
+	if (status == 304 || (status == 200 && cached > 0))
+		atomic_fetch_add(&kw_verify_hits, 1);
+	else if (status == 200)
+		atomic_fetch_add(&kw_verify_misses, 1);
+	else
+		atomic_fetch_add(&kw_verify_errors, 1);
+	atomic_fetch_add(&kw_verify_bytes_in, (unsigned long long)body_bytes);
+}
+
+void kw_metrics_verification(double seconds)
+{
+	atomic_fetch_add(&kw_verifications, 1);
+	observe(&kw_verification_hist, seconds);
+}
+
+void kw_metrics_verify_counts(kw_verify_counts *out)
+{
+	out->hits = atomic_load(&kw_verify_hits);
+	out->misses = atomic_load(&kw_verify_misses);
+	out->errors = atomic_load(&kw_verify_errors);
+	out->runs = atomic_load(&kw_verifications);
+	out->bytes_in = atomic_load(&kw_verify_bytes_in);
+	out->seconds = (double)atomic_load(&kw_verification_hist.sum_us) / 1e6;
 }
 
 void kw_metrics_in_flight(int delta)
@@ -206,6 +235,23 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
 		" an error status.\n"
 		"# TYPE kwgen_kernel_errors_total counter\nkwgen_kernel_errors_total %lu\n",
 	    atomic_load(&kw_kernel_errors));
+	add(&t, "# HELP kwgen_verify_hits_total Verification requests answered from the cache.\n"
+		"# TYPE kwgen_verify_hits_total counter\nkwgen_verify_hits_total %lu\n",
+	    atomic_load(&kw_verify_hits));
+	add(&t, "# HELP kwgen_verify_misses_total Verification requests answered by verifying.\n"
+		"# TYPE kwgen_verify_misses_total counter\nkwgen_verify_misses_total %lu\n",
+	    atomic_load(&kw_verify_misses));
+	add(&t, "# HELP kwgen_verify_errors_total Verification requests answered with an error status.\n"
+		"# TYPE kwgen_verify_errors_total counter\nkwgen_verify_errors_total %lu\n",
+	    atomic_load(&kw_verify_errors));
+	add(&t, "# HELP kwgen_verify_body_bytes_total Request body bytes of verification requests.\n"
+		"# TYPE kwgen_verify_body_bytes_total counter\nkwgen_verify_body_bytes_total %llu\n",
+	    (unsigned long long)atomic_load(&kw_verify_bytes_in));
+	add(&t, "# HELP kwgen_verifications_total Verifier runs (decode and verify; cache misses).\n"
+		"# TYPE kwgen_verifications_total counter\nkwgen_verifications_total %lu\n",
+	    atomic_load(&kw_verifications));
+	histogram(&t, "kwgen_verification_duration_seconds", "Time spent decoding and verifying one body.",
+		  &kw_verification_hist);
 	add(&t, "# HELP kwgen_cache_inserts_total Rows written.\n"
 		"# TYPE kwgen_cache_inserts_total counter\nkwgen_cache_inserts_total %llu\n",
 	    (unsigned long long)st->inserts);
@@ -224,6 +270,18 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
 	add(&t, "# HELP kwgen_cache_checkpoints_total WAL checkpoints run.\n"
 		"# TYPE kwgen_cache_checkpoints_total counter\nkwgen_cache_checkpoints_total %llu\n",
 	    (unsigned long long)st->checkpoints);
+	add(&t, "# HELP kwgen_cache_file_reads_total Rows read from the cache file (a hit not held in"
+		" memory, a GET not held in memory).\n"
+		"# TYPE kwgen_cache_file_reads_total counter\nkwgen_cache_file_reads_total %llu\n",
+	    (unsigned long long)st->hits);
+	add(&t, "# HELP kwgen_cache_group_commits_total Transactions that stored the rows of misses"
+		" (group commit: several rows each).\n"
+		"# TYPE kwgen_cache_group_commits_total counter\nkwgen_cache_group_commits_total %llu\n",
+	    (unsigned long long)st->groups);
+	add(&t, "# HELP kwgen_cache_recency_flushes_total Rounds that wrote the hit times held in memory"
+		" to the file's last_access.\n"
+		"# TYPE kwgen_cache_recency_flushes_total counter\nkwgen_cache_recency_flushes_total %llu\n",
+	    (unsigned long long)st->recency_flushes);
 	add(&t, "# HELP kwgen_cache_read_only 1 when the cache file cannot be written.\n"
 		"# TYPE kwgen_cache_read_only gauge\nkwgen_cache_read_only %d\n", st->read_only);
 	if (t.oom) {

@@ -62,6 +62,27 @@ typedef struct kw_kernel_counts {
 } kw_kernel_counts;
 void kw_metrics_kernel_counts(kw_kernel_counts *out);
 
+/*
+ * One verification request answered (POST /v1/verify, GET/HEAD
+ * /v1/verify/{key}), counted once as kw_metrics_kernel counts kernels (a
+ * hit: 200 from the cache; a miss: 200 verified now, also a follower of a
+ * single flight; an error: any other status), with the bytes of its
+ * request body (0 for a GET).
+ */
+void kw_metrics_verify(int status, int cached, size_t body_bytes);
+
+/* One verification run (decode and verify, kw_verify_run on a worker) and
+ * its wall time in seconds. */
+void kw_metrics_verification(double seconds);
+
+/* The counts of kw_metrics_verify and kw_metrics_verification since start. */
+typedef struct kw_verify_counts {
+	unsigned long hits, misses, errors, runs;
+	unsigned long long bytes_in;
+	double seconds; /* of the runs, summed */
+} kw_verify_counts;
+void kw_metrics_verify_counts(kw_verify_counts *out);
+
 /* Generations since start. */
 unsigned long kw_metrics_generations(void);
 

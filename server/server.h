@@ -50,7 +50,8 @@ typedef struct kw_srv_config {
 	unsigned workers;                /* generation worker threads */
 	unsigned work_timeout;           /* seconds a generation job may wait, 0 = none */
 	unsigned linger_seconds;         /* lingering close after an early answer, 0 = off */
-	size_t linger_bytes;             /* most bytes discarded while lingering */
+	unsigned linger_timeout;         /* ...closed sooner after this many idle seconds */
+	size_t linger_bytes;             /* bytes a second discarded while lingering, 0 = no bound */
 	const char *log_file;            /* --log-file, or NULL = stderr */
 } kw_srv_config;
 

@@ -10,19 +10,28 @@
 #include "verify.h"
 
 #include <ctype.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "kwgen/buf.h"
 #include "kwgen/codeobj.h"
 #include "kwgen/request.h"
 #include "kwgen/verify.h"
 #include "log.h"
+#include "metrics.h"
 
 enum { FORM_TEXT = 0, FORM_CODEOBJ = 1 };
+
+/* A verification whose body or decoded text is this large is followed by
+ * malloc_trim(0). */
+#define KW_VERIFY_TRIM_BYTES ((size_t)1 << 20)
 
 struct kw_vreq {
 	int form;
@@ -31,16 +40,38 @@ struct kw_vreq {
 	char isa[32];    /* given (?isa= or "isa"), or "" = from the input */
 	char *supp;      /* suppression rules, or NULL */
 	int no_redundant;
+	int bypass;      /* ?cache=bypass: verify even when stored */
 	char key[65];
 };
 
+const char *kw_vreq_key(const kw_vreq *q)
+{
+	return q->key;
+}
+
+/* After a large verification: give the freed memory back to the system
+ * (glibc keeps a freed heap chunk in its arena; see kw_verify_trim_bytes). */
+static void trim_after(size_t bytes)
+{
+#ifdef __GLIBC__
+	if (bytes >= KW_VERIFY_TRIM_BYTES)
+		malloc_trim(0);
+#else
+	(void)bytes;
+#endif
+}
+
 void kw_vreq_free(kw_vreq *q)
 {
+	size_t n;
+
 	if (!q)
 		return;
+	n = q->len;
 	free(q->data);
 	free(q->supp);
 	free(q);
+	trim_after(n);
 }
 
 /* The media type of a Content-Type value, lower case, without parameters. */
@@ -288,6 +319,7 @@ int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body,
 		kw_vreq_free(q);
 		return 0;
 	}
+	q->bypass = bypass;
 	*req = q;
 	return 1;
 refuse:
@@ -321,15 +353,24 @@ static int answer_texts(char **client, char **stored, const kw_verify_result *r,
 	return 0;
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 {
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
 	kw_verify_result *r = NULL;
 	kw_error e = KW_ERROR_INIT;
-	char *dis = NULL, *client = NULL, *stored = NULL, *request = NULL;
+	char *dis = NULL, *client = NULL, *stored = NULL, *request = NULL, *hit = NULL;
 	const char *text = q->data, *isa = q->isa[0] ? q->isa : NULL;
 	char isa_buf[KW_CODEOBJ_ISA_MAX];
-	size_t len = q->len;
+	size_t len = q->len, hit_len = 0;
+	double t0 = mono_s();
 	/* the memory bound of this verification: the decoded text may take
 	 * half, reading it the rest */
 	size_t budget = s->cfg.max_verify_memory ? s->cfg.max_verify_memory
@@ -339,6 +380,13 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 
 	memcpy(out->key, q->key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
+	/* the leader of this key's flight: an identical request's flight may
+	 * have stored it between kw_verify_prepare's lookup and the join */
+	if (!q->bypass && kw_cache_get(&hit, &hit_len, s->cache, q->key, NULL) == 0) {
+		kw_reply_text(out, 200, hit, hit_len, NULL);
+		out->cached = 1;
+		return;
+	}
 	if (q->form == FORM_CODEOBJ) {
 		size_t n = 0;
 		int undecodable = 0;
@@ -347,9 +395,27 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 		 * bytes, which must not take the daemon down */
 		if (kw_codeobj_disassemble_child(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions,
 						 &co, &dis, &len, isa_buf, &n, &undecodable, &e) < 0) {
-			if (undecodable) {
+			/* KW_ENOMEM: the decoded text did not fit the decoder
+			 * process's address-space bound (a property of the
+			 * body: retrying cannot help) */
+			if (undecodable || e.code == KW_ENOMEM) {
 				kw_log(KW_LOG_WARN, "verification %s: %s", q->key, e.message);
-				kw_reply_error(out, 422, "undecodable", "body", "%s", e.message);
+				if (undecodable)
+					kw_reply_error(out, 422, "undecodable", "body", "%s", e.message);
+				else
+					kw_reply_error(out, 422, "undecodable", "body",
+						       "cannot decode the code object: its decoded text passes the "
+						       "decoder process's memory bound of %zu MiB (1 GiB + twice the "
+						       "body + 1 KiB per instruction; %s)",
+						       kw_codeobj_child_memory(q->len, s->cfg.max_verify_instructions) >> 20,
+						       e.message);
+				goto done;
+			}
+			if (e.code == KW_EIO && atomic_load(&s->draining)) {
+				/* stopped at the end of --drain-seconds */
+				kw_reply_error(out, 503, "draining", NULL,
+					       "the server is shutting down; the decoding was stopped");
+				out->retry_after = 1;
 				goto done;
 			}
 			if (e.code == KW_ELIMIT && !strstr(e.message, "memory bound"))
@@ -401,7 +467,9 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 		out->retry_after = 1;
 		goto done;
 	}
-	kw_cache_entry entry = { q->key, q->key, kw_generator_version(), kw_verify_result_isa(r), request, "",
+	/* the row carries the verifier's version (KW_CACHE_VERIFY_PREFIX):
+	 * kwgen cache and the kernel routes tell it from a kernel by it */
+	kw_cache_entry entry = { q->key, q->key, kw_verify_version(), kw_verify_result_isa(r), request, "",
 				 "[]", stored, NULL };
 	if (kw_cache_put(s->cache, &entry, &e) < 0) {
 		kw_log(KW_LOG_ERROR, "cache write failed for verification %s: %s", q->key, e.message);
@@ -413,11 +481,13 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	client = NULL;
 	out->cached = 0;
 done:
+	kw_metrics_verification(mono_s() - t0);
 	kw_verify_result_free(r);
 	free(dis);
 	free(client);
 	free(stored);
 	free(request);
+	trim_after(len > q->len ? len : q->len);
 }
 
 void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
@@ -425,7 +495,6 @@ void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
 	kw_error e = KW_ERROR_INIT;
 	char *text = NULL;
 	size_t len = 0;
-	json_t *root;
 	int rc;
 
 	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
@@ -433,7 +502,15 @@ void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
 			       "a key is 64 lower-case hex digits (the \"key\" of a POST /v1/verify answer)");
 		return;
 	}
-	rc = kw_cache_get(&text, &len, s->cache, key, &e);
+	/* the kernel routes share the store: only a verification answers here */
+	rc = kw_cache_is_verification(s->cache, key, &e);
+	if (rc == 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a kernel, not a verification: GET /v1/kernels/{key}");
+		return;
+	}
+	if (rc > 0)
+		rc = kw_cache_get(&text, &len, s->cache, key, &e);
 	if (rc < 0) {
 		if (rc == KW_ENOTFOUND)
 			kw_reply_error(out, 404, "not_found", "key", "no stored verification has this key");
@@ -441,19 +518,37 @@ void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
 			kw_reply_kw_error(out, &e);
 		return;
 	}
-	/* the kernel routes share the store: only a verification answers here */
-	root = json_loadb(text, len, 0, NULL);
-	if (!root || !json_is_array(json_object_get(root, "findings")) ||
-	    !json_is_object(json_object_get(root, "totals"))) {
-		json_decref(root);
-		free(text);
-		kw_reply_error(out, 404, "not_found", "key",
-			       "this key is a kernel, not a verification: GET /v1/kernels/{key}");
-		return;
-	}
-	json_decref(root);
 	memcpy(out->key, key, 65);
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
 	out->cached = 1;
 	kw_reply_text(out, 200, text, len, NULL);
+}
+
+void kw_verify_delete(kw_reply *out, kw_srv *s, const char *key)
+{
+	kw_error e = KW_ERROR_INIT;
+	int rc;
+
+	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "a key is 64 lower-case hex digits (the \"key\" of a POST /v1/verify answer)");
+		return;
+	}
+	rc = kw_cache_is_verification(s->cache, key, &e);
+	if (rc == 0) {
+		kw_reply_error(out, 404, "not_found", "key",
+			       "this key is a kernel, not a verification: DELETE /v1/kernels/{key}");
+		return;
+	}
+	memcpy(out->key, key, 65);
+	if (rc > 0)
+		rc = kw_cache_delete(s->cache, key, &e);
+	if (rc < 0) {
+		if (rc == KW_ENOTFOUND)
+			kw_reply_error(out, 404, "not_found", "key", "no stored verification has this key");
+		else
+			kw_reply_kw_error(out, &e);
+		return;
+	}
+	kw_reply_json(out, 200, json_pack("{s:s,s:b}", "key", key, "deleted", 1));
 }

@@ -28,7 +28,13 @@
  * thread-agnostic; http.c runs kw_verify_prepare on the request's thread
  * (a cache hit is answered there without waiting for a worker) and only a
  * miss's kw_verify_run as a job on the worker pool (kw_kjob_call), which also
- * takes its --max-inflight slot.
+ * takes its --max-inflight slot.  Identical misses at once verify once: the
+ * job joins the key's single flight (as a kernel miss does), and its
+ * leader looks the key up again before decoding.
+ *
+ * Rows: a verification is stored with kw_verify_version() in the row's
+ * version column (KW_CACHE_VERIFY_PREFIX), so that the kernel routes answer
+ * 404 for it and `kwgen cache` shows it as a verification.
  */
 #ifndef KW_SERVER_VERIFY_H
 #define KW_SERVER_VERIFY_H
@@ -55,9 +61,17 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *req);
 
 void kw_vreq_free(kw_vreq *req);
 
+/* The request's key (64 hex digits; its single flight's name). */
+const char *kw_vreq_key(const kw_vreq *req);
+
 /* GET /v1/verify/{key}: the stored answer ("cached": true), 404 for a key
  * that is not a stored verification. */
 void kw_verify_get(kw_reply *out, kw_srv *s, const char *key);
+
+/* DELETE /v1/verify/{key}: remove a stored verification.  200 {"key",
+ * "deleted": true}; 404 when the key is not a stored verification (a
+ * kernel's key included: DELETE /v1/kernels/{key}); 503 storage. */
+void kw_verify_delete(kw_reply *out, kw_srv *s, const char *key);
 
 /* 1 if the Content-Type is one POST /v1/verify takes (text/plain,
  * application/json, application/octet-stream; parameters allowed). */

@@ -26,6 +26,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,15 @@ extern char **environ;
 #define KW_SANITIZED 1
 #endif
 #endif
+
+/* Set by kw_codeobj_child_stop_all: every decode waiting on a child (and
+ * every later one) kills its child and returns KW_EIO at once. */
+static atomic_int stop_all;
+
+void kw_codeobj_child_stop_all(void)
+{
+	atomic_store(&stop_all, 1);
+}
 
 size_t kw_codeobj_child_memory(size_t len, size_t max_insts)
 {
@@ -113,7 +123,7 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
-	int mfd = -1, pfd[2] = { -1, -1 }, rc, st = 0, timed_out = 0;
+	int mfd = -1, pfd[2] = { -1, -1 }, rc, st = 0, timed_out = 0, stopped = 0;
 	pid_t pid = -1;
 	kw_buf out = KW_BUF_INIT;
 
@@ -127,6 +137,8 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	snprintf(a_secs, sizeof a_secs, "%u", seconds);
 	snprintf(a_mem, sizeof a_mem, "%zu", mem);
 	snprintf(a_text, sizeof a_text, "%zu", max_text);
+	if (atomic_load(&stop_all))
+		return kw_error_set(err, KW_EIO, NULL, "the decoder process was not started: stopping");
 
 	mfd = memfd_create("kwgen-code-object", MFD_CLOEXEC);
 	if (mfd < 0 || write_all(mfd, data, len) < 0 || lseek(mfd, 0, SEEK_SET) != 0 ||
@@ -177,8 +189,13 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 			timed_out = 1;
 			break;
 		}
+		if (atomic_load(&stop_all)) {
+			stopped = 1;
+			break;
+		}
+		/* 100 ms at most: kw_codeobj_child_stop_all is seen that soon */
 		struct pollfd p = { pfd[0], POLLIN, 0 };
-		int pr = poll(&p, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+		int pr = poll(&p, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr < 0)
@@ -201,6 +218,11 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	pid = -1;
+
+	if (stopped) {
+		rc = kw_error_set(err, KW_EIO, NULL, "the decoder process was stopped: stopping");
+		goto out;
+	}
 
 	/* the frame */
 	const char *p = out.p ? out.p : "", *nl = out.len ? memchr(p, '\n', out.len) : NULL;

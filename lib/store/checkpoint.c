@@ -102,6 +102,10 @@ void *store_checkpointer(void *arg)
 			break;
 		c->ckpt_kick = 0;
 		pthread_mutex_unlock(&c->ckpt_mu);
+		if (store_now_ms() - c->last_flush_ms >= c->opt.recent_flush_ms) {
+			store_recent_flush(c);
+			c->last_flush_ms = store_now_ms();
+		}
 		checkpoint_once(c);
 		pthread_mutex_lock(&c->ckpt_mu);
 	}

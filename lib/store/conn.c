@@ -44,7 +44,7 @@ static const char kw_cache_schema[] =
 
 static const char *const kw_cache_sql[ST_COUNT] = {
 	[ST_GET] = "SELECT response FROM entries WHERE key = ?1",
-	[ST_TOUCH] = "UPDATE entries SET last_access = ?2 WHERE key = ?1",
+	[ST_TOUCH] = "UPDATE entries SET last_access = ?2 WHERE key = ?1 AND last_access < ?2",
 	[ST_UPSERT] =
 		"INSERT INTO entries (key, config_id, generator_version, isa, request, asm,"
 		" tables, response, bytes, created, last_access, source)"
@@ -62,6 +62,7 @@ static const char *const kw_cache_sql[ST_COUNT] = {
 	[ST_PAGES] = "PRAGMA page_count",
 	[ST_FREE] = "PRAGMA freelist_count",
 	[ST_SOURCE] = "SELECT source FROM entries WHERE key = ?1",
+	[ST_KIND] = "SELECT " KW_KIND_SQL " FROM entries WHERE key = ?1",
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",

@@ -121,6 +121,9 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 		return kw_error_set(err, KW_ENOMEM, NULL, "cache: out of memory");
 	}
 	c->opt = opt ? *opt : defaults;
+	if (c->opt.recent_flush_ms <= 0)
+		c->opt.recent_flush_ms = 5000;
+	c->last_flush_ms = store_now_ms();
 	c->mode = OPEN_READ;
 	c->page_size = 4096;
 	c->wal_share = kw_cache_wal_share(c->opt.max_disk_bytes);
@@ -131,6 +134,10 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 	pthread_mutex_init(&c->ckpt_mu, NULL);
 	pthread_cond_init(&c->ckpt_cv, NULL);
 	pthread_cond_init(&c->ckpt_done, NULL);
+	pthread_mutex_init(&c->group_mu, NULL);
+	pthread_cond_init(&c->group_cv, NULL);
+	pthread_cond_init(&c->group_idle, NULL);
+	c->group_tail = &c->group_head;
 	for (int i = 0; i < KW_RECENT_LOCKS; i++)
 		pthread_mutex_init(&c->recent_mu[i], NULL);
 	slots = c->opt.recent_slots > 0 ? (size_t)c->opt.recent_slots : 65536;
@@ -193,6 +200,7 @@ void kw_cache_close(kw_cache *c)
 
 	if (!c)
 		return;
+	store_group_stop(c); /* what is queued is committed first */
 	if (c->ckpt_running) {
 		pthread_mutex_lock(&c->ckpt_mu);
 		c->ckpt_stop = 1;
@@ -200,6 +208,8 @@ void kw_cache_close(kw_cache *c)
 		pthread_mutex_unlock(&c->ckpt_mu);
 		pthread_join(c->ckpt_thread, NULL);
 	}
+	/* the hit times noted since the last flush reach the file */
+	store_recent_flush(c);
 	store_conn_free(c->ckpt);
 	while ((k = c->idle)) {
 		c->idle = k->next;
@@ -212,6 +222,9 @@ void kw_cache_close(kw_cache *c)
 	pthread_mutex_destroy(&c->ckpt_mu);
 	pthread_cond_destroy(&c->ckpt_cv);
 	pthread_cond_destroy(&c->ckpt_done);
+	pthread_mutex_destroy(&c->group_mu);
+	pthread_cond_destroy(&c->group_cv);
+	pthread_cond_destroy(&c->group_idle);
 	for (int i = 0; i < KW_RECENT_LOCKS; i++)
 		pthread_mutex_destroy(&c->recent_mu[i]);
 	free(c->recent);

@@ -60,6 +60,8 @@ int kw_cache_stats_get(kw_cache_stats *out, kw_cache *c, kw_error *err)
 	out->inserts = atomic_load(&c->inserts);
 	out->evictions = atomic_load(&c->evictions);
 	out->checkpoints = atomic_load(&c->checkpoints);
+	out->groups = atomic_load(&c->groups);
+	out->recency_flushes = atomic_load(&c->recency_flushes);
 	out->db_file_bytes = store_file_size(c->path, "");
 	out->wal_bytes = store_file_size(c->path, "-wal");
 	out->shm_bytes = store_file_size(c->path, "-shm");
@@ -120,6 +122,29 @@ int kw_cache_get_source(char **out, kw_cache *c, const char *key, kw_error *err)
 	return rc;
 }
 
+int kw_cache_is_verification(kw_cache *c, const char *key, kw_error *err)
+{
+	kw_cache_conn *k;
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = store_conn_get(&k, c, err)) < 0)
+		return rc;
+	st = k->st[ST_KIND];
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_column_int(st, 0) ? 1 : 0;
+	else if (rc == SQLITE_DONE)
+		rc = kw_error_set(err, KW_ENOTFOUND, "key", "no entry for key %s", key);
+	else
+		rc = store_db_error(err, c, k->db, "reading");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	store_conn_put(c, k);
+	return rc;
+}
+
 /* Column i of st as text, "" for NULL. */
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -160,11 +185,12 @@ static int rows(kw_cache *c, const char *q, const char *key, int64_t n, int full
 		r.created = sqlite3_column_int64(st, 5);
 		r.last_access = sqlite3_column_int64(st, 6);
 		r.source = col(st, 7);
+		r.verification = sqlite3_column_int(st, 8);
 		if (full) {
-			r.request = col(st, 8);
-			r.asm_text = col(st, 9);
-			r.tables = col(st, 10);
-			r.response = col(st, 11);
+			r.request = col(st, 9);
+			r.asm_text = col(st, 10);
+			r.tables = col(st, 11);
+			r.response = col(st, 12);
 		}
 		(*found)++;
 		if (cb(ud, &r) != 0)
@@ -177,7 +203,7 @@ out:
 	return rc;
 }
 
-#define KW_ROW_COLS "key, config_id, generator_version, isa, bytes, created, last_access, source"
+#define KW_ROW_COLS "key, config_id, generator_version, isa, bytes, created, last_access, source, " KW_KIND_SQL
 
 int kw_cache_list(kw_cache *c, int64_t limit, kw_cache_row_cb cb, void *ud, kw_error *err)
 {

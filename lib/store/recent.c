@@ -3,6 +3,7 @@
  * kwgen/cache.h): a fixed set-associative table of keys, four per set.
  */
 #include "store/store.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* 64 hex digits -> 32 bytes; -1 for anything else (not tracked). */
@@ -68,8 +69,10 @@ void store_recent_touch(kw_cache *c, const char *key, int64_t ms)
 	if (memcmp(victim->key, k, 32) != 0 || !victim->ms) {
 		memcpy(victim->key, k, 32);
 		victim->ms = ms;
+		victim->dirty = 1;
 	} else if (ms > victim->ms) {
 		victim->ms = ms;
+		victim->dirty = 1;
 	}
 	pthread_mutex_unlock(lk);
 }
@@ -100,4 +103,91 @@ void kw_cache_touch(kw_cache *c, const char *key)
 {
 	if (c && key)
 		store_recent_touch(c, key, store_now_ms());
+}
+
+/* Hit times written per transaction of a flush, at most. */
+#define KW_FLUSH_BATCH 1024
+
+typedef struct flush_item {
+	unsigned char key[32];
+	int64_t ms;
+} flush_item;
+
+/* One transaction: last_access = the hit's time for each of the n keys
+ * (never older: ST_TOUCH keeps a later stored time).  0 or -1. */
+static int flush_write(kw_cache *c, const flush_item *items, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	kw_error err = KW_ERROR_INIT;
+	sqlite3_stmt *st;
+	int ok = 1;
+
+	if (n == 0)
+		return 0;
+	if (store_write_begin(c, &err) < 0)
+		return -1;
+	st = c->writer->st[ST_TOUCH];
+	for (size_t i = 0; i < n && ok; i++) {
+		char key[65];
+
+		for (int b = 0; b < 32; b++) {
+			key[2 * b] = hex[items[i].key[b] >> 4];
+			key[2 * b + 1] = hex[items[i].key[b] & 15];
+		}
+		key[64] = '\0';
+		sqlite3_bind_text(st, 1, key, 64, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, items[i].ms);
+		ok = store_run(st) == 0;
+		sqlite3_clear_bindings(st);
+	}
+	return store_write_end(c, ok, NULL) < 0 || !ok ? -1 : 0;
+}
+
+int store_recent_flush(kw_cache *c)
+{
+	flush_item *items;
+	size_t n = 0;
+	int rc = 0;
+	/* a row's update rewrites about four pages (its leaf, the
+	 * last_access index's); one transaction stays within a quarter of
+	 * the WAL's share, as a group of puts does */
+	size_t per_txn = (size_t)(c->wal_share / 4 / (4 * c->page_size));
+
+	if (per_txn < 1)
+		per_txn = 1;
+	if (per_txn > KW_FLUSH_BATCH)
+		per_txn = KW_FLUSH_BATCH;
+	if (!c->recent || c->read_only || !c->writer)
+		return 0;
+	if (!(items = malloc(KW_FLUSH_BATCH * sizeof(*items))))
+		return -1;
+	/* one stripe lock at a time: the hit path waits for at most one
+	 * stripe's scan, never for SQLite */
+	for (size_t l = 0; l < KW_RECENT_LOCKS; l++) {
+		pthread_mutex_lock(&c->recent_mu[l]);
+		for (size_t set = l; set < c->nsets; set += KW_RECENT_LOCKS) {
+			kw_recent_slot *s = &c->recent[set * KW_WAYS];
+
+			for (int i = 0; i < KW_WAYS && n < per_txn; i++) {
+				if (s[i].ms && s[i].dirty) {
+					memcpy(items[n].key, s[i].key, 32);
+					items[n++].ms = s[i].ms;
+					s[i].dirty = 0;
+				}
+			}
+			if (n == per_txn) {
+				pthread_mutex_unlock(&c->recent_mu[l]);
+				if (flush_write(c, items, n) < 0)
+					rc = -1;
+				n = 0;
+				pthread_mutex_lock(&c->recent_mu[l]);
+			}
+		}
+		pthread_mutex_unlock(&c->recent_mu[l]);
+	}
+	if (flush_write(c, items, n) < 0)
+		rc = -1;
+	free(items);
+	atomic_fetch_add(&c->recency_flushes, 1);
+	return rc;
 }

@@ -33,6 +33,7 @@ enum {
 	ST_PAGES,    /* PRAGMA page_count */
 	ST_FREE,     /* PRAGMA freelist_count */
 	ST_SOURCE,   /* the source of a key */
+	ST_KIND,     /* is a key's row a verification */
 	ST_BEGIN,    /* BEGIN IMMEDIATE */
 	ST_COMMIT,
 	ST_ROLLBACK,
@@ -40,7 +41,13 @@ enum {
 };
 
 /* Statements a read-only connection prepares (the others need writes). */
-#define KW_READ_STATEMENTS ((1u << ST_GET) | (1u << ST_TOTALS) | (1u << ST_SOURCE))
+#define KW_READ_STATEMENTS ((1u << ST_GET) | (1u << ST_TOTALS) | (1u << ST_SOURCE) | (1u << ST_KIND))
+
+/* A verification row (kwgen/cache.h, kw_cache_is_verification): its version
+ * column holds the verifier's version; rows written before that carried the
+ * generator's, and are known by their request ({"route":"/v1/verify", ...}). */
+#define KW_KIND_SQL                                                                                       \
+	"(generator_version LIKE '" KW_CACHE_VERIFY_PREFIX "%' OR request LIKE '{\"route\":\"/v1/verify\"%')"
 
 #define KW_LRU_BATCH 32
 #define KW_MAX_PASS_OVER 64
@@ -70,6 +77,7 @@ enum { OPEN_WRITE, OPEN_READ, OPEN_READ_ONLY, OPEN_IMMUTABLE };
 typedef struct kw_recent_slot {
 	unsigned char key[32];
 	int64_t ms; /* 0 = empty */
+	unsigned char dirty; /* ms not yet written to the file (store_recent_flush) */
 } kw_recent_slot;
 
 struct kw_cache {
@@ -108,6 +116,20 @@ struct kw_cache {
 	pthread_cond_t ckpt_done; /* broadcast when that round ends */
 	pthread_mutex_t ckpt_mu;
 	pthread_cond_t ckpt_cv;
+	/* The committer (group.c): puts queued by kw_cache_put_async, all
+	 * that arrived while the previous group committed go in one
+	 * transaction. */
+	pthread_mutex_t group_mu;
+	pthread_cond_t group_cv;
+	struct store_put *group_head, **group_tail; /* the queue; guarded by group_mu */
+	pthread_t group_thread;
+	int group_running;        /* the thread was started (under group_mu) */
+	int group_stop;           /* guarded by group_mu */
+	int group_busy;           /* a group is being committed; guarded by group_mu */
+	pthread_cond_t group_idle; /* broadcast when a group has been answered */
+	atomic_uint_fast64_t groups; /* transactions the committer ran */
+	atomic_uint_fast64_t recency_flushes; /* store_recent_flush rounds */
+	int64_t last_flush_ms;    /* the checkpointer's last flush (its thread only) */
 };
 
 
@@ -128,6 +150,12 @@ int64_t store_file_size(const char *path, const char *suffix);
 /* recent.c */
 void store_recent_touch(kw_cache *c, const char *key, int64_t ms);
 int64_t store_recent_get(kw_cache *c, const char *key);
+/* Write every hit time noted since the last flush to its row's
+ * last_access (later times only), at most 1024 rows per transaction and a
+ * quarter of the WAL's share, on
+ * the calling (background) thread.  0, or -1 when a write failed (those
+ * times stay in memory, for eviction). */
+int store_recent_flush(kw_cache *c);
 
 /* checkpoint.c */
 int store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames);
@@ -136,5 +164,15 @@ void *store_checkpointer(void *arg);
 /* write.c */
 int store_write_begin(kw_cache *c, kw_error *err);
 int store_write_end(kw_cache *c, int ok, kw_error *err);
+/* KW_EINVAL when a field of e is NULL, else 0. */
+int store_entry_check(const kw_cache_entry *e, kw_error *err);
+/* Inside the writer's open transaction: upsert e, then evict past the
+ * bounds (never e's row).  Returns the rows evicted, or KW_EIO (err set;
+ * the caller rolls back). */
+long store_stage(kw_cache *c, const kw_cache_entry *e, kw_error *err);
+
+/* group.c */
+/* Commit what is queued, stop the committer thread (kw_cache_close). */
+void store_group_stop(kw_cache *c);
 
 #endif

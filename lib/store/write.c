@@ -203,23 +203,24 @@ int store_write_end(kw_cache *c, int ok, kw_error *err)
 	return rc;
 }
 
-int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
+int store_entry_check(const kw_cache_entry *e, kw_error *err)
 {
-	kw_cache_conn *k;
-	sqlite3_stmt *st;
+	if (!e || !e->key || !e->config_id || !e->generator_version || !e->isa || !e->request ||
+	    !e->asm_text || !e->tables || !e->response)
+		return kw_error_set(err, KW_EINVAL, NULL, "cache: incomplete entry");
+	return 0;
+}
+
+long store_stage(kw_cache *c, const kw_cache_entry *e, kw_error *err)
+{
+	kw_cache_conn *k = c->writer;
+	sqlite3_stmt *st = k->st[ST_UPSERT];
 	int64_t bytes, now = store_now_ms();
 	long evicted = 0;
 	int rc;
 
-	if (!e || !e->key || !e->config_id || !e->generator_version || !e->isa || !e->request ||
-	    !e->asm_text || !e->tables || !e->response)
-		return kw_error_set(err, KW_EINVAL, NULL, "cache: incomplete entry");
 	bytes = (int64_t)(strlen(e->request) + strlen(e->asm_text) + strlen(e->tables) +
 			  strlen(e->response) + (e->source ? strlen(e->source) : 0));
-	if ((rc = store_write_begin(c, err)) < 0)
-		return rc;
-	k = c->writer;
-	st = k->st[ST_UPSERT];
 	sqlite3_bind_text(st, 1, e->key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, e->config_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, e->generator_version, -1, SQLITE_STATIC);
@@ -233,16 +234,26 @@ int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 	sqlite3_bind_text(st, 11, e->source ? e->source : "", -1, SQLITE_STATIC);
 	rc = store_run(st);
 	sqlite3_clear_bindings(st);
-	if (rc < 0) {
-		rc = store_db_error(err, c, k->db, "writing");
-		store_write_end(c, 0, NULL);
-		return rc;
-	}
+	if (rc < 0)
+		return store_db_error(err, c, k->db, "writing");
 	if ((c->opt.max_bytes > 0 || c->opt.max_disk_bytes > 0) &&
-	    (evicted = evict(c, k, e->key)) < 0) {
-		rc = store_db_error(err, c, k->db, "evicting");
-		store_write_end(c, 0, NULL);
+	    (evicted = evict(c, k, e->key)) < 0)
+		return store_db_error(err, c, k->db, "evicting");
+	return evicted;
+}
+
+int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
+{
+	long evicted;
+	int rc;
+
+	if ((rc = store_entry_check(e, err)) < 0)
 		return rc;
+	if ((rc = store_write_begin(c, err)) < 0)
+		return rc;
+	if ((evicted = store_stage(c, e, err)) < 0) {
+		store_write_end(c, 0, NULL);
+		return (int)evicted;
 	}
 	if ((rc = store_write_end(c, 1, err)) < 0)
 		return rc;

@@ -296,6 +296,44 @@ def t_get_head_etag(d, schemas, st):
     assert s == 200, s
 
 
+def t_get_from_memory(d, schemas, st):
+    """Repeated GETs by key (JSON, text, 304) are served from memory: the
+    file is read once per form; a rewritten row (bypass with a new source)
+    and a deleted one are not served from memory."""
+    key = st["key"]
+    path = "/v1/kernels/" + key
+    s, h, first = d.request("GET", path)
+    assert s == 200, s
+    s, ht, first_text = d.request("GET", path, headers={"Accept": "text/plain"})
+    assert s == 200 and ht["content-type"].startswith("text/plain"), (s, ht)
+    r0 = d.metric("kwgen_cache_file_reads_total")
+    for _ in range(10):
+        s, h2, data = d.request("GET", path)
+        assert s == 200 and data == first and h2["etag"] == h["etag"], (s, data[:80])
+        assert h2["content-type"].startswith("application/json"), h2
+        s, h3, text = d.request("GET", path, headers={"Accept": "text/plain"})
+        assert s == 200 and text == first_text and h3["etag"] == ht["etag"], (s, text[:80])
+        assert h3["content-type"].startswith("text/plain"), h3
+        s, _, body = d.request("GET", path, headers={"If-None-Match": h["etag"]})
+        assert s == 304 and body == b"", s
+        s, _, body = d.request("GET", path, headers={"If-None-Match": ht["etag"], "Accept": "text/plain"})
+        assert s == 304 and body == b"", s
+    reads = d.metric("kwgen_cache_file_reads_total") - r0
+    assert reads <= 2, "40 GETs read the file %d times (want them from memory)" % reads
+    # the row rewritten with another source: GET shows the new one at once
+    req = example()
+    req["source"] = {"file": "memory-test.yaml", "index": 7}
+    s, _, r = d.post(req, path="/v1/kernels?cache=bypass")
+    assert s == 200 and r["key"] == key, (s, r)
+    s, _, data = d.request("GET", path)
+    assert s == 200 and json.loads(data).get("source") == req["source"], data[-200:]
+    # and without it again, as the other checks expect
+    s, _, r = d.post(example(), path="/v1/kernels?cache=bypass")
+    assert s == 200, s
+    s, _, data = d.request("GET", path)
+    assert s == 200 and "source" not in json.loads(data), data[-200:]
+
+
 def t_bypass(d, schemas, st):
     g0 = d.metric("kwgen_generations_total")
     s, _, r = d.post(example(), path="/v1/kernels?cache=bypass")
@@ -786,6 +824,7 @@ def main():
                    "--max-batch", "8", "--busy-timeout-ms", "200")
         dependent = [
             ("GET / HEAD by key, ETag, If-None-Match", t_get_head_etag),
+            ("GET by key again: from memory (JSON, text, 304)", t_get_from_memory),
             ("?cache=bypass regenerates", t_bypass),
             ("batch with good and bad items", t_batch),
             ("error codes 400 404 405 415 422", t_errors),

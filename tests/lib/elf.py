@@ -28,14 +28,15 @@ STT_FUNC_GLOBAL = 0x12   # STB_GLOBAL << 4 | STT_FUNC
 STT_NOTYPE_LOCAL = 0x00
 
 
-def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, syms=None):
+def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, syms=None, name=None):
     """-> bytes: ELFCLASS64, little-endian, ET_REL, e_flags = 0x600 | mach
     (xnack and sramecc "any", the code object v4+ default).  syms: the
     .text symbols as (name bytes, offset, st_info), default [(b"k", 0,
-    STT_FUNC_GLOBAL)]; a name may hold any byte but NUL."""
+    STT_FUNC_GLOBAL)], or [(name, 0, STT_FUNC_GLOBAL)] when name is
+    given; a name may hold any byte but NUL."""
     shstr = b"\0.text\0.shstrtab\0.symtab\0.strtab\0"
     if syms is None:
-        syms = [(b"k", 0, STT_FUNC_GLOBAL)]
+        syms = [(b"k" if name is None else name, 0, STT_FUNC_GLOBAL)]
     strtab, symtab = b"\0", bytes(24)
     for name, value, info in syms:
         # Elf64_Sym: name, info, other, shndx 1 (.text), value, size

@@ -5,7 +5,8 @@
  * (refused, or moved aside), a full file (max_pages), the disk bound
  * (db + -wal + -shm), hits that write nothing, hits and refused puts while
  * another connection holds the write lock, recency kept in memory, and
- * file names that are not files ("" and ":memory:").
+ * file names that are not files ("" and ":memory:"), and verification rows
+ * told from kernels (kw_cache_is_verification, kw_cache_row.verification).
  * Run from tests/unit (make unit); files go to a fresh temp directory.
  */
 #include <setjmp.h>
@@ -534,6 +535,7 @@ static long long data_version(sqlite3 *db)
  * same data_version before and after 2,000 of them. */
 static void test_hits_do_not_write(void **state)
 {
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
 	kw_cache *c = NULL;
 	kw_error err = KW_ERROR_INIT;
 	sqlite3 *db;
@@ -541,7 +543,8 @@ static void test_hits_do_not_write(void **state)
 	long long v0, v1;
 
 	(void)state;
-	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	opt.recent_flush_ms = 3600 * 1000; /* no background round in this test */
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
 	for (int i = 0; i < 50; i++) {
 		key_of(k, i);
 		assert_int_equal(put(c, k, "{\"x\":1}"), 0);
@@ -659,6 +662,130 @@ static void test_recency_in_memory(void **state)
 	kw_cache_close(c);
 }
 
+/* kw_cache_put_async's completions: how many came, how many failed. */
+typedef struct async_tally {
+	pthread_mutex_t mu;
+	int done, failed;
+} async_tally;
+
+static void async_done(void *arg, int rc, const kw_error *e)
+{
+	async_tally *t = arg;
+
+	pthread_mutex_lock(&t->mu);
+	t->done++;
+	if (rc != 0) {
+		t->failed++;
+		fprintf(stderr, "async put: %s\n", e ? e->message : "(no message)");
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+static void *release_soon(void *arg)
+{
+	usleep(200 * 1000);
+	sqlite3_exec(arg, "ROLLBACK", NULL, NULL, NULL);
+	return NULL;
+}
+
+/* Group commit: puts queued while the committer waits for the write lock
+ * (another connection holds it) are committed in one transaction after it,
+ * each completion called once, every row stored. */
+static void test_group_commit(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	async_tally tally = { PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+	static char keys[40][65];
+	kw_cache_entry e[40];
+	kw_cache_stats st;
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	sqlite3 *db;
+	pthread_t t;
+	char *out;
+
+	(void)state;
+	opt.busy_timeout_ms = 10000; /* the committer waits for the held lock */
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE totals SET entries = entries"
+				      " WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	for (int i = 0; i < 40; i++) {
+		key_of(keys[i], 5000 + i);
+		e[i] = (kw_cache_entry){ keys[i], keys[i], "v1", "gfx942", "{}", "s_nop 0\n", "[]", "{\"x\":1}", NULL };
+		assert_int_equal(kw_cache_put_async(c, &e[i], async_done, &tally, &err), 0);
+	}
+	/* every put is queued before the lock is let go */
+	pthread_create(&t, NULL, release_soon, db);
+	kw_cache_flush(c);
+	pthread_join(t, NULL);
+	sqlite3_close(db);
+	assert_int_equal(tally.done, 40);
+	assert_int_equal(tally.failed, 0);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	assert_int_equal(st.entries, 40);
+	assert_int_equal(st.inserts, 40);
+	/* the first put alone (taken before the others were queued) at most,
+	 * then the other 39 together */
+	assert_true(st.groups >= 1 && st.groups <= 2);
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(kw_cache_get(&out, NULL, c, keys[i], &err), 0);
+		free(out);
+	}
+	/* a bad entry is refused at once, without a completion */
+	e[0].response = NULL;
+	assert_int_equal(kw_cache_put_async(c, &e[0], async_done, &tally, &err), KW_EINVAL);
+	kw_cache_flush(c);
+	assert_int_equal(tally.done, 40);
+	kw_cache_close(c);
+}
+
+/* Hit times reach the file: in a background round while open, and at
+ * close; a later stored time is never made older. */
+static void test_recency_flush(void **state)
+{
+	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
+	kw_cache_stats st;
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	char k[65];
+	int64_t stored = 0;
+
+	(void)state;
+	opt.recent_flush_ms = 50;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	key_of(k, 77);
+	assert_int_equal(put(c, k, "{}"), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE entries SET last_access = 1000", NULL, NULL, NULL), SQLITE_OK);
+	kw_cache_touch(c, k);
+	/* wait for two rounds after the touch */
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	for (uint64_t r0 = st.recency_flushes; st.recency_flushes < r0 + 2;) {
+		usleep(20 * 1000);
+		assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	}
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT last_access FROM entries", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	stored = sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	assert_true(stored > 1000000); /* the touch's time (ms since the epoch) */
+	/* at close */
+	assert_int_equal(sqlite3_exec(db, "UPDATE entries SET last_access = 1000", NULL, NULL, NULL), SQLITE_OK);
+	opt.recent_flush_ms = 3600 * 1000;
+	kw_cache_close(c);
+	c = NULL;
+	assert_int_equal(kw_cache_open(&c, path, &opt, &err), 0);
+	kw_cache_touch(c, k);
+	kw_cache_close(c);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int64(q, 0) > 1000000);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
 static void *release_later(void *arg)
 {
 	usleep(300 * 1000);
@@ -756,6 +883,57 @@ static void test_not_a_file(void **state)
 	assert_non_null(strstr(err.message, ":memory:"));
 }
 
+/* One row per kind: a kernel, a verification (the verifier's version), a
+ * verification an older kwgend wrote (the generator's version; known by its
+ * request's route).  Counts rows with verification set. */
+static int count_verifications(void *ud, const kw_cache_row *r)
+{
+	(*(int *)ud) += r->verification;
+	return 0;
+}
+
+static int show_kind(void *ud, const kw_cache_row *r)
+{
+	*(int *)ud = r->verification;
+	return 0;
+}
+
+static void test_verification_rows(void **state)
+{
+	kw_cache *c = NULL;
+	char kk[65], kv[65], ko[65], kn[65];
+	kw_error err = KW_ERROR_INIT;
+	int n = 0, shown = -1;
+
+	(void)state;
+	key_of(kk, 1);
+	key_of(kv, 2);
+	key_of(ko, 3);
+	key_of(kn, 4);
+	kw_cache_entry kernel = { kk, kk, "kwgen-generators-2", "gfx942", "{\"isa\":[9,4,2]}", "s_nop 0\n", "[]",
+				  "{}", NULL };
+	kw_cache_entry verification = { kv, kv, KW_CACHE_VERIFY_PREFIX "1", "gfx942",
+					"{\"route\":\"/v1/verify\",\"form\":\"text\"}", "", "[]", "{}", NULL };
+	kw_cache_entry older = { ko, ko, "kwgen-generators-2", "gfx942", "{\"route\":\"/v1/verify\",\"form\":\"text\"}",
+				 "", "[]", "{}", NULL };
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	assert_int_equal(kw_cache_put(c, &kernel, &err), 0);
+	assert_int_equal(kw_cache_put(c, &verification, &err), 0);
+	assert_int_equal(kw_cache_put(c, &older, &err), 0);
+	assert_int_equal(kw_cache_is_verification(c, kk, &err), 0);
+	assert_int_equal(kw_cache_is_verification(c, kv, &err), 1);
+	assert_int_equal(kw_cache_is_verification(c, ko, &err), 1);
+	assert_int_equal(kw_cache_is_verification(c, kn, &err), KW_ENOTFOUND);
+	assert_non_null(strstr(err.message, "no entry for key"));
+	assert_int_equal(kw_cache_list(c, 0, count_verifications, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(kw_cache_show(c, kv, show_kind, &shown, &err), 0);
+	assert_int_equal(shown, 1);
+	assert_int_equal(kw_cache_show(c, kk, show_kind, &shown, &err), 0);
+	assert_int_equal(shown, 0);
+	kw_cache_close(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -775,6 +953,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_a_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_all_rows_hot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_waits_for_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verification_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_commit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recency_flush, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

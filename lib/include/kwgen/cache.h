@@ -27,8 +27,14 @@
  * in memory since then has its last_access rewritten to that time and is
  * passed over, so rows are evicted in least-recently-used order while only
  * the rows an eviction passes over are written (at most 64 per put; past
- * that, candidates go in stored order).  Touches not yet written are lost
- * on close (those rows keep their stored last_access).
+ * that, candidates go in stored order).  The hit path never writes: the
+ * background thread (checkpoint_ms > 0) writes the hit times noted since
+ * its last round to last_access every recent_flush_ms (at most 1024 rows
+ * and a quarter of the WAL's share per transaction, through the writer
+ * like a put), and kw_cache_close writes
+ * the rest, so that another process's purge and list (kwgen cache) see
+ * rows served recently.  Times noted when a set was full and forgot them,
+ * or lost in a crash, are not written (those rows keep an older time).
  *
  * Size bound: with max_bytes > 0, a put evicts least-recently-used rows
  * until the stored bytes (below) fit; with max_disk_bytes > 0 also until
@@ -105,10 +111,17 @@ typedef struct kw_cache_options {
 	int skip_check;      /* 1 = no quick_check at open (kwgen cache: a
 			      * look into a large file stays quick) */
 	int recent_slots;    /* keys whose hit times are held in memory
-			      * (about 40 bytes each); 0 = 65536 */
+			      * (about 48 bytes each); 0 = 65536 */
+	int64_t recent_flush_ms; /* the background thread writes the hit times
+				  * noted in memory to last_access this often
+				  * (see "Recency"); 0 = 5000 */
 } kw_cache_options;
 
-#define KW_CACHE_OPTIONS_INIT { 0, 200, 0, 1024, 200, 0, 0, 0, 0 }
+#define KW_CACHE_OPTIONS_INIT { 0, 200, 0, 1024, 200, 0, 0, 0, 0, 0 }
+
+/* A verification's row (kwgend's POST /v1/verify) carries the verifier's
+ * version (kw_verify_version(), which starts so) as its generator_version. */
+#define KW_CACHE_VERIFY_PREFIX "kwgen-verify-"
 
 /* One entry to store.  Every string is NUL-terminated and non-NULL. */
 typedef struct kw_cache_entry {
@@ -135,6 +148,8 @@ typedef struct kw_cache_stats {
 	uint64_t evictions; /* rows removed by the size bound */
 	int64_t db_file_bytes, wal_bytes, shm_bytes; /* the three files */
 	uint64_t checkpoints; /* WAL checkpoints run */
+	uint64_t groups;    /* transactions of kw_cache_put_async's committer */
+	uint64_t recency_flushes; /* rounds that wrote hit times to last_access */
 	int read_only;      /* 1 when puts cannot store anything */
 } kw_cache_stats;
 
@@ -196,6 +211,32 @@ void kw_cache_touch(kw_cache *c, const char *key);
  */
 int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err);
 
+/* How an asynchronous put went: rc 0 (the row is committed: in the file's
+ * WAL, so it survives a crash of the process), or the code kw_cache_put
+ * would return with err saying why (err is NULL when rc is 0). */
+typedef void (*kw_cache_put_fn)(void *arg, int rc, const kw_error *err);
+
+/*
+ * Group commit: queue e for the cache's committer thread (started on the
+ * first call) and return at once.  The committer writes every put queued
+ * while its previous transaction ran (up to a quarter of the WAL's share
+ * of bytes; the rest go in the next) in one transaction (each put then
+ * evicts as kw_cache_put does), commits it, and then calls done(arg, ...)
+ * once per put, on its own thread, in queue order.  A group that fails part
+ * way is rolled back and its puts are retried one transaction each, so
+ * done reports what kw_cache_put would have for that entry alone.
+ * e's strings must stay valid until done is called (the struct itself is
+ * copied).  Returns 0 (done will be called exactly once) or, without
+ * calling done, KW_EINVAL (a NULL field or done), KW_EIO (read-only, or
+ * the cache is closing) or KW_ENOMEM.  kw_cache_close commits what is
+ * queued (and calls done) before it closes.
+ */
+int kw_cache_put_async(kw_cache *c, const kw_cache_entry *e, kw_cache_put_fn done, void *arg, kw_error *err);
+
+/* Wait until every put queued by kw_cache_put_async so far has been
+ * committed and its done called.  NULL is a no-op. */
+void kw_cache_flush(kw_cache *c);
+
 /* Fill *out.  Returns 0 or KW_EIO (entries/bytes then read 0). */
 int kw_cache_stats_get(kw_cache_stats *out, kw_cache *c, kw_error *err);
 
@@ -213,7 +254,8 @@ int kw_cache_integrity(char **out, kw_cache *c, kw_error *err);
  * in transactions of at most 256 rows, waiting at most busy_timeout_ms for
  * the lock each time (as kw_cache_put does).  Purge and list go by the
  * stored last_access: hits held in memory by another process (see
- * "Recency") are not seen.
+ * "Recency") are seen once its background thread has written them (every
+ * recent_flush_ms) or it has closed the cache.
  */
 
 /*
@@ -231,7 +273,14 @@ typedef struct kw_cache_row {
 	const char *source; /* compact JSON, or "" */
 	int64_t bytes, created, last_access;
 	const char *request, *asm_text, *tables, *response;
+	int verification; /* 1: a verification's row (kw_cache_is_verification) */
 } kw_cache_row;
+
+/* Is key's row a verification (POST /v1/verify; KW_CACHE_VERIFY_PREFIX,
+ * or, in rows written before versions were kept apart, a request whose
+ * "route" is "/v1/verify") rather than a kernel?  Returns 1, 0,
+ * KW_ENOTFOUND or KW_EIO.  Never waits for a lock. */
+int kw_cache_is_verification(kw_cache *c, const char *key, kw_error *err);
 
 /* Return 0 to go on, non-zero to stop early (not an error). */
 typedef int (*kw_cache_row_cb)(void *ud, const kw_cache_row *row);

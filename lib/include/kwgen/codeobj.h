@@ -125,6 +125,13 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
                                  size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
                                  int *undecodable, kw_error *err);
 
+/* Kill the child of every kw_codeobj_disassemble_child waiting now, within
+ * 100 ms, and refuse every later call: they return KW_EIO ("stopping",
+ * *undecodable = 0).  For a daemon's shutdown (kwgend at the end of
+ * --drain-seconds).  Any thread may call it (an atomic store).  Cannot
+ * be undone. */
+void kw_codeobj_child_stop_all(void);
+
 /*
  * Assembly text whose instructions are data words (`.long`/`.short`/
  * `.byte` in a code section, as Tensile ships kernels; kw_verify_text
