@@ -19,7 +19,8 @@
  * leader, a leader takes an --max-inflight slot and generates on the pool.
  * A batch takes one slot and runs its items one per slice on the pool, an
  * item that finds its key in flight parking the batch on that flight until
- * the leader wakes it.  A batch response is assembled as text from the
+ * the leader wakes it.  A call (kw_kjob_call: a verification) with a key
+ * joins that key's flight the same way.  A batch response is assembled as text from the
  * items' texts (each written once by jansson), never parsed back.
  */
 #define _GNU_SOURCE /* memmem */
@@ -88,31 +89,6 @@ static char *concat_asm(const json_t *results)
 	return text;
 }
 
-/* The tables column: [{"name", "acc2arch"?, "arch2acc"?, "value"?}, ...]. */
-static char *tables_json(const json_t *results)
-{
-	static const char *const keys[] = { "acc2arch", "arch2acc", "value" };
-	json_t *tables = json_array(), *res;
-	size_t i;
-	char *text;
-
-	json_array_foreach(results, i, res) {
-		json_t *row = json_object();
-
-		json_object_set(row, "name", json_object_get(res, "name"));
-		for (size_t k = 0; k < 3; k++) {
-			json_t *v = json_object_get(res, keys[k]);
-
-			if (v)
-				json_object_set(row, keys[k], v);
-		}
-		json_array_append_new(tables, row);
-	}
-	text = json_dumps(tables, JSON_COMPACT);
-	json_decref(tables);
-	return text;
-}
-
 /* "{" members "," "cached":flag "}" - malloc()ed, or NULL. */
 static char *with_cached(const char *members, int flag)
 {
@@ -134,21 +110,129 @@ static char *with_cached(const char *members, int flag)
 	return text;
 }
 
-/*
- * The two texts a miss needs: the answer ("cached": false) and the stored
- * row ("cached": true).  They differ only in that member, so resp (which
- * lacks it) is dumped once with JSON_EMBED - its members without the
- * braces - and each text is "{" members "," cached-member "}", every piece
- * written by jansson.  Returns 0, or -1 when out of memory.
- */
-static int response_texts(char **client, char **stored, const json_t *resp)
+/* jansson's dump callback: append to a kw_buf. */
+static int to_buf(const char *text, size_t size, void *data)
 {
-	char *members = json_dumps(resp, JSON_COMPACT | JSON_EMBED);
+	return kw_buf_put(data, text, size) == 0 ? 0 : -1;
+}
 
-	*client = members ? with_cached(members, 0) : NULL;
-	*stored = members ? with_cached(members, 1) : NULL;
-	free(members);
-	return *client && *stored ? 0 : -1;
+/* v's compact JSON text appended to b (jansson writes it). */
+static void put_json(kw_buf *b, const json_t *v)
+{
+	if (json_dump_callback(v, to_buf, b, JSON_COMPACT | JSON_ENCODE_ANY) != 0)
+		b->oom = 1;
+}
+
+/* A member name as a JSON string appended to b, then ':'. */
+static void put_name(kw_buf *b, const char *name)
+{
+	json_t *k = json_string(name);
+
+	if (!k)
+		b->oom = 1;
+	else
+		put_json(b, k);
+	json_decref(k);
+	kw_buf_putc(b, ':');
+}
+
+/* The members of the tables column, in this order (schema/cache.sql). */
+static const char *const table_members[] = { "name", "acc2arch", "arch2acc", "value" };
+
+/* One result object r into body (as json_dumps writes it: its members in
+ * order) and its row of the tables column into tables: {"name",
+ * "acc2arch"?, "arch2acc"?, "value"?}, each value copied from the text
+ * just written to body, so it is dumped once. */
+static void put_result(kw_buf *body, kw_buf *tables, const json_t *r)
+{
+	size_t at[4][2] = { { 0, 0 } };
+	int have[4] = { 0 }, first = 1;
+	const char *name;
+	json_t *v;
+
+	if (!json_is_object(r)) {
+		put_json(body, r);
+		kw_buf_puts(tables, "{}");
+		return;
+	}
+	kw_buf_putc(body, '{');
+	json_object_foreach((json_t *)r, name, v) {
+		if (!first)
+			kw_buf_putc(body, ',');
+		first = 0;
+		put_name(body, name);
+		int t = 0;
+
+		while (t < 4 && strcmp(name, table_members[t]) != 0)
+			t++;
+		if (t < 4) {
+			have[t] = 1;
+			at[t][0] = body->len;
+		}
+		put_json(body, v);
+		if (t < 4)
+			at[t][1] = body->len;
+	}
+	kw_buf_putc(body, '}');
+	kw_buf_putc(tables, '{');
+	first = 1;
+	for (int t = 0; t < 4; t++) {
+		if (!have[t] || body->oom)
+			continue;
+		if (!first)
+			kw_buf_putc(tables, ',');
+		first = 0;
+		put_name(tables, table_members[t]);
+		kw_buf_put(tables, body->p + at[t][0], at[t][1] - at[t][0]);
+	}
+	kw_buf_putc(tables, '}');
+}
+
+/*
+ * The texts a miss needs, each value written by jansson once: the answer
+ * ("cached": false), the stored row ("cached": true) and the tables column.
+ * resp is written member by member as json_dumps(JSON_COMPACT) would (the
+ * same bytes); the table values of each result are copied from it rather
+ * than dumped a second time.  Returns 0, or -1 when out of memory.
+ */
+static int answer_texts(char **client, char **stored, char **tables, const json_t *resp)
+{
+	kw_buf body = KW_BUF_INIT, tab = KW_BUF_INIT;
+	const char *name;
+	json_t *v;
+	int first = 1;
+
+	*client = *stored = *tables = NULL;
+	json_object_foreach((json_t *)resp, name, v) {
+		if (!first)
+			kw_buf_putc(&body, ',');
+		first = 0;
+		put_name(&body, name);
+		if (strcmp(name, "results") != 0 || !json_is_array(v)) {
+			put_json(&body, v);
+			continue;
+		}
+		kw_buf_putc(&body, '[');
+		kw_buf_putc(&tab, '[');
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if (i > 0) {
+				kw_buf_putc(&body, ',');
+				kw_buf_putc(&tab, ',');
+			}
+			put_result(&body, &tab, json_array_get(v, i));
+		}
+		kw_buf_putc(&body, ']');
+		kw_buf_putc(&tab, ']');
+	}
+	kw_buf_putc(&body, '\0');
+	if (!body.oom && !tab.oom && tab.len) {
+		*client = with_cached(body.p, 0);
+		*stored = with_cached(body.p, 1);
+		*tables = kw_buf_detach(&tab);
+	}
+	kw_buf_free(&body);
+	kw_buf_free(&tab);
+	return *client && *stored && *tables ? 0 : -1;
 }
 
 /* The request's source as compact JSON, or NULL (none, or out of memory). */
@@ -254,10 +338,8 @@ static int generate_fresh(kw_reply *out, kw_fresh *f, const kw_request *r, const
 			 "generator_version", kw_generator_version(), "isa", kw_request_isa_name(r),
 			 "results", results);
 	if (resp) {
-		response_texts(&f->client, &f->stored, resp);
-		results = json_object_get(resp, "results");
-		f->asm_text = concat_asm(results);
-		f->tables = tables_json(results);
+		answer_texts(&f->client, &f->stored, &f->tables, resp);
+		f->asm_text = concat_asm(json_object_get(resp, "results"));
 	}
 	json_decref(resp);
 	if (!f->client || !f->stored || !f->asm_text || !f->tables) {

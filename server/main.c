@@ -452,6 +452,15 @@ static char *slurp(const char *flag, const char *path)
 	return text;
 }
 
+/* Seconds on CLOCK_MONOTONIC since *t0. */
+static double mono_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 /* Free what main() set up, in reverse order. */
 static void teardown(kw_srv *s)
 {
@@ -602,7 +611,9 @@ int main(int argc, char **argv)
 	atomic_store(&s.draining, 1);
 	kw_log_event(KW_LOG_INFO, "drain", json_pack("{s:i}", "signal", sig), "signal %d: draining", sig);
 	kw_http_quiesce(d);
-	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_http_busy(KW_DRAIN_IDLE_S) > 0; i++)
+	/* the deadline on the clock, not in 10 ms sleeps: on a loaded machine
+	 * each sleep takes longer, and 100 of them passed the drain by 1 s */
+	while (kw_http_busy(KW_DRAIN_IDLE_S) > 0 && mono_since(&t0) < (double)s.cfg.drain_seconds)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	/* Decoder processes still running are killed now (their requests get
 	 * 503 draining), so that no running slice waits on one past the drain. */
@@ -623,8 +634,9 @@ int main(int argc, char **argv)
 			     s.cfg.drain_seconds > 5 ? s.cfg.drain_seconds : 5);
 		_exit(1);
 	}
-	/* Let the resumed connections send what they were given. */
-	for (unsigned i = 0; i < 100 && kw_http_busy(0.2) > 0; i++)
+	/* Let the resumed connections send what they were given (1 s at most). */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	while (kw_http_busy(0.2) > 0 && mono_since(&t1) < 1.0)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	busy = kw_http_busy(0);
 	kw_http_stop(d);

@@ -271,13 +271,17 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 		rc = kw_error_set(err, code, NULL, "%.*s", (int)(nbytes < 511 ? nbytes : 511), body);
 		goto out;
 	}
-	if (!(*text = malloc((size_t)nbytes + 1))) {
+	/* the text in place: the header out, the buffer handed over (no
+	 * second copy of a text that can be hundreds of MB) */
+	memmove(out.p, body, (size_t)nbytes);
+	out.len = (size_t)nbytes;
+	kw_buf_putc(&out, '\0');
+	if (out.oom) {
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
 		goto out;
 	}
-	memcpy(*text, body, (size_t)nbytes);
-	(*text)[nbytes] = '\0';
 	*text_len = (size_t)nbytes;
+	*text = kw_buf_detach(&out);
 	snprintf(isa_out, KW_CODEOBJ_ISA_MAX, "%s", isa_buf);
 	if (n_insts)
 		*n_insts = (size_t)ninst;

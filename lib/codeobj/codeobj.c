@@ -244,14 +244,25 @@ static int branch_simm16(const char *t, size_t n, int *out)
 }
 
 /* objdump prints symbol addresses in lower case, comment addresses in upper case */
+/* v as width hex digits (upper or lower case), without printf: it runs
+ * twice per instruction */
+static void put_hex(kw_buf *b, uint64_t v, int width, int upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[16];
+	for (int i = width - 1; i >= 0; i--, v >>= 4)
+		tmp[i] = digits[v & 15];
+	kw_buf_put(b, tmp, (size_t)width);
+}
+
 static void put_addr(kw_buf *b, uint64_t addr, int width)
 {
-	char tmp[32];
-	if (width == 16)
-		snprintf(tmp, sizeof tmp, "%016" PRIx64, addr);
-	else
-		snprintf(tmp, sizeof tmp, "%0*" PRIX64, width, addr);
-	kw_buf_puts(b, tmp);
+	/* symbol lines in lower case, comments in upper case; 12 digits hold
+	 * every address of a code object (< 2^48), printf's %012X would widen */
+	int upper = width != 16;
+	if (width == 12 && addr >> 48)
+		width = 16;
+	put_hex(b, addr, width, upper);
 }
 
 static void put_sym_ref(kw_buf *b, const sym *s, uint64_t addr)
@@ -283,9 +294,8 @@ static void put_inst(kw_buf *b, const char *txt, uint64_t addr, const unsigned c
 	put_addr(b, addr, 12);
 	kw_buf_putc(b, ':');
 	for (size_t i = 0; i + 4 <= n; i += 4) {
-		char w[12];
-		snprintf(w, sizeof w, " %08" PRIX32, le32(bytes + i));
-		kw_buf_puts(b, w);
+		kw_buf_putc(b, ' ');
+		put_hex(b, le32(bytes + i), 8, 1);
 	}
 	int simm;
 	if (is_sopp_branch(txt, tl) && branch_simm16(txt, tl, &simm)) {

@@ -25,6 +25,11 @@
 
 #define BASE (1u << 30)
 
+/* A calling context: the call site and the context it was made in. */
+typedef struct vf_ctx {
+	uint32_t parent, site, depth;
+} vf_ctx;
+
 typedef struct work {
 	const vf_prog *p;
 	const vf_isa *isa;
@@ -51,6 +56,7 @@ typedef struct work {
 	uint32_t tmpcap;
 	/* path facts and calls */
 	vf_facts F, F2;
+	vf_sfact obuf[VF_NSGPR], ebuf[VF_NSGPR];
 	vf_sop *sops;
 	struct addr_ent *amap;     /* objdump: address -> instruction, sorted */
 	size_t namap;
@@ -281,8 +287,45 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 		changed = 1;
 	in->unk |= o->unk;
 	in->fixed |= o->fixed;
-	/* merge sorted entry lists */
-	cap = in->n + n;
+	/* merge sorted entry lists: a dry run first, as most joins at the
+	 * fixed point change nothing */
+	{
+		int ech = 0;
+		while (i < in->n || j < n) {
+			const vf_ent *a = i < in->n ? &in->e[i] : NULL, *b = j < n ? &w->tmp[j] : NULL;
+			int c = !a ? 1 : !b ? -1
+				: a->slot != b->slot ? (a->slot < b->slot ? -1 : 1)
+				: (a->cls != b->cls ? (a->cls < b->cls ? -1 : 1) : 0);
+			if (c < 0) {
+				i++;
+			} else if (c > 0) {
+				j++;
+				ech = 1;
+			} else {
+				if (b->age < a->age)
+					ech = 1;
+				i++;
+				j++;
+			}
+			k++;
+		}
+		if (!ech)
+			return changed;
+		if (k == in->n) {
+			/* no new entries: younger ages in place */
+			for (i = 0, j = 0; j < n; j++) {
+				while (in->e[i].slot != w->tmp[j].slot || in->e[i].cls != w->tmp[j].cls)
+					i++;
+				if (w->tmp[j].age < in->e[i].age) {
+					in->e[i].age = w->tmp[j].age;
+					in->e[i].prod = w->tmp[j].prod;
+				}
+			}
+			return 1;
+		}
+		cap = k;
+		i = j = k = 0;
+	}
 	m = cap ? malloc(cap * sizeof(*m)) : NULL;
 	if (cap && !m)
 		return -1;
@@ -302,13 +345,11 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 		} else if (c > 0) {
 			m[k++] = *b;
 			j++;
-			changed = 1;
 		} else {
 			m[k] = *a;
 			if (b->age < a->age) {
 				m[k].age = b->age;
 				m[k].prod = b->prod;
-				changed = 1;
 			}
 			k++;
 			i++;
@@ -319,7 +360,7 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 	in->e = m;
 	in->n = k;
 	in->cap = (uint32_t)cap;
-	return changed;
+	return 1;
 }
 
 /* ---- findings ---- */
@@ -555,6 +596,125 @@ static uint16_t regfile_counters(const work *w, uint16_t slot)
 	return slot >= VF_SLOT_S ? w->scnt_mask : w->vcnt_mask;
 }
 
+/* Heap keys: block << 32 | node, so blocks go in program order whatever
+ * the calling context or partition of their nodes. */
+static void heap_push(uint64_t *h, size_t *n, uint64_t v)
+{
+	size_t i = (*n)++;
+
+	while (i && h[(i - 1) / 2] > v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static uint64_t heap_pop(uint64_t *h, size_t *n)
+{
+	uint64_t top = h[0], v = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = v;
+	return top;
+}
+
+/* Shortest number of instructions from producer prod to at along CFG
+ * edges that pass no wait on counter c (c < 0: any path; calls counted as
+ * one instruction);
+ * UINT32_MAX if no such path is found within the bound.  Only for the few
+ * LDS reads used with no wait at all (race_lds_latency), so a plain
+ * Dijkstra over blocks per query. */
+static uint32_t path_distance(const work *w, uint32_t prod, uint32_t at, int c)
+{
+	const vf_cfg *g = w->g;
+	const vf_prog *p = w->p;
+	uint32_t best = UINT32_MAX, pb = g->block_of[prod], ab = g->block_of[at];
+	uint32_t *dist;
+	uint64_t *heap;
+	size_t nh = 0, cap = 64, steps = 0;
+
+#define WAITS_ON(i) (c >= 0 && p->insts[i].kind == VF_I_WAIT && p->waits[p->insts[i].aux].n[c] >= 0)
+	for (uint32_t i = prod + 1; i < g->b[pb].end; i++) {
+		if (i == at)
+			return at - prod;
+		if (WAITS_ON(i))
+			return UINT32_MAX;
+	}
+	dist = malloc(g->n * sizeof(*dist));
+	heap = malloc(cap * sizeof(*heap));
+	if (!dist || !heap) {
+		free(dist);
+		free(heap);
+		return UINT32_MAX;
+	}
+	memset(dist, 0xff, g->n * sizeof(*dist));
+	dist[pb] = 0;
+	heap[nh++] = (uint64_t)(g->b[pb].end - prod - 1) << 32 | pb;
+	while (nh && steps++ < 100000) {
+		uint64_t top = heap_pop(heap, &nh);
+		uint32_t d = (uint32_t)(top >> 32), b = (uint32_t)top;
+		if (d >= best)
+			break;
+		for (uint8_t k = 0; k < g->b[b].nsucc; k++) {
+			uint32_t sb = g->b[b].succ[k], nd = d, blocked = 0;
+			if (sb == ab) {
+				for (uint32_t i = g->b[sb].first; i < at && !blocked; i++)
+					blocked = WAITS_ON(i);
+				if (!blocked && d + (at - g->b[sb].first) + 1 < best)
+					best = d + (at - g->b[sb].first) + 1;
+			}
+			for (uint32_t i = g->b[sb].first; i < g->b[sb].end && !blocked; i++)
+				blocked = WAITS_ON(i);
+			if (blocked)
+				continue;
+			nd = d + (g->b[sb].end - g->b[sb].first);
+			if (dist[sb] != UINT32_MAX && dist[sb] <= nd)
+				continue;
+			dist[sb] = nd;
+			if (nh == cap) {
+				uint64_t *gh = realloc(heap, cap * 2 * sizeof(*gh));
+				if (!gh)
+					break;
+				heap = gh;
+				cap *= 2;
+			}
+			heap_push(heap, &nh, (uint64_t)nd << 32 | sb);
+		}
+	}
+#undef WAITS_ON
+	free(dist);
+	free(heap);
+	return best;
+}
+
+/* The path a finding is on: the SGPR conditions its branches decided and
+ * the calls it is inside ("" when nothing narrows it). */
+static void path_text(const work *w, char *out, size_t n)
+{
+	char facts[256];
+	size_t q = 0;
+
+	out[0] = 0;
+	vf_facts_describe(&w->F, facts, sizeof(facts));
+	if (facts[0])
+		q += (size_t)snprintf(out + q, n - q, "; on the paths where %s", facts);
+	for (uint32_t c = w->ctx, d = 0; c && q < n && d < 4; c = w->ctxs[c].parent, d++)
+		q += (size_t)snprintf(out + q, n - q, "%s subroutine called at line %u",
+				      d ? ", from the" : "; in the", w->p->insts[w->ctxs[c].site].line);
+}
+
 /* A read (write=0) or overwrite (write=1) of operand [slot, slot+n) by
  * instruction at.  ignore_cls: classes whose pending writes are not a
  * hazard (same in-order class WAW). */
@@ -599,8 +759,9 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 		uint32_t prod = w->prod[k][s];
 
 		if (!reported && w->report) {
-			char reg[32], msg[768], m[64], pm[64], hv[48], extra[320];
+			char reg[32], msg[1280], m[64], pm[64], hv[48], extra[320], fix[128], path[400], ops[64];
 			int c = w->isa->cls_cnt[k];
+			int code = write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW;
 			reg_text(reg, sizeof(reg), slot, n);
 			mnem(w->p, at, m, sizeof(m));
 			mnem(w->p, prod, pm, sizeof(pm));
@@ -609,19 +770,39 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 			else
 				snprintf(hv, sizeof(hv), "has no wait on %s since it", cname(w, c));
 			extra[0] = 0;
-			if (k == VF_K_LDS && have < 0 && at > prod)
-				snprintf(extra, sizeof(extra),
-					 "; the schedule relies on LDS latency (the read finishing within "
-					 "%u instructions), which the ISA does not guarantee: add the wait, "
-					 "or accept it with `kwgen-verify: allow race_raw` on the line or a "
-					 "suppression rule",
-					 at - prod);
-			snprintf(msg, sizeof(msg), "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s",
+			if (k == VF_K_LDS && !write) {
+				/* a deliberate schedule (hand-written Tensile kernels): an
+				 * lgkmcnt wait since the read left it in flight on purpose
+				 * and every path from the read to the use is long; with no
+				 * wait at all on the path, a wait was skipped: race_raw */
+				uint32_t dist = path_distance(w, prod, at, -1);
+				if (have >= 0 && dist != UINT32_MAX && dist >= KW_VF_LDS_LATENCY_MIN)
+					code = KW_VF_RACE_LDS_LATENCY;
+				if (code == KW_VF_RACE_LDS_LATENCY || (have < 0 && at > prod))
+					snprintf(extra, sizeof(extra),
+						 "; the schedule relies on LDS latency (the read finishing "
+						 "within %u instructions), which the ISA does not guarantee: "
+						 "add the wait, or accept it with `kwgen-verify: allow %s` on "
+						 "the line or a suppression rule",
+						 dist != UINT32_MAX ? dist : at - prod, kw_verify_code_name(code));
+			}
+			if (have >= 0)
+				snprintf(fix, sizeof(fix), "; fix: use %s(%d) in the last wait before line %u",
+					 cname(w, c), needed, w->p->insts[at].line);
+			else
+				snprintf(fix, sizeof(fix), "; fix: wait for %s(%d) before line %u", cname(w, c),
+					 needed, w->p->insts[at].line);
+			path_text(w, path, sizeof(path));
+			ops[0] = 0;
+			if (!w->isa->cls_ooo[k])
+				snprintf(ops, sizeof(ops), " (%d younger %s ops issued after it)", needed,
+					 cname(w, c));
+			snprintf(msg, sizeof(msg),
+				 "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s%s%s%s",
 				 reg, write ? "overwritten" : "read", m, pm, w->p->insts[prod].line,
-				 write ? "still write it" : "be in flight", cname(w, c), needed, hv,
-				 class_note(w, k), extra);
-			emit(w, write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW, at, reg, prod, c, needed, have,
-			     msg);
+				 write ? "still write it" : "be in flight", cname(w, c), needed, hv, ops,
+				 class_note(w, k), fix, path, extra);
+			emit(w, code, at, reg, prod, c, needed, have, msg);
 		}
 		reported = 1;
 		retire(w, prod);
@@ -832,10 +1013,6 @@ static void set_slot(work *w, int k, uint16_t slot, uint32_t at)
 
 /* ---- calls ---- */
 
-typedef struct vf_ctx {
-	uint32_t parent, site, depth;
-} vf_ctx;
-
 #define MAX_CALL_DEPTH 16
 #define MAX_CONTEXTS 65536
 
@@ -1026,38 +1203,6 @@ static void step(work *w, uint32_t at)
 }
 
 /* ---- driver ---- */
-
-static void heap_push(uint32_t *h, size_t *n, uint32_t v)
-{
-	size_t i = (*n)++;
-
-	while (i && h[(i - 1) / 2] > v) {
-		h[i] = h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h[i] = v;
-}
-
-static uint32_t heap_pop(uint32_t *h, size_t *n)
-{
-	uint32_t top = h[0], v = h[--(*n)];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1] < h[c])
-			c++;
-		if (h[c] >= v)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = v;
-	return top;
-}
 
 static void init_work(work *w, const vf_prog *p, kw_verify_result *r)
 {
@@ -1494,7 +1639,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	vf_cfg g;
 	graph G;
 	uint64_t work_done = 0, max_work;
-	uint32_t *heap = NULL;
+	uint64_t *heap = NULL;
 	size_t nheap = 0, capheap = 0;
 	int rc;
 	struct hset seen;
@@ -1579,7 +1724,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		G.n[b].dirty = 1;
 		if (nheap == capheap) {
 			size_t nc = capheap ? capheap * 2 : 256;
-			uint32_t *gh = realloc(heap, nc * sizeof(*gh));
+			uint64_t *gh = realloc(heap, nc * sizeof(*gh));
 			if (!gh) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
@@ -1587,12 +1732,12 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			heap = gh;
 			capheap = nc;
 		}
-		heap_push(heap, &nheap, (uint32_t)b);
+		heap_push(heap, &nheap, (uint64_t)b << 32 | b);
 	}
 	/* fixed point: a min-heap of dirty nodes, so the lowest (program
 	 * order, calling contexts after) dirty node goes next */
 	while (nheap && !rc) {
-		uint32_t nid = heap_pop(heap, &nheap);
+		uint32_t nid = (uint32_t)heap_pop(heap, &nheap);
 		vf_node *nd = &G.n[nid];
 		const vf_block *bl = &g.b[nd->block];
 		vf_sstate out;
@@ -1632,24 +1777,20 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			int ch, chf, back;
 			vf_sfacts ef;
 			if (e[s].cond >= 0) {
-				memcpy(&w->F2, &w->F, sizeof(w->F2));
+				/* the exit facts narrowed by the edge's condition */
+				if (!ofacts.valid)
+					vf_facts_view(&w->F, &ofacts, w->obuf);
+				vf_facts_load(&w->F2, &ofacts);
 				if (!vf_facts_assume_scc(&w->F2, e[s].cond))
 					continue; /* the facts rule this edge out */
-				if (vf_facts_save(&w->F2, &ef)) {
-					rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-					break;
-				}
+				vf_facts_view(&w->F2, &ef, w->ebuf);
 			} else {
-				if (!ofacts.valid && vf_facts_save(&w->F, &ofacts)) {
-					rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-					break;
-				}
+				if (!ofacts.valid)
+					vf_facts_view(&w->F, &ofacts, w->obuf);
 				ef = ofacts;
 			}
 			m = node_get(&G, &g, e[s].block, e[s].ctx, part_of(&G, e[s].block, &ef));
 			if (m < 0) {
-				if (e[s].cond >= 0)
-					vf_sfacts_free(&ef);
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
 			}
@@ -1661,8 +1802,6 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			chf = ch < 0 ? 0
 				     : vf_sfacts_join(&G.n[m].fin, &ef,
 						      back && G.n[m].nchange >= WIDEN_AFTER);
-			if (e[s].cond >= 0)
-				vf_sfacts_free(&ef);
 			if (ch < 0 || chf < 0) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
@@ -1673,7 +1812,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 				G.n[m].dirty = 1;
 				if (nheap == capheap) {
 					size_t nc = capheap * 2;
-					uint32_t *gh = realloc(heap, nc * sizeof(*gh));
+					uint64_t *gh = realloc(heap, nc * sizeof(*gh));
 					if (!gh) {
 						rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 						break;
@@ -1681,10 +1820,9 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 					heap = gh;
 					capheap = nc;
 				}
-				heap_push(heap, &nheap, (uint32_t)m);
+				heap_push(heap, &nheap, (uint64_t)G.n[m].block << 32 | (uint64_t)m);
 			}
 		}
-		vf_sfacts_free(&ofacts);
 	}
 	free(heap);
 	r->stats.work = work_done;

@@ -271,22 +271,15 @@ void vf_facts_load(vf_facts *F, const vf_sfacts *s)
 	F->scc = s->scc;
 }
 
-int vf_facts_save(const vf_facts *F, vf_sfacts *s)
+void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf)
 {
-	uint32_t n = 0;
-
-	for (int r = 0; r < VF_NSGPR; r++)
-		n += F->has[r];
-	s->f = n ? malloc(n * sizeof(*s->f)) : NULL;
-	if (n && !s->f)
-		return -1;
+	s->f = buf;
 	s->n = 0;
 	for (int r = 0; r < VF_NSGPR; r++)
 		if (F->has[r])
-			s->f[s->n++] = F->f[r];
+			buf[s->n++] = F->f[r];
 	s->scc = F->scc;
 	s->valid = 1;
-	return 0;
 }
 
 void vf_sfacts_free(vf_sfacts *s)
@@ -357,7 +350,7 @@ static int same_fact(const vf_sfact *a, const vf_sfact *b)
 
 int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 {
-	vf_sfact *m;
+	vf_sfact m[VF_NSGPR];
 	uint32_t i = 0, j = 0, k = 0;
 	int changed = 0;
 
@@ -368,14 +361,12 @@ int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 		if (o->n)
 			memcpy(f, o->f, o->n * sizeof(*f));
 		free(in->f);
-		*in = *o;
 		in->f = f;
+		in->n = o->n;
+		in->scc = o->scc;
 		in->valid = 1;
 		return 1;
 	}
-	m = in->n ? malloc(in->n * sizeof(*m)) : NULL;
-	if (in->n && !m)
-		return -1;
 	/* a register without a fact on either side is unknown after the join */
 	while (i < in->n) {
 		while (j < o->n && o->f[j].reg < in->f[i].reg)
@@ -385,19 +376,25 @@ int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 			/* widening drops a changed fact unless it is still a set of
 			 * values (a set grows at most VF_SETK times, an interval
 			 * without end) */
-			if (join_fact(&jf, &in->f[i], &o->f[j]) &&
-			    !(widen && !jf.nset && !same_fact(&jf, &in->f[i])))
-				m[k++] = jf;
-			if (k == 0 || !same_fact(&m[k - 1], &in->f[i]) || m[k - 1].reg != in->f[i].reg)
+			if (join_fact(&jf, &in->f[i], &o->f[j])) {
+				int same = same_fact(&jf, &in->f[i]);
+				if (!(widen && !jf.nset && !same))
+					m[k++] = jf;
+				if (!same)
+					changed = 1;
+			} else {
 				changed = 1;
+			}
 		} else {
 			changed = 1;
 		}
 		i++;
 	}
-	free(in->f);
-	in->f = m;
-	in->n = k;
+	if (changed) {
+		/* shrinks or keeps the size: reuse the array */
+		memcpy(in->f, m, k * sizeof(*m));
+		in->n = k;
+	}
 	if (in->scc.kind) {
 		const vf_scc *a = &in->scc, *b = &o->scc;
 		if (a->kind != b->kind || a->val != b->val || a->op != b->op || a->sgn != b->sgn ||

@@ -343,8 +343,8 @@ typedef struct vf_sop {
 vf_sop *vf_sops_decode(const vf_prog *p);
 void vf_facts_clear(vf_facts *F);
 void vf_facts_load(vf_facts *F, const vf_sfacts *s);
-/* Save F into s (allocates); 0 or -1 on ENOMEM. */
-int vf_facts_save(const vf_facts *F, vf_sfacts *s);
+/* F as sparse facts in buf (VF_NSGPR entries, caller's); s->f = buf. */
+void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf);
 /* Join o into in; widen drops every fact that changed.  1 changed, 0 not,
  * -1 ENOMEM. */
 int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen);

@@ -596,27 +596,41 @@ class T:
         # 114 KB whose decoded text (12,000 lines naming a 64 KiB symbol, ~790
         # MB) passes the decoder process's address-space bound: the body's
         # fault, 422 undecodable (not 503 no_memory, which says "retry")
-        data = elf.elf(S_BRANCH_SELF * 12000, name=b"k" * 65536)
-        st, h, body = self.d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
-                                     conn=self.d.conn(timeout=300))
+        # (--max-verify-memory 1 TiB: the bound per verification, checked
+        # first by default, does not stop it before the decoder's)
+        data = elf.elf(S_BRANCH_SELF * 12000, syms=[(b"k" * 65536, 0, elf.STT_FUNC_GLOBAL)])
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "bound.db"), "--log-level", "error",
+                       "--max-verify-memory", str(1 << 40)).start()
+        try:
+            self.decoded_past_bound_on(d, data)
+        finally:
+            rc = d.stop()
+        assert rc == 0, "exit status %d" % rc
+
+    def decoded_past_bound_on(self, d, data):
+        st, h, body = d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
+                                conn=d.conn(timeout=300))
         e = json.loads(body)
-        # the bound met first names itself: the verification's memory bound
-        # (--max-verify-memory, 422 limit) or the decoder process's own
-        # (422 undecodable); never 503 no_memory
-        assert st == 422 and e["error"]["code"] in ("undecodable", "limit"), (st, body[:300])
+        # the bound met first names itself: with --max-verify-memory's bound
+        # out of the way (1 TiB) it is the decoder process's own, 422
+        # undecodable (the default bound would give 422 limit); never 503
+        # no_memory
+        assert st == 422 and e["error"]["code"] == "undecodable", (st, body[:300])
         self.error.validate(e)
         assert "memory bound" in e["error"]["message"] and "MiB" in e["error"]["message"], e
         key = h.get("etag", "").strip('"')
         assert len(key) == 64, h
-        st, _, _ = self.d.request("GET", "/v1/verify/" + key)
+        st, _, _ = d.request("GET", "/v1/verify/" + key)
         assert st == 404, "a refused body was stored: GET /v1/verify/{key} %d" % st
-        st, _, _ = self.d.request("GET", "/healthz")
-        assert st == 200 and self.d.proc.poll() is None, st
+        st, _, _ = d.request("GET", "/healthz")
+        assert st == 200 and d.proc.poll() is None, st
 
     def sigterm_while_decoding(self):
         drain = 1
+        # --max-verify-memory 1 TiB: the decoded text (~170 MB) is not cut
+        # short by the bound per verification
         d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain.db"), "--log-level", "error",
-                       "--drain-seconds", str(drain), "--workers", "1").start()
+                       "--drain-seconds", str(drain), "--workers", "1", "--max-verify-memory", str(1 << 40)).start()
         data = elf.elf(S_NOP * 2000000)  # 8 MB: decodes for several seconds
         result = {}
 
@@ -671,7 +685,9 @@ class T:
             time.sleep(1)
             idle = rss(d.proc.pid)
             text = "k:\n" + "\ts_nop 0\n" * ((16 << 20) // 9) + "\ts_endpgm\n"
-            for body, ct in ((elf.elf(S_NOP * 1000000), "application/octet-stream"), (text, "text/plain")):
+            # 2.4 MB of code object (~52 MB of decoded text, within the
+            # default bound per verification) and 16 MiB of text
+            for body, ct in ((elf.elf(S_NOP * 600000), "application/octet-stream"), (text, "text/plain")):
                 st, _, data = d.request("POST", "/v1/verify?isa=gfx942&cache=bypass", body, {"Content-Type": ct},
                                         conn=d.conn(timeout=300))
                 assert st == 200, (st, data[:200])

@@ -308,6 +308,103 @@ static void test_unknown_call_once(void **state)
 	kw_verify_result_free(r);
 }
 
+
+/* An LDS read left in flight by a partial lgkmcnt wait and used 32 or more
+ * instructions later: a schedule relying on LDS latency, race_lds_latency
+ * (a warning); used soon after, or with no wait at all since the read (a
+ * skipped wait), race_raw (an error). */
+static void test_lds_latency(void **state)
+{
+	char text[4096];
+	size_t q = 0;
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+
+	(void)state;
+	q += (size_t)snprintf(text + q, sizeof(text) - q,
+			      "k:\n\tds_read_b64 v[100:101], v36\n\tds_read_b64 v[34:35], v36 offset:8\n"
+			      "\ts_waitcnt lgkmcnt(1)\n");
+	for (int i = 0; i < 40; i++)
+		q += (size_t)snprintf(text + q, sizeof(text) - q, "\tv_add_f32 v%d, v1, v2\n", 40 + i);
+	q += (size_t)snprintf(text + q, sizeof(text) - q,
+			      "\tv_mfma_f32_16x16x16_f16 a[0:3], v[34:35], v[16:17], a[0:3]\n" /* 45 */
+			      "\ts_endpgm\n");
+	r = run(text);
+	assert_int_equal(at(r, KW_VF_RACE_LDS_LATENCY, 45), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 0);
+	assert_int_equal(kw_verify_result_errors(r), 0);
+	f = first(r, KW_VF_RACE_LDS_LATENCY);
+	assert_int_equal(f->severity, KW_VS_WARNING);
+	assert_true(kw_verify_code_is_race(f->code));
+	assert_non_null(strstr(f->message, "relies on LDS latency"));
+	assert_non_null(strstr(f->message, "allow race_lds_latency"));
+	kw_verify_result_free(r);
+	/* no wait at all since the read: a skipped wait, race_raw */
+	memcpy(strstr(text, "\ts_waitcnt lgkmcnt(1)"), "\ts_nop 0             ", 21);
+	r = run(text);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 45), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY), 0);
+	kw_verify_result_free(r);
+	/* the same read used right away: an error */
+	r = run("k:\n\tds_read_b64 v[34:35], v36\n"
+		"\tv_mfma_f32_16x16x16_f16 a[0:3], v[34:35], v[16:17], a[0:3]\n\ts_endpgm\n");
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 3), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY), 0);
+	kw_verify_result_free(r);
+	/* with the wait: clean */
+	r = run("k:\n\tds_read_b64 v[34:35], v36\n\ts_waitcnt lgkmcnt(0)\n"
+		"\tv_mfma_f32_16x16x16_f16 a[0:3], v[34:35], v[16:17], a[0:3]\n\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+}
+
+/* A finding names the fix and the path its branches narrowed; the text
+ * ends with the totals, suppressed findings counted. */
+static void test_message_and_totals(void **state)
+{
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+	kw_buf out = KW_BUF_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	static const char *text =
+		"k:\n"
+		"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+		"\tbuffer_load_dword v3, v2, s[4:7], 0 offen\n"
+		"\ts_cmp_eq_u32 s12, 2\n"
+		"\ts_cbranch_scc0 .Lout\n"
+		"\ts_waitcnt vmcnt(1)\n"
+		"\tv_mov_b32 v5, v3\n" /* 7 */
+		".Lout:\n"
+		"\ts_waitcnt vmcnt(0)\n"
+		"\tv_mov_b32 v6, v1 // kwgen-verify: allow redundant_wait\n"
+		"\ts_endpgm\n";
+
+	(void)state;
+	r = run(text);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_non_null(f);
+	assert_int_equal(f->line, 7);
+	assert_non_null(strstr(f->message, "needs vmcnt(0), has vmcnt(1)"));
+	assert_non_null(strstr(f->message, "fix: use vmcnt(0)"));
+	assert_non_null(strstr(f->message, "on the paths where s12 == 2"));
+	assert_int_equal(kw_verify_result_text(&out, r, &err), 0);
+	assert_non_null(strstr(out.p, "<input>: totals: 1 error, 0 warnings (race_raw=1); 0 hidden by suppressions\n"));
+	kw_buf_free(&out);
+	kw_verify_result_free(r);
+	o.isa = "gfx942";
+	o.suppressions = "race_raw line=7\n";
+	{
+		kw_verify_result *r2 = NULL;
+		assert_int_equal(kw_verify_text(&r2, text, strlen(text), &o, &err), 0);
+		out = (kw_buf)KW_BUF_INIT;
+		assert_int_equal(kw_verify_result_text(&out, r2, &err), 0);
+		assert_non_null(strstr(out.p, "totals: 0 errors, 0 warnings (); 1 hidden by suppressions\n"));
+		kw_buf_free(&out);
+		kw_verify_result_free(r2);
+	}
+}
+
 /* Path-pruning and calls are deterministic: the same text gives the same
  * findings in the same order. */
 static void test_deterministic(void **state)
@@ -337,6 +434,8 @@ int main(void)
 		cmocka_unit_test(test_wait_after_call_needed),
 		cmocka_unit_test(test_return_to_own_site),
 		cmocka_unit_test(test_unknown_call_once),
+		cmocka_unit_test(test_lds_latency),
+		cmocka_unit_test(test_message_and_totals),
 		cmocka_unit_test(test_deterministic),
 	};
 
