@@ -59,7 +59,6 @@ typedef struct run {
 	long size;
 	int show_progress;
 	double last_draw;
-	size_t file_solutions;
 	const char *out_name;     /* "standard output" or the -o FILE */
 	int write_failed;         /* out could not be written: stop, exit 2 */
 } run;
@@ -115,6 +114,19 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* "s" unless n is 1: "1 file", "2 files". */
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/*
+ * The progress line: the file being read (its path's end, so the file
+ * name shows however deep the directory), how far into it, then the
+ * running totals of the whole run, each named: files begun, solutions,
+ * and, with --server, requests posted and cache hits among them (none
+ * before the first batch is posted), errors.
+ */
 static void draw_progress(run *r, size_t offset, int final)
 {
 	if (!r->show_progress)
@@ -126,13 +138,22 @@ static void draw_progress(run *r, size_t offset, int final)
 	double frac = r->size > 0 ? (double)offset / (double)r->size : 0.0;
 	if (final || frac > 1.0)
 		frac = 1.0;
-	char bar[31];
-	int fill = (int)(frac * 30.0);
-	for (int i = 0; i < 30; i++)
+	char bar[21];
+	int fill = (int)(frac * 20.0);
+	for (int i = 0; i < 20; i++)
 		bar[i] = i < fill ? '#' : '.';
-	bar[30] = '\0';
-	fprintf(stderr, "\r%.40s [%s] %3d%%  %zu solutions  %zu hits  %zu errors%s", r->name, bar, (int)(frac * 100.0),
-		r->file_solutions, r->st->hits, r->st->derive_errors + r->st->server_errors, final ? "\n" : "");
+	bar[20] = '\0';
+	size_t len = strlen(r->name), nerr = r->st->derive_errors + r->st->server_errors;
+	const char *tail = len > 40 ? r->name + len - 37 : r->name;
+	char posted[80] = "";
+	if (r->poster && !r->st->posted)
+		snprintf(posted, sizeof posted, ", none posted yet");
+	else if (r->poster)
+		snprintf(posted, sizeof posted, ", %zu posted, %zu hit%s", r->st->posted, r->st->hits,
+			 plural(r->st->hits));
+	fprintf(stderr, "\r%s%s [%s] %3d%% | %zu file%s, %zu solution%s%s, %zu error%s\033[K%s", len > 40 ? "..." : "",
+		tail, bar, (int)(frac * 100.0), r->st->files, plural(r->st->files), r->st->solutions,
+		plural(r->st->solutions), posted, nerr, plural(nerr), final ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -270,7 +291,6 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 	json_t *req = NULL;
 	kw_error derr = KW_ERROR_INIT;
 	r->st->solutions++;
-	r->file_solutions++;
 	int rc = kw_logic_request(&req, it->value, &ctx, &derr);
 	if (rc == KW_ENOMEM)
 		return kw_error_set(err, rc, NULL, "out of memory");
@@ -379,7 +399,6 @@ static int run_file(run *r, const char *path, kw_error *err)
 	r->isa[0] = '\0';
 	if (r->o->isa)
 		snprintf(r->isa, sizeof r->isa, "%s", r->o->isa);
-	r->file_solutions = 0;
 	r->last_draw = 0;
 	size_t before = r->st->solutions;
 	int rc = kw_yaml_logic_read(f, r->name, on_item, r, err);
@@ -810,14 +829,15 @@ int kw_cli_logic(int argc, char **argv)
 		size_t uniq = json_object_size(st.seen_requests);
 		size_t nerr = st.file_errors + st.conn_errors + st.derive_errors + st.server_errors;
 		char errs[240];
+		size_t ndist = json_object_size(st.errors) + st.file_errors + (r.poster ? st.conn_errors : 0);
 		if (nerr && r.poster)
-			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions, %zu answered by the server, "
-				 "%zu exchanges failed; %zu distinct messages)",
-				 nerr, st.file_errors, st.derive_errors, st.server_errors, st.conn_errors,
-				 json_object_size(st.errors) + st.file_errors + st.conn_errors);
+			snprintf(errs, sizeof errs, "%zu error%s (%zu in files, %zu in solutions, %zu answered by the server, "
+				 "%zu exchange%s failed; %zu distinct message%s)",
+				 nerr, plural(nerr), st.file_errors, st.derive_errors, st.server_errors, st.conn_errors,
+				 plural(st.conn_errors), ndist, plural(ndist));
 		else if (nerr)
-			snprintf(errs, sizeof errs, "%zu errors (%zu in files, %zu in solutions; %zu distinct messages)",
-				 nerr, st.file_errors, st.derive_errors, json_object_size(st.errors) + st.file_errors);
+			snprintf(errs, sizeof errs, "%zu error%s (%zu in files, %zu in solutions; %zu distinct message%s)",
+				 nerr, plural(nerr), st.file_errors, st.derive_errors, ndist, plural(ndist));
 		else
 			snprintf(errs, sizeof errs, "no errors");
 		if (r.write_failed) { /* the output is incomplete whatever else happened */
@@ -829,15 +849,19 @@ int kw_cli_logic(int argc, char **argv)
 		json_object_foreach(st.errors, msg, cnt)
 			if (json_integer_value(cnt) > 1)
 				fprintf(stderr, "kwgen logic: %lld times: %s\n", (long long)json_integer_value(cnt), msg);
-		if (r.poster)
+		if (r.poster) {
+			size_t keys = json_object_size(st.seen_keys);
 			fprintf(stderr,
-				"kwgen logic: %zu files, %zu solutions, %zu unique requests, %zu posted, %zu unique keys, "
-				"%zu cache hits (%.1f%%), %s; exit %d\n",
-				st.files, st.solutions, uniq, st.posted, json_object_size(st.seen_keys), st.hits,
+				"kwgen logic: %zu file%s, %zu solution%s, %zu unique request%s, %zu posted, %zu unique key%s, "
+				"%zu cache hit%s (%.1f%%), %s; exit %d\n",
+				st.files, plural(st.files), st.solutions, plural(st.solutions), uniq, plural(uniq), st.posted,
+				keys, plural(keys), st.hits, plural(st.hits),
 				st.posted ? 100.0 * (double)st.hits / (double)st.posted : 0.0, errs, status);
-		else
-			fprintf(stderr, "kwgen logic: %zu files, %zu solutions, %zu unique requests, %zu written, %s; exit %d\n",
-				st.files, st.solutions, uniq, st.requests, errs, status);
+		} else {
+			fprintf(stderr, "kwgen logic: %zu file%s, %zu solution%s, %zu unique request%s, %zu written, %s; exit %d\n",
+				st.files, plural(st.files), st.solutions, plural(st.solutions), uniq, plural(uniq), st.requests,
+				errs, status);
+		}
 	}
 done:
 	if (r.out && r.out != stdout)

@@ -18,12 +18,14 @@ static void verify_usage(FILE *f)
 {
 	fputs("usage: kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] [--no-redundant]\n"
 	      "                    [--Werror] [--max-bytes N] [--max-instructions N]\n"
-	      "                    [--max-work N] [--max-findings N] [--] FILE...\n"
+	      "                    [--max-work N] [--max-findings N] [--max-memory N]\n"
+	      "                    [--] FILE...\n"
 	      "\n"
 	      "Checks the waits of AMDGPU assembly (clang -S / Tensile output or\n"
 	      "llvm-objdump -d output, or an AMDGPU code object (ELF .co/.hsaco/.o,\n"
-	      "decoded with LLVM's disassembler, the ISA from e_flags); `-` reads\n"
-	      "stdin): registers read or overwritten\n"
+	      "decoded with LLVM's disassembler, the ISA from e_flags; assembly whose\n"
+	      "instructions are .long/.short/.byte words is decoded the same way);\n"
+	      "`-` reads stdin): registers read or overwritten\n"
 	      "while a load that writes them may be in flight (race_raw, race_waw), LDS\n"
 	      "writes in flight at a barrier (lds_barrier), LDS-DMA data read with the\n"
 	      "wrong counter (lds_dma), waits that wait for nothing (redundant_wait),\n"
@@ -39,16 +41,22 @@ static void verify_usage(FILE *f)
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
 	      "  --no-redundant      do not report redundant_wait\n"
 	      "  --version           print the verifier's version and exit\n"
-	      "  --Werror            warnings (redundant_wait, unsupported) also exit 1\n"
+	      "  --Werror            warnings (redundant_wait, unsupported, race_lds_latency)\n"
+	      "                      also exit 1\n"
 	      "  --max-bytes N       largest input file (default 134217728, 128 MiB,\n"
 	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
 	      "  --max-instructions N  most instructions one file may hold (default\n"
 	      "                      16777216, kwgend's default for POST /v1/verify)\n"
-	      "  --max-work N, --max-findings N   data-flow steps, findings listed\n"
+	      "  --max-work N        data-flow steps (default 64 per instruction plus 1M)\n"
+	      "  --max-findings N    findings listed (default 100000; totals stay exact)\n"
+	      "  --max-memory N      bytes one file's verification may hold (decoded\n"
+	      "                      text, macro expansions, instructions; default 16 x\n"
+	      "                      the file + 96 MiB); more: exit 2 naming the bound\n"
 	      "\n"
-	      "Exit: 0 no error finding, 1 an error finding (race class or\n"
+	      "Exit: 0 no error finding, 1 an error finding (race class but race_lds_latency, or\n"
 	      "unknown_instruction; with --Werror also a warning), 2 unreadable input or\n"
-	      "usage error.  redundant_wait and unsupported are warnings: printed, exit 0.\n",
+	      "usage error.  redundant_wait, unsupported and race_lds_latency are warnings:\n"
+	      "printed, exit 0.\n",
 	      f);
 }
 
@@ -104,6 +112,15 @@ static int stdout_error(void)
 		return 0;
 	fprintf(stderr, "kwgen verify: write error on standard output: %s\n", strerror(errno ? errno : EIO));
 	return 1;
+}
+
+/* The memory bound of one file's verification: --max-memory, or 16 x its
+ * bytes + 96 MiB (the verifier's default, vf_default_memory). */
+static size_t memory_budget(size_t given, size_t len)
+{
+	if (given)
+		return given;
+	return len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX : 16 * len + ((size_t)96 << 20);
 }
 
 static int parse_size(const char *s, unsigned long long *out)
@@ -182,7 +199,7 @@ int kw_cli_verify(int argc, char **argv)
 		} else if (!strcmp(a, "--max-bytes") && i + 1 < argc) {
 			i++; /* read above */
 		} else if ((!strcmp(a, "--max-instructions") || !strcmp(a, "--max-work") ||
-			    !strcmp(a, "--max-findings")) && i + 1 < argc) {
+			    !strcmp(a, "--max-findings") || !strcmp(a, "--max-memory")) && i + 1 < argc) {
 			if (parse_size(argv[i + 1], &v) || !v) {
 				fprintf(stderr, "kwgen verify: %s takes a positive integer, got %s\n", a,
 					argv[i + 1]);
@@ -194,11 +211,14 @@ int kw_cli_verify(int argc, char **argv)
 				o.max_instructions = (size_t)v;
 			else if (!strcmp(a, "--max-work"))
 				o.max_work = v;
+			else if (!strcmp(a, "--max-memory"))
+				o.max_memory = (size_t)v;
 			else
 				o.max_findings = (size_t)v;
 		} else if (i + 1 == argc && (!strcmp(a, "--isa") || !strcmp(a, "--suppress") ||
 					     !strcmp(a, "--max-bytes") || !strcmp(a, "--max-instructions") ||
-					     !strcmp(a, "--max-work") || !strcmp(a, "--max-findings"))) {
+					     !strcmp(a, "--max-work") || !strcmp(a, "--max-findings") ||
+					     !strcmp(a, "--max-memory"))) {
 			fprintf(stderr, "kwgen verify: %s needs a value\n", a);
 			free(supp);
 			return 2;
@@ -228,7 +248,8 @@ int kw_cli_verify(int argc, char **argv)
 
 		if (i < dashdash) {
 			if (!strcmp(a, "--isa") || !strcmp(a, "--suppress") || !strcmp(a, "--max-instructions") ||
-			    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings") || !strcmp(a, "--max-bytes")) {
+			    !strcmp(a, "--max-work") || !strcmp(a, "--max-findings") || !strcmp(a, "--max-bytes") ||
+			    !strcmp(a, "--max-memory")) {
 				i++;
 				continue;
 			}
@@ -260,7 +281,11 @@ int kw_cli_verify(int argc, char **argv)
 			/* in a child process: LLVM's disassembler crashes on
 			 * some bytes; that is exit 2 with a message, not a
 			 * crash of kwgen */
-			rc = kw_codeobj_disassemble_child(text, len, o.isa, o.filename, o.max_instructions, NULL,
+			size_t budget = memory_budget(o.max_memory, len);
+			kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
+			size_t given_mem = o.max_memory;
+
+			rc = kw_codeobj_disassemble_child(text, len, o.isa, o.filename, o.max_instructions, &co,
 							  &dis, &dlen, isa, NULL, &undecodable, &err);
 			free(text);
 			if (rc) {
@@ -271,10 +296,37 @@ int kw_cli_verify(int argc, char **argv)
 			text = dis;
 			len = dlen;
 			o.isa = isa;
+			o.max_memory = budget - (dlen < budget / 2 ? dlen : budget / 2);
 			rc = kw_verify_text(&r, text, len, &o, &err);
 			o.isa = given;
+			o.max_memory = given_mem;
 		} else {
 			rc = kw_verify_text(&r, text, len, &o, &err);
+			if (rc == KW_EINVAL && !strcmp(err.field, "data_words")) {
+				/* instructions as .long words (Tensile's
+				 * shipped kernels): decoded with LLVM's
+				 * disassembler, in a child process */
+				char *dis = NULL, isa[KW_CODEOBJ_ISA_MAX];
+				size_t dlen = 0;
+				const char *given = o.isa;
+				int undecodable = 0;
+				kw_error werr = KW_ERROR_INIT;
+
+				size_t budget = memory_budget(o.max_memory, len), given_mem = o.max_memory;
+				kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
+
+				if (kw_codeobj_decode_words_child(text, len, o.isa, o.filename, o.max_instructions,
+								  &co, &dis, &dlen, isa, &undecodable, &werr) == 0) {
+					o.isa = isa;
+					o.max_memory = budget - (dlen < budget / 2 ? dlen : budget / 2);
+					rc = kw_verify_text(&r, dis, dlen, &o, &err);
+					o.isa = given;
+					o.max_memory = given_mem;
+					free(dis);
+				} else if (strcmp(werr.field, "objdump")) {
+					err = werr; /* why the words cannot be decoded */
+				}
+			}
 		}
 		free(text);
 		if (rc) {
@@ -291,7 +343,8 @@ int kw_cli_verify(int argc, char **argv)
 			worst = 2;
 		} else if (worst < 1) {
 			uint64_t warn = kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT) +
-					kw_verify_result_total(r, KW_VF_UNSUPPORTED);
+					kw_verify_result_total(r, KW_VF_UNSUPPORTED) +
+					kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY);
 			if (kw_verify_result_errors(r) || (werror && warn))
 				worst = 1;
 		}

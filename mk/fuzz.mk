@@ -11,16 +11,18 @@
 #                 `kwgen logic`, kwgend's application/yaml), one solution's text
 #   fuzz_cache    the SQLite cache's key and row paths
 #
-#   make fuzz        every harness: the regression inputs, then FUZZ_SECONDS
-#                    (default 10; make test runs this) of fuzzing from a copy
+#   make fuzz        every harness: the regression inputs, then FUZZ_RUNS
+#                    executions per harness (about 10 s each on an idle
+#                    machine; make test runs this; FUZZ_SECONDS, default 300,
+#                    only bounds a hang) of fuzzing from a copy
 #                    of the seed corpus ($(FUZZ_BUILD)/seeds-<harness>/,
 #                    made at build time from the repository's real inputs
 #                    by tests/fuzz/make_seeds_paths.py; else tests/fuzz/seeds/,
 #                    written by tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
 #                    (FUZZ_SEED, default 1) so the run does the same on every
 #                    machine and CI is not decided by chance
-#   make fuzz-long   the same with FUZZ_SECONDS=600 per harness and a new
-#                    random seed each run (FUZZ_SEED=0)
+#   make fuzz-long   FUZZ_SECONDS=600 of fuzzing per harness (no FUZZ_RUNS)
+#                    and a new random seed each run (FUZZ_SEED=0)
 #   make fuzz-bins   build the harnesses only
 #
 # Findings (crash, leak, timeout, UBSan report) are written to
@@ -31,7 +33,10 @@
 
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 300
+# executions per harness in make fuzz: a count, not a time, so that the run
+# does the same on every machine (with FUZZ_SEED fixed)
+FUZZ_RUNS    ?= fuzz_request=4000,fuzz_key=5000,fuzz_verify=800,fuzz_http=3000,fuzz_batch=1000,fuzz_yaml=800,fuzz_cache=1500
 FUZZ_RSS_MB  ?= 2048
 FUZZ_TIMEOUT ?= 10
 # libFuzzer's -seed: fixed in make fuzz (same mutations on every run), 0 = a new one
@@ -96,10 +101,11 @@ $(FUZZ_BUILD)/seeds.stamp: tests/fuzz/make_seeds_paths.py $(wildcard tests/fuzz/
 
 fuzz: fuzz-bins $(FUZZ_BUILD)/seeds.stamp
 	sh tests/fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) --rss-mb $(FUZZ_RSS_MB) \
-		--timeout $(FUZZ_TIMEOUT) --seed $(FUZZ_SEED) --seeds-root $(FUZZ_BUILD) $(FUZZ_HARNESSES)
+		--timeout $(FUZZ_TIMEOUT) --seed $(FUZZ_SEED) --seeds-root $(FUZZ_BUILD) \
+		$(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS)) $(FUZZ_HARNESSES)
 
 fuzz-long:
-	$(MAKE) fuzz FUZZ_SECONDS=600 FUZZ_SEED=0
+	$(MAKE) fuzz FUZZ_SECONDS=600 FUZZ_SEED=0 FUZZ_RUNS=
 
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)

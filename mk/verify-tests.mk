@@ -19,6 +19,11 @@
 #                             gfx950, gfx1101, gfx1102, gfx1200 (and
 #                             tests/verify/src-extra for all ten ISAs): no race,
 #                             and the short mutation test over them
+#   make verify-tensile       the labelled hand-written Tensile kernels of
+#                             ../shared/verify-corpus/tensile, read in place:
+#                             real races kept, infeasible ones pruned, LDS-latency
+#                             reliance a warning, redundant_wait right
+#                             (tests/verify/tensile_test.py; SKIPPED without ../shared)
 #   make verify-inputs        every input form read whole or refused: nothing
 #                             checked is exit 2, ELF symbol names cannot inject
 #                             instructions, linked multi-kernel code objects,
@@ -62,7 +67,7 @@ CLI_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 
 .PHONY: verify-inputs verify-test verify-forms verify-mutants verify-mutants-short verify-mutants-objdump \
-	verify-mutants-objdump-short bench-verify verify-route verify-isas
+	verify-mutants-objdump-short bench-verify verify-route verify-isas verify-tensile
 
 verify-test: $(BUILD)/kwgen
 	python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
@@ -99,6 +104,9 @@ bench-verify-memory: $(BUILD)/kwgend
 verify-isas: $(BUILD)/kwgen
 	python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
 
+verify-tensile: $(BUILD)/kwgen
+	python3 tests/verify/tensile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
+
 verify-route: $(BUILD)/kwgend $(BUILD)/kwgen
 	python3 tests/e2e/verify_route_test.py --kwgend $(BUILD)/kwgend --kwgen $(BUILD)/kwgen
 
@@ -117,5 +125,6 @@ TEST_BUILD += $(BUILD)/tests/codeobj_dump
 
 # make test: the corpus, the three input forms, the short mutation run and
 # the route; under ASan (build-asan/) the corpus and the route again.
-SUITES += verify-test verify-inputs verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route
+SUITES += verify-test verify-inputs verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route \
+	verify-tensile
 ASAN_SUITES += verify-test verify-route

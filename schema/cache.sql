@@ -8,6 +8,11 @@
 
 -- One row per generated response, keyed by the request key
 -- (SHA-256 of generator-version salt || canonical request, 64 hex digits).
+-- kwgend's POST /v1/verify stores its verifications here too: such a row's
+-- generator_version holds the verifier's version ('kwgen-verify-N'; rows
+-- written before it was kept apart hold the generator's and are known by
+-- request LIKE '{"route":"/v1/verify"%'), config_id its key, asm '' and
+-- tables '[]'.  The kernel routes answer 404 for them; kwgen cache marks them.
 CREATE TABLE IF NOT EXISTS entries (
 	key               TEXT PRIMARY KEY NOT NULL,
 	config_id         TEXT NOT NULL,    -- SHA-256 of the canonical request

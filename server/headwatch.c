@@ -17,6 +17,7 @@ struct kw_headwatch_conn {
 	kw_headwatch_conn *prev, *next;
 	int fd;
 	atomic_llong since_ms; /* start of the wait for a head; -1 = head in; -2 = cut */
+	atomic_llong body_until_ms; /* the request's whole deadline; 0 = none */
 	char client[64];
 };
 
@@ -49,7 +50,20 @@ static void *run(void *arg)
 
 		for (kw_headwatch_conn *hc = w->head; hc; hc = hc->next) {
 			long long since = atomic_load(&hc->since_ms);
+			long long due = atomic_load(&hc->body_until_ms);
 
+			if (since == -1 && due > 0 && now > due) {
+				/* head in, body not complete by the request's
+				 * deadline: silent or trickling, it is cut */
+				shutdown(hc->fd, SHUT_RDWR);
+				atomic_store(&hc->since_ms, -2);
+				atomic_store(&hc->body_until_ms, 0);
+				w->cut++;
+				kw_log(KW_LOG_WARN,
+				       "connection from %s: request not complete within --request-timeout; closed",
+				       hc->client[0] ? hc->client : "?");
+				continue;
+			}
 			if (since < 0 || now - since <= w->limit_ms)
 				continue;
 			/* The fd is still libmicrohttpd's (the record is
@@ -97,6 +111,7 @@ kw_headwatch_conn *kw_headwatch_open(kw_headwatch *w, int fd, const char *client
 		return NULL;
 	hc->fd = fd;
 	atomic_init(&hc->since_ms, mono_ms());
+	atomic_init(&hc->body_until_ms, 0);
 	snprintf(hc->client, sizeof(hc->client), "%s", client ? client : "");
 	pthread_mutex_lock(&w->mu);
 	hc->next = w->head;
@@ -119,12 +134,19 @@ void kw_headwatch_head_in(kw_headwatch_conn *hc)
 		;
 }
 
+void kw_headwatch_body_until(kw_headwatch_conn *hc, long long until_ms)
+{
+	if (hc)
+		atomic_store(&hc->body_until_ms, until_ms);
+}
+
 void kw_headwatch_idle(kw_headwatch_conn *hc)
 {
 	long long since;
 
 	if (!hc)
 		return;
+	atomic_store(&hc->body_until_ms, 0);
 	since = atomic_load(&hc->since_ms);
 	while (since != -2 && !atomic_compare_exchange_weak(&hc->since_ms, &since, mono_ms()))
 		;

@@ -8,7 +8,8 @@
  *
  * Every connection is registered when it opens.  While it waits for a
  * request head (from its opening, or from the end of its previous
- * answer, until the handler sees the complete headers) it has a deadline;
+ * answer, until the handler sees the complete headers) it has a deadline,
+ * and so has its body once the head is in (kw_headwatch_body_until);
  * one thread checks the deadlines twice a second and shuts a late
  * connection's socket down (shutdown(2): libmicrohttpd then reads the end
  * of the stream and closes the connection itself, so the descriptor is
@@ -35,6 +36,14 @@ kw_headwatch_conn *kw_headwatch_open(kw_headwatch *w, int fd, const char *client
 
 /* The connection's request head is complete (no deadline until idle). */
 void kw_headwatch_head_in(kw_headwatch_conn *hc);
+
+/* The request's body must be complete by until_ms (CLOCK_MONOTONIC
+ * milliseconds; 0 = no deadline): --request-timeout bounds the whole request,
+ * whether the client trickles or sends nothing at all (libmicrohttpd's
+ * inactivity timeout alone would keep a silent half-sent body for
+ * --connection-timeout).  Past it the socket is shut down as for a late
+ * head. */
+void kw_headwatch_body_until(kw_headwatch_conn *hc, long long until_ms);
 
 /* The connection's answer is done: it waits for its next head, from now. */
 void kw_headwatch_idle(kw_headwatch_conn *hc);

@@ -332,6 +332,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			return answer_early(c, ctx, &r);
 		atomic_store(&ctx->phase, PHASE_BODY);
 		atomic_store(&ctx->last_ms, mono_ms());
+		/* --request-timeout bounds the whole request, from its request
+		 * line, silent or trickling (headwatch.h) */
+		if (kw_http_has_body(c))
+			kw_headwatch_body_until(watched(c),
+						(long long)(ctx->start * 1000.0) +
+							(long long)s->cfg.request_timeout * 1000);
 		/* Answer in the last call, after the (possibly empty) body:
 		 * libmicrohttpd closes a connection whose response was queued
 		 * together with the headers, which would defeat keep-alive. */
@@ -351,10 +357,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			return MHD_NO;
 		}
 		if (ctx->responded || ctx->pending.status) {
-			/* Discard the rest of a refused body, but not forever: past
-			 * --linger-bytes the connection is closed. */
+			/* Discard the rest of a refused body, but not forever: the
+			 * request's deadline bounds it, and --linger-bytes as a rate
+			 * (a burst, then that many a second since the request began). */
 			ctx->discarded += n;
-			return ctx->discarded > s->cfg.linger_bytes ? MHD_NO : MHD_YES;
+			return s->cfg.linger_bytes &&
+					       (double)ctx->discarded >
+						       (double)s->cfg.linger_bytes * (1.0 + mono_now() - ctx->start)
+				       ? MHD_NO
+				       : MHD_YES;
 		}
 		if ((rc = kw_body_append(&ctx->body, upload_data, n)) == 0)
 			return MHD_YES;
@@ -377,6 +388,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		ctx->discarded = n;
 		return MHD_YES;
 	}
+	if (atomic_load(&ctx->phase) == PHASE_BODY)
+		kw_headwatch_body_until(watched(c), 0); /* the body is in */
 	if (ctx->responded)
 		return MHD_YES;
 	if (ctx->pending.status)
@@ -566,9 +579,13 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 	};
 
 	{
+		/* KWGEND_TEST_SUSPEND_DELAY_MS=N (1..10000), tests only: see
+		 * tests/README.md; anything else, no delay */
 		const char *delay = getenv("KWGEND_TEST_SUSPEND_DELAY_MS");
+		char *end = NULL;
+		long v = delay && *delay ? strtol(delay, &end, 10) : 0;
 
-		test_suspend_delay_ms = delay ? strtol(delay, NULL, 10) : 0;
+		test_suspend_delay_ms = end && !*end && v >= 1 && v <= 10000 ? v : 0;
 	}
 	atomic_store(&closing, 0);
 	kw_http_srv = s;

@@ -19,7 +19,8 @@
  * leader, a leader takes an --max-inflight slot and generates on the pool.
  * A batch takes one slot and runs its items one per slice on the pool, an
  * item that finds its key in flight parking the batch on that flight until
- * the leader wakes it.  A batch response is assembled as text from the
+ * the leader wakes it.  A call (kw_kjob_call: a verification) with a key
+ * joins that key's flight the same way.  A batch response is assembled as text from the
  * items' texts (each written once by jansson), never parsed back.
  */
 #define _GNU_SOURCE /* memmem */

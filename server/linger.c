@@ -1,7 +1,7 @@
 /*
  * linger.c - the lingering-close thread (see linger.h).  Sockets come in
  * through a mutex-guarded array; the thread polls them with epoll and
- * checks deadlines every 100 ms.
+ * checks deadlines and paused sockets every 100 ms.
  */
 #include "linger.h"
 
@@ -16,16 +16,19 @@
 
 typedef struct slot {
 	int fd;          /* -1 = free */
-	double deadline; /* CLOCK_MONOTONIC seconds */
+	double start;    /* CLOCK_MONOTONIC seconds */
+	double last;     /* when bytes last came (or start) */
 	size_t read;     /* bytes discarded so far */
+	int paused;      /* read up to its allowance: not polled for input */
 } slot;
 
 struct kw_linger {
 	pthread_mutex_t mu;
 	int ep;            /* epoll; data.u32 = slot index */
 	int stop;
-	unsigned seconds;
-	size_t max_bytes;
+	unsigned seconds;      /* lingering_time: the whole linger */
+	unsigned idle_seconds; /* lingering_timeout: the longest wait for bytes */
+	size_t rate;           /* bytes a second (and the first second's burst); 0 = none */
 	size_t count;
 	pthread_t thread;
 	slot slots[KW_LINGER_MAX];
@@ -50,6 +53,28 @@ static void drop(kw_linger *l, unsigned i)
 	l->count--;
 }
 
+/* Bytes slot s may have discarded by now: a burst of rate, then rate a
+ * second (nginx bounds lingering by time; the bytes are a rate so a client
+ * sending more than one burst still gets to finish and read the answer). */
+static int over_allowance(const kw_linger *l, const slot *s, double now)
+{
+	return l->rate && (double)s->read >= (double)l->rate * (1.0 + (now - s->start));
+}
+
+/* Poll slot i for input again, or stop polling it (mutex held). */
+static void set_paused(kw_linger *l, unsigned i, int paused)
+{
+	struct epoll_event ev = { .events = paused ? 0 : EPOLLIN | EPOLLRDHUP, .data.u32 = i };
+
+	if (l->slots[i].paused == paused)
+		return;
+	if (epoll_ctl(l->ep, EPOLL_CTL_MOD, l->slots[i].fd, &ev) < 0) {
+		drop(l, i);
+		return;
+	}
+	l->slots[i].paused = paused;
+}
+
 static void *run(void *arg)
 {
 	kw_linger *l = arg;
@@ -71,15 +96,21 @@ static void *run(void *arg)
 
 			if (i >= KW_LINGER_MAX || s->fd < 0)
 				continue;
+			if (s->paused) { /* only EPOLLHUP / EPOLLERR come while paused */
+				drop(l, i);
+				continue;
+			}
 			for (;;) {
-				ssize_t got = recv(s->fd, sink, sizeof(sink), MSG_DONTWAIT);
+				ssize_t got;
 
+				if (over_allowance(l, s, now)) {
+					set_paused(l, i, 1); /* TCP slows the client down */
+					break;
+				}
+				got = recv(s->fd, sink, sizeof(sink), MSG_DONTWAIT);
 				if (got > 0) {
 					s->read += (size_t)got;
-					if (s->read >= l->max_bytes) {
-						drop(l, i);
-						break;
-					}
+					s->last = now;
 					continue;
 				}
 				if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
@@ -88,15 +119,25 @@ static void *run(void *arg)
 				break;
 			}
 		}
-		for (unsigned i = 0; i < KW_LINGER_MAX; i++)
-			if (l->slots[i].fd >= 0 && now > l->slots[i].deadline)
+		for (unsigned i = 0; i < KW_LINGER_MAX; i++) {
+			slot *s = &l->slots[i];
+
+			if (s->fd < 0)
+				continue;
+			if (now - s->start > (double)l->seconds ||
+			    (!s->paused && now - s->last > (double)l->idle_seconds))
 				drop(l, i);
+			else if (s->paused && !over_allowance(l, s, now)) {
+				s->last = now; /* paused time is ours, not the client's */
+				set_paused(l, i, 0);
+			}
+		}
 		pthread_mutex_unlock(&l->mu);
 	}
 	return NULL;
 }
 
-kw_linger *kw_linger_new(unsigned seconds, size_t max_bytes)
+kw_linger *kw_linger_new(unsigned seconds, unsigned idle_seconds, size_t rate)
 {
 	kw_linger *l = calloc(1, sizeof(*l));
 
@@ -105,7 +146,8 @@ kw_linger *kw_linger_new(unsigned seconds, size_t max_bytes)
 	for (unsigned i = 0; i < KW_LINGER_MAX; i++)
 		l->slots[i].fd = -1;
 	l->seconds = seconds;
-	l->max_bytes = max_bytes;
+	l->idle_seconds = idle_seconds ? idle_seconds : 1;
+	l->rate = rate;
 	pthread_mutex_init(&l->mu, NULL);
 	if ((l->ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
 		pthread_mutex_destroy(&l->mu);
@@ -146,7 +188,11 @@ void kw_linger_add(kw_linger *l, int fd)
 		close(fd);
 		return;
 	}
-	l->slots[i] = (slot){ fd, mono_now() + (double)l->seconds, 0 };
+	{
+		double now = mono_now();
+
+		l->slots[i] = (slot){ fd, now, now, 0, 0 };
+	}
 	l->count++;
 	pthread_mutex_unlock(&l->mu);
 }

@@ -11,7 +11,8 @@
  *          [--connection-timeout S] [--request-timeout S] [--max-inflight N]
  *          [--auth-tokens FILE [--allow-unauthenticated-reads]]
  *          [--tls-cert FILE --tls-key FILE] [--reset-corrupt-db] [--no-ui]
- *          [--workers N] [--work-timeout S] [--linger-seconds S] [--linger-bytes N]
+ *          [--workers N] [--work-timeout S] [--linger-seconds S] [--linger-timeout S]
+ *          [--linger-bytes N]
  *          [--log-level error|warn|info|debug] [--log-file PATH]
  *
  * Start: open the cache, start the generation workers, the lingering-close
@@ -132,7 +133,11 @@ static void usage(FILE *f)
 		"                         \"limit\" (default 16777216)\n"
 		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
 		"                         all fixed-point passes) of one verification, else\n"
-		"                         422 \"limit\" (default 0 = 64 per instruction + 1M)\n"
+		"                         422 \"limit\" (default 0 = 64 per instruction plus 1M)\n"
+		"  --max-verify-memory N  bytes one verification may hold (decoded text,\n"
+		"                         macro expansions, instructions), else 422 \"limit\"\n"
+		"                         naming the bound (default 0 = 16 x the body +\n"
+		"                         96 MiB)\n"
 		"\n"
 		"Connections and load:\n"
 		"  --max-connections N    open connections; more are refused at accept\n"
@@ -156,10 +161,15 @@ static void usage(FILE *f)
 		"                         (default 120; 0 = none)\n"
 		"  --linger-seconds S     after answering before the body was read (413,\n"
 		"                         401, 404, ...), read and discard what the client\n"
-		"                         still sends for up to S seconds before closing, so\n"
-		"                         it reads the answer instead of a reset (default 5;\n"
-		"                         0 = close at once)\n"
-		"  --linger-bytes N       ...and at most N bytes (default 67108864)\n"
+		"                         still sends for up to S seconds in all before\n"
+		"                         closing, so it reads the answer instead of a reset\n"
+		"                         (nginx's lingering_time; default 30; 0 = close at\n"
+		"                         once)\n"
+		"  --linger-timeout S     ...closing sooner when nothing came for S seconds\n"
+		"                         (nginx's lingering_timeout; default 5)\n"
+		"  --linger-bytes N       ...reading at most N bytes a second (a burst of N,\n"
+		"                         then N a second; past that the client is slowed\n"
+		"                         down, not cut off; default 67108864, 0 = no bound)\n"
 		"\n"
 		"Access:\n"
 		"  --auth-tokens FILE     require \"Authorization: Bearer TOKEN\" with a token\n"
@@ -240,6 +250,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "max-body-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_body_memory },
 		{ "max-verify-instructions", NF_SIZE, 1, 1LL << 32, &cfg->max_verify_instructions },
 		{ "max-verify-work", NF_I64, 0, 1LL << 50, &cfg->max_verify_work },
+		{ "max-verify-memory", NF_SIZE, 0, 1LL << 40, &cfg->max_verify_memory },
 		{ "max-connections", NF_UNSIGNED, 1, 1LL << 20, &cfg->max_connections },
 		{ "max-connections-per-ip", NF_UNSIGNED, 0, 1LL << 20, &cfg->max_connections_per_ip },
 		{ "connection-timeout", NF_UNSIGNED, 1, 86400, &cfg->connection_timeout },
@@ -249,6 +260,7 @@ static int parse_flags(kw_srv_config *cfg, kw_limits *lim, int argc, char **argv
 		{ "work-timeout", NF_UNSIGNED, 0, 86400, &cfg->work_timeout },
 		{ "linger-seconds", NF_UNSIGNED, 0, 3600, &cfg->linger_seconds },
 		{ "linger-bytes", NF_SIZE, 0, 1LL << 36, &cfg->linger_bytes },
+		{ "linger-timeout", NF_UNSIGNED, 1, 3600, &cfg->linger_timeout },
 		/* testing a full disk: cap the cache file at N SQLite pages */
 		{ "test-db-max-pages", NF_I64, 1, 1LL << 31, &cfg->db_max_pages },
 	};
@@ -440,6 +452,15 @@ static char *slurp(const char *flag, const char *path)
 	return text;
 }
 
+/* Seconds on CLOCK_MONOTONIC since *t0. */
+static double mono_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 /* Free what main() set up, in reverse order. */
 static void teardown(kw_srv *s)
 {
@@ -501,7 +522,7 @@ int main(int argc, char **argv)
 		.max_connections_per_ip = 0, .connection_timeout = 60, .request_timeout = 30,
 		.max_inflight = 0, .max_response_bytes = 64u << 20,
 		.workers = cpus > 0 ? (unsigned)cpus : 1, .work_timeout = 120,
-		.linger_seconds = 5, .linger_bytes = 64u << 20,
+		.linger_seconds = 30, .linger_timeout = 5, .linger_bytes = 64u << 20,
 		/* --max-verify-bytes, -instructions, -work (0 = the verifier's default) */
 		.max_verify_bytes = 128u << 20, .max_verify_instructions = 16u << 20,
 		.max_body_memory = 1u << 30,
@@ -560,7 +581,7 @@ int main(int argc, char **argv)
 	s.memo = kw_memo_new(16384, s.cfg.hot_bytes, 1000);
 	s.flights = kw_flights_new();
 	s.work = kw_work_new(s.cfg.workers);
-	s.linger = kw_linger_new(s.cfg.linger_seconds, s.cfg.linger_bytes);
+	s.linger = kw_linger_new(s.cfg.linger_seconds, s.cfg.linger_timeout, s.cfg.linger_bytes);
 	if (!s.flights || !s.memo || !s.work || !s.linger) {
 		kw_log(KW_LOG_ERROR, "kwgend: out of memory or threads");
 		teardown(&s);
@@ -590,7 +611,9 @@ int main(int argc, char **argv)
 	atomic_store(&s.draining, 1);
 	kw_log_event(KW_LOG_INFO, "drain", json_pack("{s:i}", "signal", sig), "signal %d: draining", sig);
 	kw_http_quiesce(d);
-	for (unsigned i = 0; i < s.cfg.drain_seconds * 100 && kw_http_busy(KW_DRAIN_IDLE_S) > 0; i++)
+	/* the deadline on the clock, not in 10 ms sleeps: on a loaded machine
+	 * each sleep takes longer, and 100 of them passed the drain by 1 s */
+	while (kw_http_busy(KW_DRAIN_IDLE_S) > 0 && mono_since(&t0) < (double)s.cfg.drain_seconds)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	/* Decoder processes still running are killed now (their requests get
 	 * 503 draining), so that no running slice waits on one past the drain. */
@@ -611,8 +634,9 @@ int main(int argc, char **argv)
 			     s.cfg.drain_seconds > 5 ? s.cfg.drain_seconds : 5);
 		_exit(1);
 	}
-	/* Let the resumed connections send what they were given. */
-	for (unsigned i = 0; i < 100 && kw_http_busy(0.2) > 0; i++)
+	/* Let the resumed connections send what they were given (1 s at most). */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	while (kw_http_busy(0.2) > 0 && mono_since(&t1) < 1.0)
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	busy = kw_http_busy(0);
 	kw_http_stop(d);

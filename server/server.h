@@ -46,10 +46,12 @@ typedef struct kw_srv_config {
 	size_t max_body_memory;          /* all request bodies held at once (503 beyond it), 0 = none */
 	size_t max_verify_instructions;  /* instructions one verification reads (422 beyond) */
 	int64_t max_verify_work;         /* data-flow work of one verification (422 beyond) */
+	size_t max_verify_memory;        /* bytes one verification may hold, 0 = 16 x body + 96 MiB */
 	unsigned workers;                /* generation worker threads */
 	unsigned work_timeout;           /* seconds a generation job may wait, 0 = none */
 	unsigned linger_seconds;         /* lingering close after an early answer, 0 = off */
-	size_t linger_bytes;             /* most bytes discarded while lingering */
+	unsigned linger_timeout;         /* ...closed sooner after this many idle seconds */
+	size_t linger_bytes;             /* bytes a second discarded while lingering, 0 = no bound */
 	const char *log_file;            /* --log-file, or NULL = stderr */
 } kw_srv_config;
 

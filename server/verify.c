@@ -371,6 +371,12 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	char isa_buf[KW_CODEOBJ_ISA_MAX];
 	size_t len = q->len, hit_len = 0;
 	double t0 = mono_s();
+	/* the memory bound of this verification: the decoded text may take
+	 * half, reading it the rest */
+	size_t budget = s->cfg.max_verify_memory ? s->cfg.max_verify_memory
+		      : q->len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX
+								      : 16 * q->len + ((size_t)96 << 20);
+	kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
 
 	memcpy(out->key, q->key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
@@ -388,7 +394,7 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 		/* in a child process: LLVM's disassembler crashes on some
 		 * bytes, which must not take the daemon down */
 		if (kw_codeobj_disassemble_child(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions,
-						 NULL, &dis, &len, isa_buf, &n, &undecodable, &e) < 0) {
+						 &co, &dis, &len, isa_buf, &n, &undecodable, &e) < 0) {
 			/* KW_ENOMEM: the decoded text did not fit the decoder
 			 * process's address-space bound (a property of the
 			 * body: retrying cannot help) */
@@ -412,7 +418,7 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 				out->retry_after = 1;
 				goto done;
 			}
-			if (e.code == KW_ELIMIT)
+			if (e.code == KW_ELIMIT && !strstr(e.message, "memory bound"))
 				snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 					 " (--max-verify-instructions)");
 			kw_reply_kw_error(out, &e);
@@ -425,9 +431,29 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	o.max_instructions = s->cfg.max_verify_instructions;
 	o.max_work = (uint64_t)s->cfg.max_verify_work;
 	o.suppressions = q->supp;
+	o.max_memory = budget - (dis ? (len < budget / 2 ? len : budget / 2) : 0);
 	o.no_redundant = q->no_redundant;
 	o.filename = "request";
-	if (kw_verify_text(&r, text, len, &o, &e) < 0) {
+	if (kw_verify_text(&r, text, len, &o, &e) < 0 && q->form == FORM_TEXT && !strcmp(e.field, "data_words")) {
+		/* instructions as .long words (Tensile's shipped kernels):
+		 * decoded with LLVM's disassembler in a child process */
+		kw_error we = KW_ERROR_INIT;
+		int undecodable = 0;
+
+		if (kw_codeobj_decode_words_child(q->data, q->len, isa, "request", s->cfg.max_verify_instructions, &co,
+						  &dis, &len, isa_buf, &undecodable, &we) == 0) {
+			o.isa = isa_buf;
+			o.max_memory = budget - (len < budget / 2 ? len : budget / 2);
+			kw_error_clear(&e);
+			kw_verify_text(&r, dis, len, &o, &e);
+		} else if (undecodable) {
+			kw_reply_error(out, 422, "undecodable", "body", "%s", we.message);
+			goto done;
+		} else if (strcmp(we.field, "objdump")) {
+			e = we; /* why the words cannot be decoded */
+		}
+	}
+	if (!r) {
 		kw_reply_kw_error(out, &e);
 		goto done;
 	}

@@ -116,9 +116,10 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	const char *exe = opts && opts->exe ? opts->exe : "/proc/self/exe";
 	unsigned seconds = opts && opts->seconds ? opts->seconds : KW_CODEOBJ_CHILD_SECONDS;
 	size_t mem = opts && opts->max_memory ? opts->max_memory : kw_codeobj_child_memory(len, max_insts);
-	char a_insts[32], a_secs[32], a_mem[32];
+	size_t max_text = opts ? opts->max_text : 0;
+	char a_insts[32], a_secs[32], a_mem[32], a_text[32];
 	char *argv[] = { (char *)"kwgen-codeobj", (char *)KW_CODEOBJ_CHILD_ARG, (char *)(isa ? isa : "-"),
-		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), NULL };
+		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), a_text, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
@@ -135,6 +136,7 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	snprintf(a_insts, sizeof a_insts, "%zu", max_insts);
 	snprintf(a_secs, sizeof a_secs, "%u", seconds);
 	snprintf(a_mem, sizeof a_mem, "%zu", mem);
+	snprintf(a_text, sizeof a_text, "%zu", max_text);
 	if (atomic_load(&stop_all))
 		return kw_error_set(err, KW_EIO, NULL, "the decoder process was not started: stopping");
 
@@ -206,7 +208,8 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 			continue;
 		if (n <= 0)
 			break;
-		if (out.len + (size_t)n > mem || kw_buf_put(&out, chunk, (size_t)n) || out.oom)
+		if (out.len + (size_t)n > mem || (max_text && out.len + (size_t)n > max_text + 4096) ||
+		    kw_buf_put(&out, chunk, (size_t)n) || out.oom)
 			break; /* more than the child could hold: not our child's answer */
 	}
 	/* harmless if it exited; one that closed stdout but lingers, or
@@ -268,13 +271,17 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 		rc = kw_error_set(err, code, NULL, "%.*s", (int)(nbytes < 511 ? nbytes : 511), body);
 		goto out;
 	}
-	if (!(*text = malloc((size_t)nbytes + 1))) {
+	/* the text in place: the header out, the buffer handed over (no
+	 * second copy of a text that can be hundreds of MB) */
+	memmove(out.p, body, (size_t)nbytes);
+	out.len = (size_t)nbytes;
+	kw_buf_putc(&out, '\0');
+	if (out.oom) {
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
 		goto out;
 	}
-	memcpy(*text, body, (size_t)nbytes);
-	(*text)[nbytes] = '\0';
 	*text_len = (size_t)nbytes;
+	*text = kw_buf_detach(&out);
 	snprintf(isa_out, KW_CODEOBJ_ISA_MAX, "%s", isa_buf);
 	if (n_insts)
 		*n_insts = (size_t)ninst;
@@ -305,7 +312,7 @@ static int parse_u64(const char *s, unsigned long long *v)
 
 int kw_codeobj_child_main(int argc, char **argv)
 {
-	unsigned long long insts, secs, mem;
+	unsigned long long insts, secs, mem, max_text;
 	kw_error err = KW_ERROR_INIT;
 	kw_buf in = KW_BUF_INIT;
 	char *text = NULL, head[160];
@@ -313,7 +320,8 @@ int kw_codeobj_child_main(int argc, char **argv)
 	size_t len = 0, n = 0;
 	int rc;
 
-	if (argc != 7 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem)) {
+	if (argc != 8 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem) ||
+	    parse_u64(argv[7], &max_text)) {
 		fputs("kwgen: internal decoder mode: bad arguments\n", stderr);
 		return 2;
 	}
@@ -348,7 +356,7 @@ int kw_codeobj_child_main(int argc, char **argv)
 		rc = err.code;
 	else
 		rc = kw_codeobj_disassemble(in.p ? in.p : "", in.len, strcmp(argv[2], "-") ? argv[2] : NULL, argv[6],
-		                            (size_t)insts, &text, &len, &isa, &n, &err);
+		                            (size_t)insts, (size_t)max_text, &text, &len, &isa, &n, &err);
 	kw_buf_free(&in);
 	if (rc == 0) {
 		snprintf(head, sizeof head, MAGIC "0 %s %zu %zu\n", isa, n, len);

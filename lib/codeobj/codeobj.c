@@ -244,14 +244,25 @@ static int branch_simm16(const char *t, size_t n, int *out)
 }
 
 /* objdump prints symbol addresses in lower case, comment addresses in upper case */
+/* v as width hex digits (upper or lower case), without printf: it runs
+ * twice per instruction */
+static void put_hex(kw_buf *b, uint64_t v, int width, int upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[16];
+	for (int i = width - 1; i >= 0; i--, v >>= 4)
+		tmp[i] = digits[v & 15];
+	kw_buf_put(b, tmp, (size_t)width);
+}
+
 static void put_addr(kw_buf *b, uint64_t addr, int width)
 {
-	char tmp[32];
-	if (width == 16)
-		snprintf(tmp, sizeof tmp, "%016" PRIx64, addr);
-	else
-		snprintf(tmp, sizeof tmp, "%0*" PRIX64, width, addr);
-	kw_buf_puts(b, tmp);
+	/* symbol lines in lower case, comments in upper case; 12 digits hold
+	 * every address of a code object (< 2^48), printf's %012X would widen */
+	int upper = width != 16;
+	if (width == 12 && addr >> 48)
+		width = 16;
+	put_hex(b, addr, width, upper);
 }
 
 static void put_sym_ref(kw_buf *b, const sym *s, uint64_t addr)
@@ -283,9 +294,8 @@ static void put_inst(kw_buf *b, const char *txt, uint64_t addr, const unsigned c
 	put_addr(b, addr, 12);
 	kw_buf_putc(b, ':');
 	for (size_t i = 0; i + 4 <= n; i += 4) {
-		char w[12];
-		snprintf(w, sizeof w, " %08" PRIX32, le32(bytes + i));
-		kw_buf_puts(b, w);
+		kw_buf_putc(b, ' ');
+		put_hex(b, le32(bytes + i), 8, 1);
 	}
 	int simm;
 	if (is_sopp_branch(txt, tl) && branch_simm16(txt, tl, &simm)) {
@@ -475,7 +485,8 @@ oom:
 }
 
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
-                           char **text, size_t *text_len, const char **isa_out, size_t *n_insts, kw_error *err)
+                           size_t max_text, char **text, size_t *text_len, const char **isa_out, size_t *n_insts,
+                           kw_error *err)
 {
 	*text = NULL;
 	*text_len = 0;
@@ -587,6 +598,14 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 				kw_buf_puts(&out, "\t\t...\n");
 				off += (z - off) & ~(uint64_t)3;
 				continue;
+			}
+			if (max_text && out.len > max_text) {
+				rc = kw_error_set(err, KW_ELIMIT, "max_memory",
+				                  "the decoded text of the code object is over %zu bytes, the memory bound "
+				                  "of one verification (16 x the input + 96 MiB unless set: kwgen verify "
+				                  "--max-memory, kwgend --max-verify-memory)",
+				                  max_text);
+				break;
 			}
 			if (max_insts && insts >= max_insts) {
 				rc = kw_error_set(err, KW_ELIMIT, NULL,

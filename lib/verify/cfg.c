@@ -2,7 +2,7 @@
  *
  * Leaders: the first instruction of each function, every resolved branch
  * target, and the instruction after s_branch, s_cbranch_*, s_endpgm and
- * s_setpc.  Successors: the target of s_branch; target and fall-through of
+ * s_setpc, and the instruction after a call (its return site).  Successors: the target of s_branch; target and fall-through of
  * s_cbranch_*; none after s_endpgm / s_setpc (a return, or an indirect jump
  * whose target is unknown); fall-through otherwise, never into the next
  * function. */
@@ -13,7 +13,8 @@
 
 static int ends_block(uint8_t kind)
 {
-	return kind == VF_I_BRANCH || kind == VF_I_CBRANCH || kind == VF_I_END || kind == VF_I_SETPC;
+	return kind == VF_I_BRANCH || kind == VF_I_CBRANCH || kind == VF_I_END || kind == VF_I_SETPC ||
+	       kind == VF_I_CALL;
 }
 
 int vf_cfg_build(vf_cfg *g, const vf_prog *p, kw_error *err)
@@ -83,8 +84,6 @@ int vf_cfg_build(vf_cfg *g, const vf_prog *p, kw_error *err)
 
 void vf_cfg_free(vf_cfg *g)
 {
-	for (size_t b = 0; b < g->n; b++)
-		free(g->b[b].in.e);
 	free(g->b);
 	free(g->block_of);
 	memset(g, 0, sizeof(*g));

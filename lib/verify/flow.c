@@ -25,6 +25,11 @@
 
 #define BASE (1u << 30)
 
+/* A calling context: the call site and the context it was made in. */
+typedef struct vf_ctx {
+	uint32_t parent, site, depth;
+} vf_ctx;
+
 typedef struct work {
 	const vf_prog *p;
 	const vf_isa *isa;
@@ -49,7 +54,107 @@ typedef struct work {
 	int rc;
 	vf_ent *tmp;
 	uint32_t tmpcap;
+	/* path facts and calls */
+	vf_facts F, F2;
+	vf_sfact obuf[VF_NSGPR], ebuf[VF_NSGPR];
+	vf_sop *sops;
+	struct addr_ent *amap;     /* objdump: address -> instruction, sorted */
+	size_t namap;
+	const vf_cfg *g;
+	uint32_t ctx;              /* context of the node being analysed */
+	int ncall;                 /* resolved targets of the call ending the block */
+	uint32_t call_to[VF_SETK];
+	uint8_t *wseen;            /* per instruction: 1 wait reached, 2 effective */
+	struct hset *seen;         /* findings already reported (contexts repeat blocks) */
+	struct cause *causes;      /* unsupported, once per cause */
+	size_t ncauses, capcauses;
+	int call_conv;
+	struct vf_ctx *ctxs;       /* calling contexts: 0 = none */
+	size_t nctxs, capctxs;
 } work;
+
+struct addr_ent {
+	int64_t a;
+	uint32_t i;
+};
+
+/* open-addressing set / map of 64-bit keys */
+struct hset {
+	uint64_t *k;
+	uint32_t *v;
+	size_t cap, n;
+};
+
+struct cause {
+	int kind;                  /* 1 call target unknown, 2 jump target unknown, 3 return unknown,
+				      4 target not an instruction start, 5 call depth */
+	int reg;
+	uint32_t func, first, count;
+};
+
+static uint64_t hmix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Look key up; with ins, insert it with value v if absent.  Returns a
+ * pointer to the value, NULL if absent (or ENOMEM with ins). */
+static uint32_t *hget(struct hset *h, uint64_t key, int ins, uint32_t v)
+{
+	size_t i;
+
+	key += 1; /* 0 marks an empty slot */
+	if (ins && (h->n + 1) * 2 > h->cap) {
+		size_t nc = h->cap ? h->cap * 2 : 1024;
+		uint64_t *nk = calloc(nc, sizeof(*nk));
+		uint32_t *nv = malloc(nc * sizeof(*nv));
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return NULL;
+		}
+		for (size_t j = 0; j < h->cap; j++) {
+			if (!h->k[j])
+				continue;
+			i = hmix(h->k[j]) & (nc - 1);
+			while (nk[i])
+				i = (i + 1) & (nc - 1);
+			nk[i] = h->k[j];
+			nv[i] = h->v[j];
+		}
+		free(h->k);
+		free(h->v);
+		h->k = nk;
+		h->v = nv;
+		h->cap = nc;
+	}
+	if (!h->cap)
+		return NULL;
+	i = hmix(key) & (h->cap - 1);
+	while (h->k[i]) {
+		if (h->k[i] == key)
+			return &h->v[i];
+		i = (i + 1) & (h->cap - 1);
+	}
+	if (!ins)
+		return NULL;
+	h->k[i] = key;
+	h->v[i] = v;
+	h->n++;
+	return &h->v[i];
+}
+
+static void hfree(struct hset *h)
+{
+	free(h->k);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
 
 /* ---- dense state ---- */
 
@@ -182,8 +287,45 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 		changed = 1;
 	in->unk |= o->unk;
 	in->fixed |= o->fixed;
-	/* merge sorted entry lists */
-	cap = in->n + n;
+	/* merge sorted entry lists: a dry run first, as most joins at the
+	 * fixed point change nothing */
+	{
+		int ech = 0;
+		while (i < in->n || j < n) {
+			const vf_ent *a = i < in->n ? &in->e[i] : NULL, *b = j < n ? &w->tmp[j] : NULL;
+			int c = !a ? 1 : !b ? -1
+				: a->slot != b->slot ? (a->slot < b->slot ? -1 : 1)
+				: (a->cls != b->cls ? (a->cls < b->cls ? -1 : 1) : 0);
+			if (c < 0) {
+				i++;
+			} else if (c > 0) {
+				j++;
+				ech = 1;
+			} else {
+				if (b->age < a->age)
+					ech = 1;
+				i++;
+				j++;
+			}
+			k++;
+		}
+		if (!ech)
+			return changed;
+		if (k == in->n) {
+			/* no new entries: younger ages in place */
+			for (i = 0, j = 0; j < n; j++) {
+				while (in->e[i].slot != w->tmp[j].slot || in->e[i].cls != w->tmp[j].cls)
+					i++;
+				if (w->tmp[j].age < in->e[i].age) {
+					in->e[i].age = w->tmp[j].age;
+					in->e[i].prod = w->tmp[j].prod;
+				}
+			}
+			return 1;
+		}
+		cap = k;
+		i = j = k = 0;
+	}
 	m = cap ? malloc(cap * sizeof(*m)) : NULL;
 	if (cap && !m)
 		return -1;
@@ -203,13 +345,11 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 		} else if (c > 0) {
 			m[k++] = *b;
 			j++;
-			changed = 1;
 		} else {
 			m[k] = *a;
 			if (b->age < a->age) {
 				m[k].age = b->age;
 				m[k].prod = b->prod;
-				changed = 1;
 			}
 			k++;
 			i++;
@@ -220,7 +360,7 @@ static int join(work *w, vf_sstate *in, const vf_sstate *o, uint32_t n)
 	in->e = m;
 	in->n = k;
 	in->cap = (uint32_t)cap;
-	return changed;
+	return 1;
 }
 
 /* ---- findings ---- */
@@ -278,6 +418,16 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 
 	if (!w->report || w->rc)
 		return;
+	if (w->seen) {
+		/* the same block is analysed once per calling context */
+		uint64_t key = (uint64_t)code | ((uint64_t)at << 4) | ((uint64_t)(prod + 1) << 34);
+		if (hget(w->seen, key, 0, 0))
+			return;
+		if (!hget(w->seen, key, 1, 1)) {
+			w->rc = KW_ENOMEM;
+			return;
+		}
+	}
 	memset(&fi, 0, sizeof(fi));
 	fi.code = code;
 	fi.line = in->line;
@@ -349,14 +499,10 @@ static void do_wait(work *w, uint32_t at)
 		if (!effective && wait_effective(w, c, wt->n[c]))
 			effective = 1;
 	}
-	if (w->report && !effective && !touches_fixed && !w->unreachable) {
-		char msg[256], text[128];
-		inst_text(w->p, at, text, sizeof(text));
-		snprintf(msg, sizeof(msg),
-			 "%s waits for nothing on every path to it (nothing it counts is in flight): "
-			 "remove it", text);
-		emit(w, KW_VF_REDUNDANT_WAIT, at, NULL, -1, -1, -1, -1, msg);
-	}
+	/* redundant only if it waits for nothing in every context and on
+	 * every path: decided after the reporting pass (report_redundant) */
+	if (w->report && !w->unreachable && w->wseen)
+		w->wseen[at] |= (uint8_t)(1 | ((effective || touches_fixed) ? 2 : 0));
 	for (int c = 0; c < VF_NCNT; c++) {
 		if (wt->n[c] < 0)
 			continue;
@@ -450,6 +596,125 @@ static uint16_t regfile_counters(const work *w, uint16_t slot)
 	return slot >= VF_SLOT_S ? w->scnt_mask : w->vcnt_mask;
 }
 
+/* Heap keys: block << 32 | node, so blocks go in program order whatever
+ * the calling context or partition of their nodes. */
+static void heap_push(uint64_t *h, size_t *n, uint64_t v)
+{
+	size_t i = (*n)++;
+
+	while (i && h[(i - 1) / 2] > v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static uint64_t heap_pop(uint64_t *h, size_t *n)
+{
+	uint64_t top = h[0], v = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = v;
+	return top;
+}
+
+/* Shortest number of instructions from producer prod to at along CFG
+ * edges that pass no wait on counter c (c < 0: any path; calls counted as
+ * one instruction);
+ * UINT32_MAX if no such path is found within the bound.  Only for the few
+ * LDS reads used with no wait at all (race_lds_latency), so a plain
+ * Dijkstra over blocks per query. */
+static uint32_t path_distance(const work *w, uint32_t prod, uint32_t at, int c)
+{
+	const vf_cfg *g = w->g;
+	const vf_prog *p = w->p;
+	uint32_t best = UINT32_MAX, pb = g->block_of[prod], ab = g->block_of[at];
+	uint32_t *dist;
+	uint64_t *heap;
+	size_t nh = 0, cap = 64, steps = 0;
+
+#define WAITS_ON(i) (c >= 0 && p->insts[i].kind == VF_I_WAIT && p->waits[p->insts[i].aux].n[c] >= 0)
+	for (uint32_t i = prod + 1; i < g->b[pb].end; i++) {
+		if (i == at)
+			return at - prod;
+		if (WAITS_ON(i))
+			return UINT32_MAX;
+	}
+	dist = malloc(g->n * sizeof(*dist));
+	heap = malloc(cap * sizeof(*heap));
+	if (!dist || !heap) {
+		free(dist);
+		free(heap);
+		return UINT32_MAX;
+	}
+	memset(dist, 0xff, g->n * sizeof(*dist));
+	dist[pb] = 0;
+	heap[nh++] = (uint64_t)(g->b[pb].end - prod - 1) << 32 | pb;
+	while (nh && steps++ < 100000) {
+		uint64_t top = heap_pop(heap, &nh);
+		uint32_t d = (uint32_t)(top >> 32), b = (uint32_t)top;
+		if (d >= best)
+			break;
+		for (uint8_t k = 0; k < g->b[b].nsucc; k++) {
+			uint32_t sb = g->b[b].succ[k], nd = d, blocked = 0;
+			if (sb == ab) {
+				for (uint32_t i = g->b[sb].first; i < at && !blocked; i++)
+					blocked = WAITS_ON(i);
+				if (!blocked && d + (at - g->b[sb].first) + 1 < best)
+					best = d + (at - g->b[sb].first) + 1;
+			}
+			for (uint32_t i = g->b[sb].first; i < g->b[sb].end && !blocked; i++)
+				blocked = WAITS_ON(i);
+			if (blocked)
+				continue;
+			nd = d + (g->b[sb].end - g->b[sb].first);
+			if (dist[sb] != UINT32_MAX && dist[sb] <= nd)
+				continue;
+			dist[sb] = nd;
+			if (nh == cap) {
+				uint64_t *gh = realloc(heap, cap * 2 * sizeof(*gh));
+				if (!gh)
+					break;
+				heap = gh;
+				cap *= 2;
+			}
+			heap_push(heap, &nh, (uint64_t)nd << 32 | sb);
+		}
+	}
+#undef WAITS_ON
+	free(dist);
+	free(heap);
+	return best;
+}
+
+/* The path a finding is on: the SGPR conditions its branches decided and
+ * the calls it is inside ("" when nothing narrows it). */
+static void path_text(const work *w, char *out, size_t n)
+{
+	char facts[256];
+	size_t q = 0;
+
+	out[0] = 0;
+	vf_facts_describe(&w->F, facts, sizeof(facts));
+	if (facts[0])
+		q += (size_t)snprintf(out + q, n - q, "; on the paths where %s", facts);
+	for (uint32_t c = w->ctx, d = 0; c && q < n && d < 4; c = w->ctxs[c].parent, d++)
+		q += (size_t)snprintf(out + q, n - q, "%s subroutine called at line %u",
+				      d ? ", from the" : "; in the", w->p->insts[w->ctxs[c].site].line);
+}
+
 /* A read (write=0) or overwrite (write=1) of operand [slot, slot+n) by
  * instruction at.  ignore_cls: classes whose pending writes are not a
  * hazard (same in-order class WAW). */
@@ -494,8 +759,9 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 		uint32_t prod = w->prod[k][s];
 
 		if (!reported && w->report) {
-			char reg[32], msg[768], m[64], pm[64], hv[48], extra[320];
+			char reg[32], msg[1280], m[64], pm[64], hv[48], extra[320], fix[128], path[400], ops[64];
 			int c = w->isa->cls_cnt[k];
+			int code = write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW;
 			reg_text(reg, sizeof(reg), slot, n);
 			mnem(w->p, at, m, sizeof(m));
 			mnem(w->p, prod, pm, sizeof(pm));
@@ -504,19 +770,39 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 			else
 				snprintf(hv, sizeof(hv), "has no wait on %s since it", cname(w, c));
 			extra[0] = 0;
-			if (k == VF_K_LDS && have < 0 && at > prod)
-				snprintf(extra, sizeof(extra),
-					 "; the schedule relies on LDS latency (the read finishing within "
-					 "%u instructions), which the ISA does not guarantee: add the wait, "
-					 "or accept it with `kwgen-verify: allow race_raw` on the line or a "
-					 "suppression rule",
-					 at - prod);
-			snprintf(msg, sizeof(msg), "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s",
+			if (k == VF_K_LDS && !write) {
+				/* a deliberate schedule (hand-written Tensile kernels): an
+				 * lgkmcnt wait since the read left it in flight on purpose
+				 * and every path from the read to the use is long; with no
+				 * wait at all on the path, a wait was skipped: race_raw */
+				uint32_t dist = path_distance(w, prod, at, -1);
+				if (have >= 0 && dist != UINT32_MAX && dist >= KW_VF_LDS_LATENCY_MIN)
+					code = KW_VF_RACE_LDS_LATENCY;
+				if (code == KW_VF_RACE_LDS_LATENCY || (have < 0 && at > prod))
+					snprintf(extra, sizeof(extra),
+						 "; the schedule relies on LDS latency (the read finishing "
+						 "within %u instructions), which the ISA does not guarantee: "
+						 "add the wait, or accept it with `kwgen-verify: allow %s` on "
+						 "the line or a suppression rule",
+						 dist != UINT32_MAX ? dist : at - prod, kw_verify_code_name(code));
+			}
+			if (have >= 0)
+				snprintf(fix, sizeof(fix), "; fix: use %s(%d) in the last wait before line %u",
+					 cname(w, c), needed, w->p->insts[at].line);
+			else
+				snprintf(fix, sizeof(fix), "; fix: wait for %s(%d) before line %u", cname(w, c),
+					 needed, w->p->insts[at].line);
+			path_text(w, path, sizeof(path));
+			ops[0] = 0;
+			if (!w->isa->cls_ooo[k])
+				snprintf(ops, sizeof(ops), " (%d younger %s ops issued after it)", needed,
+					 cname(w, c));
+			snprintf(msg, sizeof(msg),
+				 "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s%s%s%s",
 				 reg, write ? "overwritten" : "read", m, pm, w->p->insts[prod].line,
-				 write ? "still write it" : "be in flight", cname(w, c), needed, hv,
-				 class_note(w, k), extra);
-			emit(w, write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW, at, reg, prod, c, needed, have,
-			     msg);
+				 write ? "still write it" : "be in flight", cname(w, c), needed, hv, ops,
+				 class_note(w, k), fix, path, extra);
+			emit(w, code, at, reg, prod, c, needed, have, msg);
 		}
 		reported = 1;
 		retire(w, prod);
@@ -725,7 +1011,95 @@ static void set_slot(work *w, int k, uint16_t slot, uint32_t at)
 	touch(w, slot);
 }
 
-static void step(work *w, uint32_t at)
+/* ---- calls ---- */
+
+#define MAX_CALL_DEPTH 16
+#define MAX_CONTEXTS 65536
+
+static void note_cause(work *w, int kind, int reg, uint32_t at)
+{
+	uint32_t func = w->p->insts[at].func;
+
+	if (!w->report)
+		return;
+	for (size_t i = 0; i < w->ncauses; i++) {
+		struct cause *c = &w->causes[i];
+		if (c->kind == kind && c->reg == reg && c->func == func) {
+			if (c->first != at)
+				c->count++;
+			if (at < c->first)
+				c->first = at;
+			return;
+		}
+	}
+	if (w->ncauses == w->capcauses) {
+		size_t nc = w->capcauses ? w->capcauses * 2 : 16;
+		struct cause *g = realloc(w->causes, nc * sizeof(*g));
+		if (!g) {
+			w->rc = KW_ENOMEM;
+			return;
+		}
+		w->causes = g;
+		w->capcauses = nc;
+	}
+	w->causes[w->ncauses++] = (struct cause){ kind, reg, func, at, 1 };
+}
+
+/* Instruction at byte address a, or -1. */
+static int64_t inst_at_addr(const work *w, uint64_t a)
+{
+	size_t lo = 0, hi = w->namap;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if ((uint64_t)w->amap[mid].a < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->namap && (uint64_t)w->amap[lo].a == a ? (int64_t)w->amap[lo].i : -1;
+}
+
+static int is_block_start(const work *w, int64_t t)
+{
+	return t >= 0 && (size_t)t < w->p->ninst && w->g->b[w->g->block_of[t]].first == (uint32_t)t;
+}
+
+/* The call at `at` goes to known instructions (s_swappc of a register
+ * pair whose values the facts give): fills w->call_to.  0: unknown. */
+static int resolve_call(work *w, uint32_t at)
+{
+	const vf_sop *o = &w->sops[at];
+	uint64_t v[VF_SETK];
+	int n;
+
+	w->ncall = 0;
+	if (o->op != VF_S_SWAPPC || !w->amap) {
+		note_cause(w, 1, o->a, at);
+		return 0;
+	}
+	n = vf_facts_values64(&w->F, o->a, v);
+	if (n <= 0) {
+		note_cause(w, 1, o->a, at);
+		return 0;
+	}
+	if (w->ctxs[w->ctx].depth >= MAX_CALL_DEPTH || w->nctxs >= MAX_CONTEXTS) {
+		note_cause(w, 5, o->a, at);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int64_t t = inst_at_addr(w, v[i]);
+		if (!is_block_start(w, t)) {
+			note_cause(w, 4, o->a, at);
+			w->ncall = 0;
+			return 0;
+		}
+		w->call_to[w->ncall++] = (uint32_t)t;
+	}
+	return 1;
+}
+
+static void step_counters(work *w, uint32_t at)
 {
 	const vf_prog *p = w->p;
 	const vf_inst *in = &p->insts[at];
@@ -806,59 +1180,29 @@ static void step(work *w, uint32_t at)
 		for (uint16_t s = ops[i].slot; s < ops[i].slot + ops[i].n; s++)
 			w->mask[s] = 0;
 	}
-	if (in->kind == VF_I_CALL) {
+	if (in->kind == VF_I_CALL && !resolve_call(w, at)) {
 		/* SIInsertWaitcnts updateEventWaitcntAfter: after a call
 		 * (callWaitsOnFunctionReturn) "Act as a wait on everything": the
 		 * callee waits for all its memory operations before it returns
-		 * (the AMDGPU calling convention). */
+		 * (the AMDGPU calling convention).  Only for a callee the
+		 * analysis cannot follow. */
 		for (int c = 0; c < VF_NCNT; c++)
 			if ((w->isa->counters >> c) & 1)
 				apply_wait(w, c, 0);
-		if (w->report) {
-			char msg[256], m[64];
-			mnem(p, at, m, sizeof(m));
-			snprintf(msg, sizeof(msg),
-				 "%s: the callee is not analysed; assumed to follow the AMDGPU calling "
-				 "convention and wait for all its memory operations before it returns",
-				 m);
-			emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
-		}
+		w->call_conv = 1;
 	}
+}
+
+static void step(work *w, uint32_t at)
+{
+	w->call_conv = 0;
+	step_counters(w, at);
+	vf_facts_step(&w->F, &w->sops[at], w->p->addr ? w->p->addr[at] : -1);
+	if (w->call_conv)
+		vf_facts_kill_all(&w->F); /* an unknown callee may write any SGPR */
 }
 
 /* ---- driver ---- */
-
-static void heap_push(uint32_t *h, size_t *n, uint32_t v)
-{
-	size_t i = (*n)++;
-
-	while (i && h[(i - 1) / 2] > v) {
-		h[i] = h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h[i] = v;
-}
-
-static uint32_t heap_pop(uint32_t *h, size_t *n)
-{
-	uint32_t top = h[0], v = h[--(*n)];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1] < h[c])
-			c++;
-		if (h[c] >= v)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = v;
-	return top;
-}
 
 static void init_work(work *w, const vf_prog *p, kw_verify_result *r)
 {
@@ -892,24 +1236,413 @@ static void report_cfg(work *w, const vf_cfg *g)
 			snprintf(msg, sizeof(msg),
 				 "branch target of `%s` is not in the text: that path is not followed", text);
 			emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
-		} else if (last->kind == VF_I_SETPC && p->nfuncs && p->funcs[last->func].kernel) {
-			inst_text(p, at, text, sizeof(text));
-			snprintf(msg, sizeof(msg),
-				 "indirect jump `%s` in a kernel: its target is unknown and not followed",
-				 text);
-			emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
 		}
 	}
+}
+
+/* One `unsupported` per distinct cause (kind, register, function), at its
+ * first site, with the number of sites. */
+static void report_causes(work *w)
+{
+	for (size_t i = 0; i < w->ncauses && !w->rc; i++) {
+		const struct cause *c = &w->causes[i];
+		char msg[512], text[96], more[64];
+		const char *what;
+
+		inst_text(w->p, c->first, text, sizeof(text));
+		switch (c->kind) {
+		case 1:
+			what = "call whose target is unknown: the callee is not analysed; assumed to follow "
+			       "the AMDGPU calling convention and wait for all its memory operations before "
+			       "it returns";
+			break;
+		case 2:
+			what = "indirect jump whose target is unknown: not followed";
+			break;
+		case 3:
+			what = "return from a subroutine to an address that is not known: not followed";
+			break;
+		case 4:
+			what = "jump or call to an address that is not the start of an instruction block: not "
+			       "followed";
+			break;
+		default:
+			what = "calls nested deeper than the analysis follows (16, or 65536 calling "
+			       "contexts): the callee is assumed to follow the AMDGPU calling convention";
+			break;
+		}
+		more[0] = 0;
+		if (c->count > 1)
+			snprintf(more, sizeof(more), " (and %u more sites with the same cause)", c->count - 1);
+		snprintf(msg, sizeof(msg), "`%s`: %s%s", text, what, more);
+		w->seen = NULL; /* causes are distinct by construction */
+		emit(w, KW_VF_UNSUPPORTED, c->first, NULL, -1, -1, -1, -1, msg);
+	}
+}
+
+static void report_redundant(work *w)
+{
+	for (size_t at = 0; at < w->p->ninst && !w->rc; at++) {
+		char msg[256], text[128];
+		if (w->wseen[at] != 1)
+			continue;
+		inst_text(w->p, (uint32_t)at, text, sizeof(text));
+		snprintf(msg, sizeof(msg),
+			 "%s waits for nothing on every path to it (nothing it counts is in flight): "
+			 "remove it", text);
+		emit(w, KW_VF_REDUNDANT_WAIT, (uint32_t)at, NULL, -1, -1, -1, -1, msg);
+	}
+}
+
+/* ---- nodes: a block in a calling context ---- */
+
+/* A node is a block in a calling context and a path partition: paths
+ * whose facts about the SGPRs a later branch tests differ (part, a hash of
+ * those facts) are not joined, so a second test of an unmodified register
+ * sees what the first one decided.  At most MAX_PARTS partitions per block
+ * and context; the paths past that share one (joined: sound, less
+ * precise). */
+typedef struct vf_node {
+	uint32_t block, ctx;
+	uint64_t part;
+	uint8_t dirty, nchange;
+	vf_sstate in;
+	vf_sfacts fin;
+} vf_node;
+
+typedef struct graph {
+	vf_node *n;
+	size_t nn, cap;
+	uint32_t *slot;            /* (block, ctx, part) -> node + 1; open addressing */
+	size_t nslot, capslot;
+	struct hset pcount;        /* (ctx, block) -> partitions made */
+	struct hset cmap;          /* (parent ctx, call site) -> ctx */
+	uint64_t (*relevant)[2];   /* per block: SGPRs a later test may read (bitset) */
+} graph;
+
+#define MAX_PARTS 8
+#define PART_OVERFLOW UINT64_MAX
+
+#define WIDEN_AFTER 6
+
+static uint64_t node_hash(uint32_t block, uint32_t ctx, uint64_t part)
+{
+	return hmix(((uint64_t)ctx << 32 | block) ^ hmix(part + 0x9e3779b97f4a7c15ull));
+}
+
+static int64_t node_find(graph *G, uint32_t block, uint32_t ctx, uint64_t part)
+{
+	size_t i;
+
+	if (!G->capslot)
+		return -1;
+	i = node_hash(block, ctx, part) & (G->capslot - 1);
+	while (G->slot[i]) {
+		const vf_node *n = &G->n[G->slot[i] - 1];
+		if (n->block == block && n->ctx == ctx && n->part == part)
+			return G->slot[i] - 1;
+		i = (i + 1) & (G->capslot - 1);
+	}
+	return -1;
+}
+
+static int node_index(graph *G, uint32_t idx)
+{
+	size_t i;
+
+	if ((G->nslot + 1) * 2 > G->capslot) {
+		size_t nc = G->capslot ? G->capslot * 2 : 4096;
+		uint32_t *ns = calloc(nc, sizeof(*ns));
+		if (!ns)
+			return -1;
+		for (size_t j = 0; j < G->capslot; j++) {
+			const vf_node *n;
+			if (!G->slot[j])
+				continue;
+			n = &G->n[G->slot[j] - 1];
+			i = node_hash(n->block, n->ctx, n->part) & (nc - 1);
+			while (ns[i])
+				i = (i + 1) & (nc - 1);
+			ns[i] = G->slot[j];
+		}
+		free(G->slot);
+		G->slot = ns;
+		G->capslot = nc;
+	}
+	i = node_hash(G->n[idx].block, G->n[idx].ctx, G->n[idx].part) & (G->capslot - 1);
+	while (G->slot[i])
+		i = (i + 1) & (G->capslot - 1);
+	G->slot[i] = idx + 1;
+	G->nslot++;
+	return 0;
+}
+
+static int64_t node_get(graph *G, const vf_cfg *g, uint32_t block, uint32_t ctx, uint64_t part)
+{
+	int64_t f;
+	uint32_t *cnt;
+
+	(void)g;
+	if (!ctx && !part)
+		return block;
+	f = node_find(G, block, ctx, part);
+	if (f >= 0)
+		return f;
+	if (part != PART_OVERFLOW) {
+		cnt = hget(&G->pcount, (uint64_t)ctx << 32 | block, 1, 0);
+		if (!cnt)
+			return -1;
+		if (*cnt >= MAX_PARTS - 1)
+			return node_get(G, g, block, ctx, PART_OVERFLOW);
+		(*cnt)++;
+	}
+	if (G->nn == G->cap) {
+		size_t nc = G->cap * 2;
+		vf_node *gn = realloc(G->n, nc * sizeof(*gn));
+		if (!gn)
+			return -1;
+		G->n = gn;
+		G->cap = nc;
+	}
+	memset(&G->n[G->nn], 0, sizeof(G->n[0]));
+	G->n[G->nn].block = block;
+	G->n[G->nn].ctx = ctx;
+	G->n[G->nn].part = part;
+	if (node_index(G, (uint32_t)G->nn))
+		return -1;
+	return (int64_t)G->nn++;
+}
+
+/* Partition of facts entering block b: a hash of the tested facts of the
+ * registers a later test may read (0: none). */
+static uint64_t part_of(const graph *G, uint32_t b, const vf_sfacts *f)
+{
+	uint64_t h = 0;
+
+	for (uint32_t i = 0; i < f->n; i++) {
+		const vf_sfact *x = &f->f[i];
+		if (!x->tested || !((G->relevant[b][x->reg >> 6] >> (x->reg & 63)) & 1))
+			continue;
+		h = hmix(h ^ ((uint64_t)x->reg << 56 | (uint64_t)x->ulo << 24 | x->nset));
+		h = hmix(h ^ ((uint64_t)x->uhi << 32 | (uint32_t)x->slo));
+		h = hmix(h ^ (uint32_t)x->shi);
+		for (uint8_t k = 0; k < x->nset; k++)
+			h = hmix(h ^ x->set[k]);
+		for (uint8_t k = 0; k < x->nexcl; k++)
+			h = hmix(h ^ ((uint64_t)1 << 40) ^ x->excl[k]);
+	}
+	if (h == PART_OVERFLOW)
+		h--;
+	return h;
+}
+
+#define BIT(set, r) (((set)[(r) >> 6] >> ((r) & 63)) & 1)
+#define SETB(set, r) ((set)[(r) >> 6] |= 1ull << ((r) & 63))
+#define CLRB(set, r) ((set)[(r) >> 6] &= ~(1ull << ((r) & 63)))
+
+/* Backward: the SGPRs whose value may reach an s_cmp (directly or through
+ * s_mov / s_add / s_sub / shifts by constants) before it is overwritten. */
+static void relevance_step(const vf_sop *o, uint64_t *live)
+{
+	int d = o->d;
+
+	switch (o->op) {
+	case VF_S_CMP:
+		if (o->a >= 0 && o->a < VF_NSGPR)
+			SETB(live, o->a);
+		if (o->b >= 0 && o->b < VF_NSGPR)
+			SETB(live, o->b);
+		return;
+	case VF_S_MOV:
+	case VF_S_ADD:
+	case VF_S_SUB:
+	case VF_S_LSHR:
+	case VF_S_LSHL:
+	case VF_S_AND:
+	case VF_S_OR:
+	case VF_S_MUL:
+	case VF_S_ADDC:
+	case VF_S_SUBB:
+		if (d >= 0 && d < VF_NSGPR && BIT(live, d)) {
+			CLRB(live, d);
+			if (o->a >= 0 && o->a < VF_NSGPR)
+				SETB(live, o->a);
+			if (o->b >= 0 && o->b < VF_NSGPR)
+				SETB(live, o->b);
+		} else if (d >= 0 && d < VF_NSGPR) {
+			CLRB(live, d);
+		}
+		return;
+	case VF_S_MOV64:
+		if (d >= 0 && d + 1 < VF_NSGPR) {
+			int any = BIT(live, d) || BIT(live, d + 1);
+			CLRB(live, d);
+			CLRB(live, d + 1);
+			if (any && o->a >= 0 && o->a + 1 < VF_NSGPR) {
+				SETB(live, o->a);
+				SETB(live, o->a + 1);
+			}
+		}
+		return;
+	default:
+		if (d >= 0)
+			for (int i = 0; i < (o->dn ? o->dn : 1) && d + i < VF_NSGPR; i++)
+				CLRB(live, d + i);
+		for (int k = 0; k < 2; k++)
+			if (o->kill[k] >= 0)
+				for (int i = 0; i < (o->killn ? o->killn : 1) && o->kill[k] + i < VF_NSGPR; i++)
+					CLRB(live, o->kill[k] + i);
+		return;
+	}
+}
+
+static int relevance(graph *G, const vf_cfg *g, const vf_sop *sops)
+{
+	int changed = 1;
+
+	G->relevant = calloc(g->n ? g->n : 1, sizeof(*G->relevant));
+	if (!G->relevant)
+		return -1;
+	for (int pass = 0; changed && pass < 32; pass++) {
+		changed = 0;
+		for (size_t b = g->n; b-- > 0;) {
+			const vf_block *bl = &g->b[b];
+			uint64_t live[2] = { 0, 0 };
+			for (int s2 = 0; s2 < bl->nsucc; s2++) {
+				live[0] |= G->relevant[bl->succ[s2]][0];
+				live[1] |= G->relevant[bl->succ[s2]][1];
+			}
+			for (uint32_t i = bl->end; i-- > bl->first;)
+				relevance_step(&sops[i], live);
+			if (live[0] != G->relevant[b][0] || live[1] != G->relevant[b][1]) {
+				G->relevant[b][0] = live[0];
+				G->relevant[b][1] = live[1];
+				changed = 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int64_t ctx_get(work *w, graph *G, uint32_t parent, uint32_t site)
+{
+	uint32_t *v = hget(&G->cmap, ((uint64_t)parent << 32) | site, 0, 0);
+
+	if (v)
+		return *v;
+	if (w->nctxs == w->capctxs) {
+		size_t nc = w->capctxs * 2;
+		vf_ctx *gc = realloc(w->ctxs, nc * sizeof(*gc));
+		if (!gc)
+			return -1;
+		w->ctxs = gc;
+		w->capctxs = nc;
+	}
+	if (!hget(&G->cmap, ((uint64_t)parent << 32) | site, 1, (uint32_t)w->nctxs))
+		return -1;
+	w->ctxs[w->nctxs] = (vf_ctx){ parent, site, w->ctxs[parent].depth + 1 };
+	return (int64_t)w->nctxs++;
+}
+
+typedef struct edge {
+	uint32_t block, ctx;
+	int cond;                  /* -1: none; 0/1: SCC on this edge */
+} edge;
+
+/* Successors of the node just stepped (w's state is its exit state). */
+static int successors(work *w, const vf_cfg *g, graph *G, uint32_t b, edge *e)
+{
+	const vf_prog *p = w->p;
+	const vf_block *bl = &g->b[b];
+	uint32_t at = bl->end - 1;
+	const vf_inst *last = &p->insts[at];
+	const vf_sop *o = &w->sops[at];
+	int n = 0;
+
+	if (last->kind == VF_I_CALL && w->ncall > 0) {
+		int64_t c = ctx_get(w, G, w->ctx, at);
+		if (c < 0)
+			return -1;
+		for (int i = 0; i < w->ncall; i++)
+			e[n++] = (edge){ g->block_of[w->call_to[i]], (uint32_t)c, -1 };
+		return n;
+	}
+	if (last->kind == VF_I_SETPC) {
+		uint64_t v[VF_SETK];
+		int nv = o->op == VF_S_SETPC && w->amap ? vf_facts_values64(&w->F, o->a, v) : -1;
+		const vf_func *f = p->nfuncs ? &p->funcs[last->func] : NULL;
+		if (nv <= 0) {
+			if (w->ctx)
+				note_cause(w, 3, o->a, at);
+			else if (f && f->kernel)
+				note_cause(w, 2, o->a, at);
+			return 0; /* a callable function's return */
+		}
+		for (int i = 0; i < nv; i++) {
+			int64_t t;
+			uint32_t c = w->ctx;
+			/* the saved return address of the current call: back to its site */
+			if (c && w->ctxs[c].site + 1 < p->ninst &&
+			    (uint64_t)p->addr[w->ctxs[c].site] + 4 == v[i]) {
+				e[n++] = (edge){ g->block_of[w->ctxs[c].site + 1], w->ctxs[c].parent, -1 };
+				continue;
+			}
+			t = inst_at_addr(w, v[i]);
+			if (!is_block_start(w, t)) {
+				note_cause(w, 4, o->a, at);
+				continue;
+			}
+			e[n++] = (edge){ g->block_of[t], c, -1 };
+		}
+		return n;
+	}
+	if (last->kind == VF_I_CBRANCH && (o->op == VF_S_CBR_SCC0 || o->op == VF_S_CBR_SCC1) &&
+	    bl->nsucc == 2 && last->aux < p->ninst) {
+		int tk = o->op == VF_S_CBR_SCC1;
+		for (int i = 0; i < 2; i++) {
+			int taken = bl->succ[i] == g->block_of[last->aux];
+			e[n++] = (edge){ bl->succ[i], w->ctx, taken ? tk : !tk };
+		}
+		return n;
+	}
+	for (int i = 0; i < bl->nsucc; i++)
+		e[n++] = (edge){ bl->succ[i], w->ctx, -1 };
+	return n;
+}
+
+static int cmp_addr_ent(const void *a, const void *b)
+{
+	const struct addr_ent *x = a, *y = b;
+
+	return x->a < y->a ? -1 : (x->a > y->a ? 1 : (x->i < y->i ? -1 : x->i > y->i));
+}
+
+static void entry_state(vf_sstate *in, int entry, const vf_isa *isa)
+{
+	memset(in, 0, sizeof(*in));
+	in->valid = 1;
+	for (int c = 0; c < VF_NCNT; c++)
+		in->wn[c] = -1;
+	for (int k = 0; k < VF_NCLS; k++)
+		in->wage[k] = UINT32_MAX;
+	/* a callable function's callers may leave anything in flight;
+	 * LLVM waits for it at function entry (SIInsertWaitcnts: the
+	 * callee "is going to insert a wait on everything in its
+	 * prolog", callWaitsOnFunctionEntry) */
+	if (entry == 2)
+		in->unk = (uint16_t)isa->entry_unknown;
 }
 
 int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_error *err)
 {
 	work *w;
 	vf_cfg g;
+	graph G;
 	uint64_t work_done = 0, max_work;
-	uint32_t *heap = NULL;
-	size_t nheap = 0;
+	uint64_t *heap = NULL;
+	size_t nheap = 0, capheap = 0;
 	int rc;
+	struct hset seen;
 
 	r->stats.instructions = p->ninst;
 	r->stats.functions = p->nfuncs;
@@ -921,58 +1654,99 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	if (rc)
 		return rc;
 	r->stats.blocks = g.n;
+	memset(&G, 0, sizeof(G));
+	memset(&seen, 0, sizeof(seen));
 	w = calloc(1, sizeof(*w));
 	if (w) {
 		w->score = malloc(sizeof(uint32_t[VF_NCLS][VF_NSLOT]));
 		w->prod = malloc(sizeof(uint32_t[VF_NCLS][VF_NSLOT]));
+		w->sops = vf_sops_decode(p);
+		w->wseen = calloc(p->ninst, 1);
+		w->ctxs = calloc(16, sizeof(*w->ctxs));
+		w->capctxs = 16;
+		w->nctxs = 1;
+		G.cap = g.n + 64;
+		G.nn = g.n;
+		G.n = calloc(G.cap, sizeof(*G.n));
+		if (p->addr) {
+			w->amap = malloc(p->ninst * sizeof(*w->amap));
+			if (w->amap) {
+				for (size_t i = 0; i < p->ninst; i++)
+					w->amap[i] = (struct addr_ent){ p->addr[i], (uint32_t)i };
+				qsort(w->amap, p->ninst, sizeof(*w->amap), cmp_addr_ent);
+				w->namap = p->ninst;
+			}
+		}
 	}
-	if (!w || !w->score || !w->prod) {
+	if (!w || !w->score || !w->prod || !w->sops || !w->wseen || !w->ctxs || !G.n ||
+	    (p->addr && !w->amap)) {
 		if (w) {
 			free(w->score);
 			free(w->prod);
+			free(w->sops);
+			free(w->wseen);
+			free(w->ctxs);
+			free(w->amap);
 		}
 		free(w);
+		free(G.n);
 		vf_cfg_free(&g);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	}
 	init_work(w, p, r);
+	w->g = &g;
+	if (relevance(&G, &g, w->sops)) {
+		free(w->score);
+		free(w->prod);
+		free(w->sops);
+		free(w->wseen);
+		free(w->ctxs);
+		free(w->amap);
+		free(w);
+		free(G.n);
+		vf_cfg_free(&g);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	}
 	max_work = o && o->max_work ? o->max_work : (uint64_t)p->ninst * 64 + (1u << 20);
+	for (size_t b = 0; b < g.n; b++) {
+		G.n[b].block = (uint32_t)b;
+		G.n[b].ctx = 0;
+	}
 
 	/* entry states */
-	for (size_t b = 0; b < g.n; b++) {
+	rc = 0;
+	for (size_t b = 0; b < g.n && !rc; b++) {
 		vf_block *bl = &g.b[b];
 		if (!bl->entry)
 			continue;
-		memset(&bl->in, 0, sizeof(bl->in));
-		bl->in.valid = 1;
-		for (int c = 0; c < VF_NCNT; c++)
-			bl->in.wn[c] = -1;
-		for (int k = 0; k < VF_NCLS; k++)
-			bl->in.wage[k] = UINT32_MAX;
-		/* a callable function's callers may leave anything in flight;
-		 * LLVM waits for it at function entry (SIInsertWaitcnts: the
-		 * callee "is going to insert a wait on everything in its
-		 * prolog", callWaitsOnFunctionEntry) */
-		if (bl->entry == 2)
-			bl->in.unk = (uint16_t)p->isa->entry_unknown;
-		bl->dirty = 1;
+		entry_state(&G.n[b].in, bl->entry, p->isa);
+		G.n[b].fin.valid = 1;
+		G.n[b].dirty = 1;
+		if (nheap == capheap) {
+			size_t nc = capheap ? capheap * 2 : 256;
+			uint64_t *gh = realloc(heap, nc * sizeof(*gh));
+			if (!gh) {
+				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+				break;
+			}
+			heap = gh;
+			capheap = nc;
+		}
+		heap_push(heap, &nheap, (uint64_t)b << 32 | b);
 	}
-	/* fixed point: a min-heap of dirty blocks, so the lowest (program
-	 * order) dirty block goes next and clean blocks cost nothing */
-	rc = 0;
-	heap = malloc(g.n * sizeof(*heap));
-	if (!heap)
-		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-	for (size_t b = 0; b < g.n && !rc; b++)
-		if (g.b[b].dirty)
-			heap_push(heap, &nheap, (uint32_t)b);
+	/* fixed point: a min-heap of dirty nodes, so the lowest (program
+	 * order, calling contexts after) dirty node goes next */
 	while (nheap && !rc) {
-		uint32_t b = heap_pop(heap, &nheap);
-		vf_block *bl = &g.b[b];
+		uint32_t nid = (uint32_t)heap_pop(heap, &nheap);
+		vf_node *nd = &G.n[nid];
+		const vf_block *bl = &g.b[nd->block];
 		vf_sstate out;
+		vf_sfacts ofacts;
 		uint32_t n;
+		edge e[VF_SETK + 2];
+		int ne;
 
-		bl->dirty = 0;
+		nd->dirty = 0;
 		work_done += bl->end - bl->first;
 		if (work_done > max_work) {
 			rc = kw_error_set(err, KW_ELIMIT, "max_work",
@@ -981,46 +1755,147 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 					  (unsigned long long)max_work);
 			break;
 		}
-		load_state(w, &bl->in);
+		load_state(w, &nd->in);
+		vf_facts_load(&w->F, &nd->fin);
+		w->ctx = nd->ctx;
+		w->ncall = 0;
 		for (uint32_t i = bl->first; i < bl->end; i++)
 			step(w, i);
 		memset(&out, 0, sizeof(out));
+		memset(&ofacts, 0, sizeof(ofacts));
 		if (save_state(w, &out, &n)) {
 			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			break;
 		}
-		for (uint8_t s = 0; s < bl->nsucc; s++) {
-			vf_block *sb = &g.b[bl->succ[s]];
-			int ch = join(w, &sb->in, &out, n);
-			if (ch < 0) {
+		ne = successors(w, &g, &G, nd->block, e);
+		if (ne < 0 || w->rc) {
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		for (int s = 0; s < ne && !rc; s++) {
+			int64_t m;
+			int ch, chf, back;
+			vf_sfacts ef;
+			if (e[s].cond >= 0) {
+				/* the exit facts narrowed by the edge's condition */
+				if (!ofacts.valid)
+					vf_facts_view(&w->F, &ofacts, w->obuf);
+				vf_facts_load(&w->F2, &ofacts);
+				if (!vf_facts_assume_scc(&w->F2, e[s].cond))
+					continue; /* the facts rule this edge out */
+				vf_facts_view(&w->F2, &ef, w->ebuf);
+			} else {
+				if (!ofacts.valid)
+					vf_facts_view(&w->F, &ofacts, w->obuf);
+				ef = ofacts;
+			}
+			m = node_get(&G, &g, e[s].block, e[s].ctx, part_of(&G, e[s].block, &ef));
+			if (m < 0) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 				break;
 			}
-			if (ch && !sb->dirty) {
-				sb->dirty = 1;
-				heap_push(heap, &nheap, bl->succ[s]);
+			nd = &G.n[nid]; /* G.n may have moved */
+			ch = join(w, &G.n[m].in, &out, n);
+			/* widening at loop heads: every cycle has an edge that does
+			 * not go forward in program order */
+			back = e[s].block <= G.n[nid].block;
+			chf = ch < 0 ? 0
+				     : vf_sfacts_join(&G.n[m].fin, &ef,
+						      back && G.n[m].nchange >= WIDEN_AFTER);
+			if (ch < 0 || chf < 0) {
+				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+				break;
+			}
+			if (chf && back && G.n[m].nchange < 255)
+				G.n[m].nchange++;
+			if ((ch || chf) && !G.n[m].dirty) {
+				G.n[m].dirty = 1;
+				if (nheap == capheap) {
+					size_t nc = capheap * 2;
+					uint64_t *gh = realloc(heap, nc * sizeof(*gh));
+					if (!gh) {
+						rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+						break;
+					}
+					heap = gh;
+					capheap = nc;
+				}
+				heap_push(heap, &nheap, (uint64_t)G.n[m].block << 32 | (uint64_t)m);
 			}
 		}
 	}
 	free(heap);
 	r->stats.work = work_done;
-	/* reporting pass over the fixed point */
+	/* reporting pass over the fixed point: every node reached, then every
+	 * block no node reached (its instructions still checked alone) */
 	if (!rc) {
+		uint8_t *reached = calloc(g.n, 1);
+		edge e[VF_SETK + 2];
+		if (!reached)
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 		w->report = 1;
-		report_cfg(w, &g);
-		for (size_t b = 0; b < g.n && !w->rc; b++) {
-			vf_block *bl = &g.b[b];
-			w->unreachable = !bl->in.valid;
-			load_state(w, bl->in.valid ? &bl->in : NULL);
-			for (uint32_t i = bl->first; i < bl->end; i++)
-				step(w, i);
+		w->seen = &seen;
+		if (!rc)
+			report_cfg(w, &g);
+		for (size_t i = 0; !rc && i < G.nn && !w->rc; i++) {
+			vf_node *nd = &G.n[i];
+			const vf_block *bl = &g.b[nd->block];
+			if (!nd->in.valid)
+				continue;
+			reached[nd->block] = 1;
+			w->unreachable = 0;
+			load_state(w, &nd->in);
+			vf_facts_load(&w->F, &nd->fin);
+			w->ctx = nd->ctx;
+			w->ncall = 0;
+			for (uint32_t k = bl->first; k < bl->end; k++)
+				step(w, k);
+			if (successors(w, &g, &G, nd->block, e) < 0)
+				w->rc = KW_ENOMEM;
 		}
-		if (w->rc)
+		for (size_t b = 0; !rc && b < g.n && !w->rc; b++) {
+			if (reached[b])
+				continue;
+			w->unreachable = 1;
+			load_state(w, NULL);
+			vf_facts_clear(&w->F);
+			w->ctx = 0;
+			{
+				int rep = w->report;
+				for (uint32_t k = g.b[b].first; k < g.b[b].end; k++) {
+					/* unreachable: no call or jump causes to report */
+					w->report = p->insts[k].kind == VF_I_CALL ? 0 : rep;
+					step(w, k);
+				}
+				w->report = rep;
+			}
+		}
+		free(reached);
+		if (!rc && !w->rc)
+			report_redundant(w);
+		if (!rc && !w->rc)
+			report_causes(w);
+		if (!rc && w->rc)
 			rc = kw_error_set(err, w->rc, NULL, "out of memory");
 	}
+	for (size_t i = 0; i < G.nn; i++) {
+		free(G.n[i].in.e);
+		vf_sfacts_free(&G.n[i].fin);
+	}
+	free(G.n);
+	free(G.slot);
+	free(G.relevant);
+	hfree(&G.pcount);
+	hfree(&G.cmap);
+	hfree(&seen);
 	free(w->tmp);
 	free(w->score);
 	free(w->prod);
+	free(w->sops);
+	free(w->wseen);
+	free(w->ctxs);
+	free(w->amap);
+	free(w->causes);
 	free(w);
 	vf_cfg_free(&g);
 	return rc;

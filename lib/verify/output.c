@@ -107,6 +107,29 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 	}
 	for (int c = 0; c < KW_VF_CODE_COUNT; c++)
 		all += r->totals[c];
+	if (all || r->suppressed) {
+		/* FILE: totals: 1 error, 2 warnings (race_raw=1 redundant_wait=2); 0 suppressed */
+		uint64_t errors = kw_verify_result_errors(r);
+		kw_buf_puts(out, r->filename);
+		kw_buf_puts(out, ": totals: ");
+		kw_buf_put_i64(out, (int64_t)errors);
+		kw_buf_puts(out, errors == 1 ? " error, " : " errors, ");
+		kw_buf_put_i64(out, (int64_t)(all - errors));
+		kw_buf_puts(out, all - errors == 1 ? " warning (" : " warnings (");
+		for (int c = 0, first = 1; c < KW_VF_CODE_COUNT; c++) {
+			if (!r->totals[c])
+				continue;
+			if (!first)
+				kw_buf_putc(out, ' ');
+			first = 0;
+			kw_buf_puts(out, kw_verify_code_name(c));
+			kw_buf_putc(out, '=');
+			kw_buf_put_i64(out, (int64_t)r->totals[c]);
+		}
+		kw_buf_puts(out, "); ");
+		kw_buf_put_i64(out, (int64_t)r->suppressed);
+		kw_buf_puts(out, " hidden by suppressions\n");
+	}
 	if (all > r->n) {
 		kw_buf_puts(out, r->filename);
 		kw_buf_puts(out, ": note: ");

@@ -275,6 +275,8 @@ static int add_operands(rd *r, const char *s, const char *e, int def_first, uint
 			t = q;
 		rc = vf_parse_reg(&p->syms, a, t, &slot, &n);
 		if (rc > 0) {
+			if (p->nops == p->cap_ops && vf_rd_mem_check(r, p->cap_ops * sizeof(vf_op)))
+				return -1;
 			if (GROW(p->ops, p->nops, p->cap_ops, 1024))
 				return vf_rd_oom(r);
 			p->ops[p->nops].slot = slot;
@@ -314,6 +316,8 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 		return kw_error_set(r->err, KW_ELIMIT, "max_instructions",
 				    "more than %zu instructions (max_instructions); raise the bound",
 				    p->max_instructions);
+	if (p->ninst == p->cap_inst && vf_rd_mem_check(r, p->cap_inst * (sizeof(vf_inst) + sizeof(int64_t))))
+		return -1;
 	if (GROW(p->insts, p->ninst, p->cap_inst, 1024))
 		return vf_rd_oom(r);
 	if (GROW(p->addr, p->ninst, p->cap_addr, 1024))
@@ -612,6 +616,27 @@ static const vf_isa *isa_from_text(const char *t, size_t len)
 	return NULL;
 }
 
+size_t vf_default_memory(size_t len)
+{
+	if (len > (SIZE_MAX - ((size_t)96 << 20)) / 16)
+		return SIZE_MAX;
+	return 16 * len + ((size_t)96 << 20);
+}
+
+int vf_rd_mem_check(rd *r, size_t extra)
+{
+	const vf_prog *p = r->p;
+	uint64_t m = r->xbytes + extra + p->cap_inst * sizeof(vf_inst) + p->cap_addr * sizeof(int64_t) +
+		     p->cap_ops * sizeof(vf_op) + p->cap_waits * sizeof(vf_wait) + (r->words ? r->words->cap : 0);
+
+	if (m <= p->max_memory)
+		return 0;
+	return kw_error_set(r->err, KW_ELIMIT, "max_memory",
+			    "line %u: reading the text would hold more than %zu bytes (the memory bound of one "
+			    "verification: 16 x the input + 96 MiB unless set, kwgend --max-verify-memory)",
+			    r->lineno, p->max_memory);
+}
+
 /* Read every line of text into p with r (set up here; rd_free after). */
 static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
 		      kw_error *err)
@@ -628,6 +653,8 @@ static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const cha
 	r->words = words;
 	p->text = text;
 	p->len = len;
+	if (!p->max_memory)
+		p->max_memory = vf_default_memory(len);
 	if (len >= UINT32_MAX)
 		return kw_error_set(err, KW_ELIMIT, NULL, "the text is larger than 4 GiB");
 	if (isa_name) {
@@ -731,7 +758,7 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 	p.max_instructions = (size_t)64 << 20;
 	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, err);
 	if (!rc && p.objdump)
-		rc = kw_error_set(err, KW_EINVAL, "data_words",
+		rc = kw_error_set(err, KW_EINVAL, "objdump",
 				  "llvm-objdump text: its .long lines are bytes the disassembler did not decode");
 	else if (!rc && p.ninst)
 		rc = kw_error_set(err, KW_EINVAL, "data_words",

@@ -164,6 +164,10 @@ typedef struct cinfo {
 	int64_t toff;
 } cinfo;
 
+/* read.c: 0 if what reading holds (macro expansions, the arrays) plus extra
+ * bytes is within p->max_memory, else KW_ELIMIT naming the bound. */
+int vf_rd_mem_check(rd *r, size_t extra);
+
 /* read_lex.c: one line (raw [s, e), 1-based lineno): comments, labels,
  * symbol assignments, then a directive, a macro call or an instruction. */
 int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno);

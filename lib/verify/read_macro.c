@@ -147,6 +147,9 @@ int vf_rd_expand(rd *r, const struct macro *m, const char *s, const char *e, uin
 					if ((size_t)(ie - id) == m->pnl[k] && !memcmp(id, m->pn[k], m->pnl[k])) {
 						if (val[k])
 							kw_buf_put(&b, val[k], (size_t)(vale[k] - val[k]));
+						/* the bound, while the line grows */
+						if ((rc = vf_rd_mem_check(r, b.len)))
+							goto line_done;
 						c = ie - 1;
 						goto next;
 					}
@@ -155,17 +158,16 @@ int vf_rd_expand(rd *r, const struct macro *m, const char *s, const char *e, uin
 			kw_buf_putc(&b, *c);
 next:;
 		}
+line_done:
+		if (rc)
+			break;
 		if (b.oom) {
 			rc = vf_rd_oom(r);
 			break;
 		}
 		r->xbytes += b.len + 1;
-		if (r->xbytes > (uint64_t)r->p->len * 64 + (64u << 20)) {
-			rc = kw_error_set(r->err, KW_ELIMIT, NULL,
-					  "line %u: macro expansions exceed %llu bytes", lineno,
-					  (unsigned long long)r->xbytes);
+		if ((rc = vf_rd_mem_check(r, 0)))
 			break;
-		}
 		x = kw_arena_alloc(&r->p->xtext, b.len + 1);
 		if (!x) {
 			rc = vf_rd_oom(r);

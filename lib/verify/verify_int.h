@@ -225,6 +225,7 @@ typedef struct vf_prog {
 	size_t nfuncs, cap_funcs;
 	uint64_t nlines;
 	size_t max_instructions;
+	size_t max_memory;   /* kw_verify_opts.max_memory, resolved (read.c) */
 	vf_symtab syms;
 	size_t nbranch_unresolved;
 	kw_arena xtext;      /* macro expansions (stable addresses) */
@@ -271,7 +272,96 @@ void vf_findings_sort(kw_verify_result *r);
 
 /* ---- reading (read.c), operands (operand.c) ---- */
 int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err);
+/* The default memory bound of reading a len-byte text: 16 x len + 96 MiB. */
+size_t vf_default_memory(size_t len);
 void vf_prog_free(vf_prog *p);
+
+
+/* ---- scalar register facts along a path (sfacts.c) ----
+ * Per SGPR (s0..s105; vcc and ttmp are never tracked) a sound
+ * over-approximation of its value: an unsigned and a signed interval, an
+ * optional small set of exact values, up to VF_EXCLK values it cannot hold
+ * (a failed equality test), and an optional relation to another
+ * SGPR (reg = base + c, or reg = base >> c).  SCC: unknown, a constant, or
+ * the comparison that last set it.  A register without a fact is unknown. */
+#define VF_SETK 16
+#define VF_EXCLK 4
+#define VF_NSGPR 106
+enum { VF_REL_NONE = 0, VF_REL_ADD, VF_REL_SHR };
+enum { VF_CMP_EQ = 0, VF_CMP_NE, VF_CMP_LT, VF_CMP_LE, VF_CMP_GT, VF_CMP_GE };
+
+typedef struct vf_sfact {
+	uint8_t reg;
+	uint8_t nset;              /* 0: no set; else set[0..nset) sorted, distinct */
+	uint8_t rel, base;
+	uint8_t tested;            /* narrowed by a branch condition (for messages) */
+	uint8_t nexcl;             /* values it cannot hold: excl[0..nexcl) */
+	uint32_t excl[VF_EXCLK];
+	uint32_t c;
+	uint32_t ulo, uhi;
+	int32_t slo, shi;
+	uint32_t set[VF_SETK];
+} vf_sfact;
+
+typedef struct vf_scc {
+	uint8_t kind;              /* 0 unknown, 1 constant (val), 2 comparison */
+	uint8_t val, op, sgn;
+	int16_t a, b;              /* SGPR or -1 for the immediate ia / ib */
+	uint32_t ia, ib;
+} vf_scc;
+
+/* The facts of one program point (dense). */
+typedef struct vf_facts {
+	uint8_t has[VF_NSGPR];
+	vf_sfact f[VF_NSGPR];
+	vf_scc scc;
+} vf_facts;
+
+/* Sparse facts at a node's entry (sorted by reg). */
+typedef struct vf_sfacts {
+	vf_sfact *f;
+	uint32_t n;
+	uint8_t valid;
+	vf_scc scc;
+} vf_sfacts;
+
+/* Decoded scalar semantics of an instruction (sfacts.c). */
+enum { VF_S_OTHER = 0, VF_S_MOV, VF_S_MOV64, VF_S_ADD, VF_S_SUB, VF_S_ADDC, VF_S_SUBB,
+       VF_S_LSHR, VF_S_LSHL, VF_S_AND, VF_S_OR, VF_S_MUL, VF_S_CMP, VF_S_GETPC,
+       VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_NONE };
+typedef struct vf_sop {
+	uint8_t op, cmp, sgn, keepscc; /* keepscc: the instruction does not write SCC */
+	uint8_t carry;             /* ADD/SUB: u32 forms set SCC to the carry */
+	int16_t d, a, b;           /* SGPR index, -1 none / immediate */
+	uint8_t dn, ak, bk;        /* dest count; a/b known (register or immediate) */
+	uint32_t ia, ib;
+	int16_t kill[2];           /* OTHER: SGPR ranges written [kill0, kill0+killn) */
+	uint8_t killn;
+} vf_sop;
+
+/* Decode every instruction of p (array of p->ninst, caller frees). */
+vf_sop *vf_sops_decode(const vf_prog *p);
+void vf_facts_clear(vf_facts *F);
+void vf_facts_load(vf_facts *F, const vf_sfacts *s);
+/* F as sparse facts in buf (VF_NSGPR entries, caller's); s->f = buf. */
+void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf);
+/* Join o into in; widen drops every fact that changed.  1 changed, 0 not,
+ * -1 ENOMEM. */
+int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen);
+void vf_sfacts_free(vf_sfacts *s);
+/* Apply instruction at (address addr, -1 unknown) to F. */
+void vf_facts_step(vf_facts *F, const vf_sop *op, int64_t addr);
+/* SCC now: 0, 1, or -1 unknown. */
+int vf_facts_scc(const vf_facts *F);
+/* Assume SCC == v; 0 if that contradicts the facts (edge not taken). */
+int vf_facts_assume_scc(vf_facts *F, int v);
+/* Exact values (up to VF_SETK) of the 64-bit pair at SGPR r; count or -1. */
+int vf_facts_values64(const vf_facts *F, int r, uint64_t *out);
+/* Append a description of the narrowed facts ("s11 != 0, s12 == 2") to
+ * buf; returns chars written. */
+size_t vf_facts_describe(const vf_facts *F, char *buf, size_t n);
+/* Forget every fact (an unknown callee). */
+void vf_facts_kill_all(vf_facts *F);
 
 /* ---- analysis (cfg.c, flow.c) ---- */
 
@@ -303,7 +393,6 @@ typedef struct vf_block {
 	uint8_t nsucc;
 	uint8_t dirty;
 	uint8_t entry;             /* 1 kernel entry, 2 callable entry */
-	vf_sstate in;
 } vf_block;
 
 typedef struct vf_cfg {

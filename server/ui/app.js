@@ -361,18 +361,23 @@ async function run() {
 	history.replaceState(null, '', fragmentOf());
 	$('curl-text').textContent = await curlCommand();
 	const reqs = requestsOf(fs);
-	/* The picture: accToArchMapper of the first ISA as given and with
-	 * SourceSwap flipped (MFMA/WMMA kernels only). */
+	/* The picture: accToArchMapper on every ISA, as given and with
+	 * SourceSwap flipped (MFMA/WMMA kernels only); one drawing per
+	 * distinct map. */
 	const k = fs.base.kernel || {};
 	const mfma = k.EnableMatrixInstruction !== false && k.EnableMatrixInstruction !== 0 &&
 		k.MatrixInstM !== undefined;
-	const picBase = Object.assign({}, fs.base, { isa: fs.isas[0] });
-	delete picBase.replaceHolder;
-	delete picBase.outputNoComment;
-	picBase.generators = [{ name: 'accToArchMapper', args: {} }];
 	const swap = Number(Boolean(k.SourceSwap));
-	const flipped = Object.assign({}, picBase, { kernel: Object.assign({}, k, { SourceSwap: swap ? 0 : 1 }) });
-	const all = mfma ? reqs.concat([picBase, flipped]) : reqs;
+	const picReqs = [];
+	if (mfma)
+		for (const isa of fs.isas) {
+			const given = Object.assign({}, fs.base, { isa });
+			delete given.replaceHolder;
+			delete given.outputNoComment;
+			given.generators = [{ name: 'accToArchMapper', args: {} }];
+			picReqs.push(given, Object.assign({}, given, { kernel: Object.assign({}, k, { SourceSwap: swap ? 0 : 1 }) }));
+		}
+	const all = reqs.concat(picReqs);
 	setStatus('busy', `Generating for ${fs.isas.join(', ')} …`);
 	let answer;
 	try {
@@ -398,7 +403,10 @@ async function run() {
 	setStatus(ok === answers.length ? 'ok' : 'error', text);
 	state.last = {
 		base: fs.base, isas: fs.isas, answers, kernel: k,
-		picture: mfma ? { given: items[reqs.length], flipped: items[reqs.length + 1], swap } : null,
+		picture: mfma ? {
+			swap,
+			perIsa: fs.isas.map((isa, i) => ({ isa, given: items[reqs.length + 2 * i], flipped: items[reqs.length + 2 * i + 1] })),
+		} : null,
 	};
 	renderAsm();
 	renderPicture();
@@ -680,6 +688,66 @@ function cellColour(p, f, by) {
 	return hsl(p.mfma * golden + 200, 60, 84 - 26 * frac);
 }
 
+/* The ISAs of a picture, grouped by the map they answer: [{isas, item}],
+ * in ISA order; an ISA whose accToArchMapper failed is a group of its own
+ * (with the error).  item: the batch item of the first ISA of the group. */
+function pictureGroups(perIsa, flip) {
+	const groups = [];
+	const byKey = new Map();
+	for (const p of perIsa) {
+		const item = flip ? p.flipped : p.given;
+		const res = item && item.status === 200 ? item.response.results[0] : null;
+		const key = res && res.acc2arch ? JSON.stringify(res.acc2arch) + JSON.stringify(res.arch2acc)
+			: `error ${p.isa}`;
+		if (byKey.has(key)) {
+			byKey.get(key).isas.push(p.isa);
+			continue;
+		}
+		const g = { isas: [p.isa], item };
+		byKey.set(key, g);
+		groups.push(g);
+	}
+	return groups;
+}
+
+function plural(n, one, many) {
+	return `${n} ${n === 1 ? one : (many || one + 's')}`;
+}
+
+/* The legend of one map, from the kernel's own keys: how many instructions
+ * write how many accumulators, how 4-wide instructions fold their blocks,
+ * and what the rows of the grids are made of. */
+function pictureLegend(k, f, swap, d0, by, isa) {
+	const inst = /^gfx1[12]/.test(isa) ? 'WMMA' : 'MFMA';
+	const M = k.MatrixInstM;
+	const N = k.MatrixInstN;
+	const BM0 = k.MatrixInstBM === undefined ? 1 : k.MatrixInstBM;
+	const BN0 = k.MatrixInstBN === undefined ? 1 : k.MatrixInstBN;
+	const wave = k.WavefrontSize || 64;
+	const tile = k.MIWaveTile || [1, 1];
+	const nInst = f.VW0 * f.TT0 * f.VW1 * f.TT1;
+	const perInst = f.OPM * f.BM * f.BN;
+	let blocks;
+	if (M === 4 || N === 4)
+		blocks = `MatrixInst ${M}x${N} with ${plural(BM0 * BN0, 'block')} (MatrixInstBM ${BM0}, MatrixInstBN ${BN0}): ` +
+			`a 4-wide instruction computes its blocks as one ${M === 4 ? M * BM0 : M}x${N === 4 ? N * BN0 : N} tile, ` +
+			`${plural(f.OPM, 'output')} per lane`;
+	else
+		blocks = `MatrixInst ${M}x${N} with ${f.BM}x${f.BN} blocks (MatrixInstBM ${BM0}, MatrixInstBN ${BN0}), ` +
+			`${plural(f.OPM, 'output')} per lane and block`;
+	const rows = [`VectorWidthA ${f.VW0}`,
+		M === 4 ? `1 block along M (the ${BM0} are inside the instruction's tile)` : `${plural(f.BM, 'block')} along M`,
+		`MIWaveTile[0]/VectorWidthA ${f.TT0}`];
+	if (!swap)
+		rows.splice(1, 0, `${plural(f.OPM, 'output')} per lane`);
+	const hue = by === 'mfma' ? `one hue per ${inst} instruction` :
+		by === 'lane' ? `one hue per vector-width lane (${f.VW0 * f.VW1})` : `one hue per output of an instruction (${perInst})`;
+	return `${f.len} registers = ${plural(nInst, inst + ' instruction')} (MIWaveTile ${tile.join('x')}) × ` +
+		`${plural(perInst, 'accumulator')} each. ${blocks}; VectorWidth ${f.VW0}/${f.VW1}, wavefront ${wave}. ` +
+		`Columns of ${d0} = ${rows.join(' × ')} (SourceSwap ${swap}). ${hue[0].toUpperCase() + hue.slice(1)}` +
+		(by === 'output' ? '.' : `; lighter = earlier of the ${plural(f.OPM, 'output')} of one block.`);
+}
+
 function renderPicture() {
 	const sec = $('picture');
 	const pic = state.last.picture;
@@ -689,65 +757,91 @@ function renderPicture() {
 	}
 	sec.hidden = false;
 	const flip = $('flip').checked;
-	const item = flip ? pic.flipped : pic.given;
 	const swap = flip ? 1 - pic.swap : pic.swap;
 	$('flip-label').textContent = `flip SourceSwap (given: ${pic.swap}; showing ${swap})`;
-	$('pic-isa').textContent = `${state.last.isas[0]} · SourceSwap ${swap}`;
+	const groups = pictureGroups(pic.perIsa, flip);
+	const maps = groups.filter((g) => g.item && g.item.status === 200).length;
+	$('pic-isa').textContent = (groups.length === 1 ? groups[0].isas.join(', ') :
+		`${plural(maps, 'map')} for ${plural(pic.perIsa.length, 'ISA')}`) + ` · SourceSwap ${swap}`;
 	const box = $('pic-svg');
 	box.textContent = '';
 	$('pic-info').textContent = '';
-	if (item.status !== 200) {
-		box.appendChild(el('p', 'err', `accToArchMapper: ${item.status} ${item.error ? item.error.code + ': ' + item.error.message : ''}`));
-		return;
-	}
-	const res = item.response.results[0];
+	$('pic-legend').textContent = groups.length > 1 && maps === 1 ? '' :
+		groups.length > 1 ? 'The ISAs answer different maps: one drawing per map.' : '';
+	groups.forEach((g, gi) => {
+		const one = el('div', 'pic-one');
+		one.dataset.isas = g.isas.join(',');
+		if (groups.length > 1 || g.isas.length > 1)
+			one.appendChild(el('h3', 'pic-head', g.isas.length > 1 ? `${g.isas.join(', ')}: the same map` : g.isas[0]));
+		box.appendChild(one);
+		const item = g.item;
+		if (!item || item.status !== 200) {
+			one.appendChild(el('p', 'err', `accToArchMapper on ${g.isas.join(', ')}: ${item ? item.status : '—'} ` +
+				(item && item.error ? item.error.code + ': ' + item.error.message : '')));
+			return;
+		}
+		drawMap(one, item.response.results[0], swap, g.isas[0], gi);
+	});
+}
+
+/* One map: the thread's C tile in arch VGPRs and the accumulators in order,
+ * both column-major with the same d0 rows, labelled alike; the same place
+ * in the two grids is the same index i (arch VGPR i above, acc i below). */
+function drawMap(one, res, swap, isa, gi) {
 	const acc2arch = res.acc2arch;
 	const arch2acc = res.arch2acc;
 	const k = Object.assign({}, state.last.kernel, { SourceSwap: swap });
 	const f = accInfo(k);
 	if (f.len !== acc2arch.length || !f.len) {
-		box.appendChild(el('p', 'err', `The kernel keys give ${f.len} accumulators, the daemon's accToArchMapper ${acc2arch.length}; no picture.`));
+		one.appendChild(el('p', 'err', `The kernel keys give ${f.len} accumulators, the daemon's accToArchMapper ${acc2arch.length}; no picture.`));
 		return;
 	}
-	/* rows of the thread's C tile along dimension 0: the arch index is
+	/* rows along dimension 0: the arch index is
 	 * vw0 + VW0*(bIdx0 + BM*(wgIdx0 ...)) (SourceSwap) or
 	 * vw0 + VW0*(tIdx + OPM*(bIdx0 + BM*(wgIdx0 ...))) */
 	const d0 = swap ? f.VW0 * f.BM * f.TT0 : f.VW0 * f.OPM * f.BM * f.TT0;
 	const cols = Math.ceil(f.len / d0);
-	$('pic-d0').textContent = `${d0} (MIWaveTile[0]·${swap ? 'MatrixInstBM' : 'outputs per MFMA·MatrixInstBM'})`;
 	const by = $('colour-by').value;
 	const cw = Math.max(26, Math.min(34, Math.floor(1100 / Math.max(cols, 32))));
 	const ch = 24;
-	const pad = 40;
-	const stripGap = 36;
-	const stripCols = Math.min(f.len, Math.max(cols, 16));
-	const stripRows = Math.ceil(f.len / stripCols);
-	const width = Math.max(pad + Math.max(cols, stripCols) * cw + 10, 660);
-	const height = pad + d0 * ch + stripGap + stripRows * ch + 30;
+	const padX = 46;
+	const title = 30;
+	const gridH = title + 16 + d0 * ch;
+	const gap = 24;
+	const fontSize = cw > 30 ? 11 : 9;
+	const captionArch = `v[vgprValuC+i], i = r + ${d0}·c (row r, column c; column-major): label = the accumulator copied into it`;
+	const captionAcc = `acc i, i = r + ${d0}·c (the same places): label = the arch VGPR it goes to`;
+	/* wide enough for the grid and the captions (a monospace glyph is ~0.61 em) */
+	const width = Math.ceil(Math.max(padX + cols * cw + 10, padX + 0.62 * fontSize * captionArch.length + 10, 660));
+	const height = 2 * gridH + gap + 6;
 	const svg = document.createElementNS(SVG_NS, 'svg');
 	svg.setAttribute('xmlns', SVG_NS);
 	svg.setAttribute('width', width);
 	svg.setAttribute('height', height);
 	svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
 	svg.setAttribute('font-family', 'DejaVu Sans Mono, monospace');
-	svg.setAttribute('font-size', cw > 30 ? '11' : '9');
-	const text = (x, y, t, anchor, fill) => {
+	svg.setAttribute('font-size', String(fontSize));
+	const text = (x, y, t, anchor, fill, cls) => {
 		const e = document.createElementNS(SVG_NS, 'text');
 		e.setAttribute('x', x);
 		e.setAttribute('y', y);
 		e.setAttribute('text-anchor', anchor || 'middle');
 		e.setAttribute('fill', fill || '#222');
+		if (cls)
+			e.setAttribute('class', cls);
 		e.textContent = t;
 		svg.appendChild(e);
 		return e;
 	};
-	text(pad, 14, `v[vgprValuC+i] at row r, column c: i = r + ${d0}·c (column-major); label: its accumulator`, 'start', '#444');
-	for (let c = 0; c < cols; c++)
-		text(pad + c * cw + cw / 2, pad - 6, String(c * d0), 'middle', '#888');
-	for (let r = 0; r < d0; r++)
-		text(pad - 6, pad + r * ch + ch / 2 + 4, String(r), 'end', '#888');
-	const cells = [];
-	const stripCells = [];
+	/* a column-major grid of d0 rows at y0, with its axis labels */
+	const axes = (y0, caption, which) => {
+		text(padX, y0 + 12, caption, 'start', '#444', 'caption ' + which);
+		for (let c = 0; c < cols; c++)
+			text(padX + c * cw + cw / 2, y0 + title + 8, String(c * d0), 'middle', '#888', 'axis col ' + which);
+		for (let r = 0; r < d0; r++)
+			text(padX - 6, y0 + title + 16 + r * ch + ch / 2 + 4, String(r), 'end', '#888', 'axis row ' + which);
+		return y0 + title + 16;
+	};
 	const mk = (x, y, fill, label, cls, data) => {
 		const g = document.createElementNS(SVG_NS, 'g');
 		g.setAttribute('class', cls);
@@ -775,28 +869,30 @@ function renderPicture() {
 	};
 	const describe = (arch, acc) => {
 		const p = accParts(acc, f, swap);
-		return `v[vgprValuC+${arch}] ← acc${acc}: MFMA #${p.mfma} (wgIdx0 ${p.wgIdx0}, wgIdx1 ${p.wgIdx1}, vw0 ${p.vw0}, vw1 ${p.vw1}), ` +
+		return `v[vgprValuC+${arch}] ← acc${acc}: instruction #${p.mfma} (wgIdx0 ${p.wgIdx0}, wgIdx1 ${p.wgIdx1}, vw0 ${p.vw0}, vw1 ${p.vw1}), ` +
 			`block (bIdx0 ${p.bIdx0}, bIdx1 ${p.bIdx1}), output ${p.tIdx} of ${f.OPM}`;
 	};
+	const cells = [];
+	const stripCells = [];
+	let y = axes(0, captionArch, 'arch');
 	for (let a = 0; a < f.len; a++) {
 		const acc = arch2acc[a];
 		const p = accParts(acc, f, swap);
-		const g = mk(pad + Math.floor(a / d0) * cw, pad + (a % d0) * ch, cellColour(p, f, by), String(acc), 'cell',
+		const g = mk(padX + Math.floor(a / d0) * cw, y + (a % d0) * ch, cellColour(p, f, by), String(acc), 'cell',
 			{ arch: a, acc, mfma: p.mfma, out: p.tIdx, lane: p.lane });
-		const title = document.createElementNS(SVG_NS, 'title');
-		title.textContent = describe(a, acc);
-		g.appendChild(title);
+		const t = document.createElementNS(SVG_NS, 'title');
+		t.textContent = describe(a, acc);
+		g.appendChild(t);
 		cells[a] = g;
 	}
-	const sy = pad + d0 * ch + stripGap;
-	text(pad, sy - 10, 'accumulators in order (acc0, acc1, …), label = the arch VGPR they go to', 'start', '#444');
+	y = axes(gridH + gap, captionAcc, 'acc');
 	for (let s = 0; s < f.len; s++) {
 		const p = accParts(s, f, swap);
-		const g = mk(pad + (s % stripCols) * cw, sy + Math.floor(s / stripCols) * ch, cellColour(p, f, by), String(acc2arch[s]), 'acc',
+		const g = mk(padX + Math.floor(s / d0) * cw, y + (s % d0) * ch, cellColour(p, f, by), String(acc2arch[s]), 'acc',
 			{ acc: s, arch: acc2arch[s] });
-		const title = document.createElementNS(SVG_NS, 'title');
-		title.textContent = `acc${s} → v[vgprValuC+${acc2arch[s]}]`;
-		g.appendChild(title);
+		const t = document.createElementNS(SVG_NS, 'title');
+		t.textContent = `acc${s} → v[vgprValuC+${acc2arch[s]}]`;
+		g.appendChild(t);
 		stripCells[s] = g;
 	}
 	const hover = (arch, acc, on) => {
@@ -812,17 +908,21 @@ function renderPicture() {
 		g.addEventListener('mouseenter', () => hover(acc2arch[s], s, true));
 		g.addEventListener('mouseleave', () => hover(acc2arch[s], s, false));
 	});
-	box.appendChild(svg);
-	const groups = by === 'mfma' ? `${f.VW0 * f.TT0 * f.VW1 * f.TT1} MFMA instructions` :
-		by === 'lane' ? `${f.VW0 * f.VW1} vector-width lanes` : `${f.OPM * f.BM * f.BN} outputs per MFMA`;
-	$('pic-legend').textContent = `${f.len} registers; hue = ${groups}` +
-		(by === 'output' ? '' : `, lighter = earlier of the ${f.OPM} outputs of one MFMA block`) +
-		`. MatrixInst ${k.MatrixInstM}x${k.MatrixInstN} (blocks ${f.BM}x${f.BN}), MIWaveTile [${(k.MIWaveTile || []).join(', ')}], ` +
-		`VectorWidth ${f.VW0}/${f.VW1}, wavefront ${k.WavefrontSize || 64}.`;
+	const wrap = el('div', 'pic-svg-one');
+	wrap.appendChild(svg);
+	one.appendChild(wrap);
+	one.appendChild(el('div', 'hint pic-legend-one', pictureLegend(k, f, swap, d0, by, isa)));
+	if (gi > 0) {
+		const dl = el('button', 'svg-dl', 'Download this SVG');
+		dl.type = 'button';
+		dl.addEventListener('click', () => downloadSvg(one));
+		one.appendChild(dl);
+	}
 }
 
-function downloadSvg() {
-	const svg = document.querySelector('#pic-svg svg');
+/* Save one drawing (the first when none is named) as a standalone SVG. */
+function downloadSvg(one) {
+	const svg = (one || document.querySelector('#pic-svg .pic-one')).querySelector('svg');
 	if (!svg)
 		return;
 	const copy = svg.cloneNode(true);
@@ -832,7 +932,8 @@ function downloadSvg() {
 	const a = document.createElement('a');
 	a.href = URL.createObjectURL(blob);
 	const swap = $('flip').checked ? 1 - state.last.picture.swap : state.last.picture.swap;
-	a.download = `acc2arch-${state.last.isas[0]}-SourceSwap${swap}.svg`;
+	const isas = (one || document.querySelector('#pic-svg .pic-one')).dataset.isas.replace(/,/g, '-');
+	a.download = `acc2arch-${isas}-SourceSwap${swap}.svg`;
 	document.body.appendChild(a);
 	a.click();
 	a.remove();
@@ -1025,7 +1126,7 @@ document.addEventListener('DOMContentLoaded', () => {
 			history.replaceState(null, '', fragmentOf());
 		}
 	});
-	$('svg-download').addEventListener('click', downloadSvg);
+	$('svg-download').addEventListener('click', () => downloadSvg(null));
 	$('share').addEventListener('click', () => {
 		try {
 			history.replaceState(null, '', fragmentOf());

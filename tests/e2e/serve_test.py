@@ -15,7 +15,8 @@ Checks:
               machine; make bench-serve: 50 ms over a longer run)
   lingering   a urllib client posting bodies over --max-body-bytes (no
               Expect: 100-continue) reads the 413 every time; the same for
-              a batch body, a chunked body and an early 404/401
+              a batch body, a chunked body, an early 404/401 and a 79 MB
+              body (past --linger-bytes, now a rate)
   framing     Content-Length + Transfer-Encoding, two Content-Lengths, an
               unknown Transfer-Encoding, a header name with whitespace
               before its colon, Transfer-Encoding in HTTP/1.0: 400 and
@@ -268,6 +269,15 @@ def t_lingering(binary, tmp):
                 assert json.loads(data)["error"]["code"] == code, data[:200]
                 n += 1
             got["%s%s" % (path, " chunked" if chunked else "")] = "%d/%d read %d" % (n, n, want)
+        # a body larger than --linger-bytes (64 MiB, now a rate: a burst,
+        # then that much a second) is read to its end, not cut at 64 MiB:
+        # lingering is bounded by time, as nginx's lingering_time
+        huge79 = b"x" * (79 * 1000 * 1000)
+        t0 = time.time()
+        st, data = post("/v1/kernels", huge79)
+        assert st == 413 and json.loads(data)["error"]["code"] == "too_large", (st, data[:200])
+        got["79 MB without Expect"] = "read 413 after %.1f s" % (time.time() - t0)
+        del huge79
         # the daemon still answers, and an oversized batch list within the
         # body cap is a 422, also read in full
         st, data = post("/v1/kernels:batch", json.dumps({"requests": [{}] * 300}).encode())
@@ -276,13 +286,14 @@ def t_lingering(binary, tmp):
     finally:
         rc = d.stop()
     assert rc == 0, rc
-    # without lingering (or past --linger-bytes) the same client meets a
-    # reset: the flags are what makes the difference.  The body is larger
+    # without lingering (or with a rate too low to read the body within
+    # --linger-seconds) the same client meets a reset: the flags are what
+    # makes the difference.  The body is larger
     # than the two sockets' buffers together (loopback autotuning grows them
     # to several MiB), so the client cannot have sent it all before the
     # daemon closes (with 4 MiB a slow daemon under ASan let every 413 through)
     huge = json.dumps({"isa": "gfx942", "pad": "x" * (32 << 20)}).encode()
-    for flags in (["--linger-seconds", "0"], ["--linger-bytes", "65536"]):
+    for flags in (["--linger-seconds", "0"], ["--linger-bytes", "65536", "--linger-seconds", "1"]):
         d = e2e.Daemon(binary, os.path.join(tmp, "linger0.db"), "--log-level", "error",
                        "--max-body-bytes", "65536", *flags).start()
         base = "http://127.0.0.1:%d" % d.port
@@ -298,6 +309,44 @@ def t_lingering(binary, tmp):
         finally:
             rc = d.stop()
         assert rc == 0, rc
+    # a client that stops sending while lingering: closed --linger-timeout
+    # after its last bytes (nginx's lingering_timeout), not --linger-seconds
+    d = e2e.Daemon(binary, os.path.join(tmp, "linger-idle.db"), "--log-level", "error",
+                   "--max-body-bytes", "65536", "--linger-seconds", "30", "--linger-timeout", "1").start()
+    try:
+        s = socket.create_connection(("127.0.0.1", d.port))
+        s.sendall(b"POST /v1/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 10000000\r\n\r\n" + b"x" * 100000)
+        t0 = time.time()
+        s.settimeout(20)
+        head = b""
+        while True:  # the answer, then the end of it (the write side is shut)
+            b = s.recv(65536)
+            if not b:
+                break
+            head += b
+        assert head.startswith(b"HTTP/1.1 404"), head[:100]
+
+        def still_read():
+            try:
+                for _ in range(3):
+                    s.sendall(b"y" * 1000)
+                    time.sleep(0.1)
+                return True
+            except (BrokenPipeError, ConnectionResetError):
+                return False
+        time.sleep(0.3)
+        assert still_read(), "closed before --linger-timeout while the client was sending"
+        t0 = time.time()
+        time.sleep(2.5)
+        closed = not still_read()
+        s.close()
+        assert closed, "a client silent for 2.5 s was still lingering (--linger-timeout 1, --linger-seconds 30)"
+        closed_after = time.time() - t0
+        got["idle client, --linger-timeout 1"] = "still read at 0.3 s, closed when silent for 2.5 s (checked at %.1f s)" % closed_after
+    finally:
+        rc = d.stop()
+    assert rc == 0, rc
     FIG["lingering"] = got
 
 

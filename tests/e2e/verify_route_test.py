@@ -197,6 +197,53 @@ class T:
         again = self.post(data, "application/octet-stream")
         assert again["cached"] is True and again["key"] == got["key"]
 
+    def long_words(self):
+        # assembly whose instructions are .long words (Tensile's shipped
+        # form), made here from an assembled kernel: decoded, the CLI's
+        # findings with byte offsets; no instruction at all: 422
+        if not shutil.which(LLVM_MC):
+            raise e2e.Skip("%s not installed" % LLVM_MC)
+        src, obj = self.file("w.s", read_gz("llvm/gfx942/branchy_loads.s.gz")), os.path.join(self.tmp, "w.o")
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", src, "-o", obj],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-300:]
+        with open(obj, "rb") as f:
+            text = elf.words_asm(f.read(), "gfx942")
+        got = self.post(text, "text/plain")
+        want = strip(self.cli(self.file("w.long.s", text)))
+        assert strip(got) == want and got["stats"]["instructions"] == self.cli(obj)["stats"]["instructions"] > 0, \
+            (got["stats"], want["stats"])
+        e = self.post('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n', "text/plain", status=422)
+        assert "nothing was checked" in e["error"]["message"], e
+
+    def memory_bound(self):
+        # one 136 KiB code object whose decoded text would repeat a 64 KiB
+        # symbol name in each of 16,384 branch comments: 422 naming the
+        # memory bound (16 x body + 96 MiB), kwgend's peak RSS grows by less
+        def hwm():
+            with open("/proc/%d/status" % self.d.proc.pid) as f:
+                return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM:"))
+        n = 16384
+        code = b"".join(struct.pack("<I", 0xBF820000 | (n - 2 - i)) for i in range(n - 1)) + elf.S_ENDPGM_GFX9
+        data = elf.elf(code, syms=[(b"L" * 65536, 4 * (n - 1), elf.STT_NOTYPE_LOCAL), (b"k", 0, elf.STT_FUNC_GLOBAL)])
+        before = hwm()
+        e = self.post(data, "application/octet-stream", status=422)
+        grew = hwm() - before
+        assert "memory bound" in e["error"]["message"], e
+        assert grew <= 16 * len(data) + (96 << 20), "kwgend peak RSS grew by %d MiB" % (grew >> 20)
+        # --max-verify-memory: a few KB of nested macros past 8 MB
+        lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', "k:", ".macro m0"] + ["  v_mov_b32 v1, v2"] * 64
+        lines += [".endm"] + sum(([".macro m%d" % i] + ["  m%d" % (i - 1)] * 64 + [".endm"] for i in range(1, 4)), [])
+        text = "\n".join(lines + ["  m3", "  s_endpgm"]) + "\n"
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "mem.db"), "--log-level", "error",
+                       "--max-verify-memory", "8000000").start()
+        try:
+            st, _, body = d.request("POST", "/v1/verify", text, {"Content-Type": "text/plain"})
+            obj = json.loads(body)
+            assert st == 422 and "8000000" in obj["error"]["message"], (st, body[:300])
+        finally:
+            d.stop()
+
     def undecodable(self):
         # .text bytes on which LLVM 22's AMDGPU disassembler crashes: decoded
         # in a child process, the daemon answers 422 undecodable and lives on
@@ -549,24 +596,41 @@ class T:
         # 114 KB whose decoded text (12,000 lines naming a 64 KiB symbol, ~790
         # MB) passes the decoder process's address-space bound: the body's
         # fault, 422 undecodable (not 503 no_memory, which says "retry")
-        data = elf.elf(S_BRANCH_SELF * 12000, name=b"k" * 65536)
-        st, h, body = self.d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
-                                     conn=self.d.conn(timeout=300))
+        # (--max-verify-memory 1 TiB: the bound per verification, checked
+        # first by default, does not stop it before the decoder's)
+        data = elf.elf(S_BRANCH_SELF * 12000, syms=[(b"k" * 65536, 0, elf.STT_FUNC_GLOBAL)])
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "bound.db"), "--log-level", "error",
+                       "--max-verify-memory", str(1 << 40)).start()
+        try:
+            self.decoded_past_bound_on(d, data)
+        finally:
+            rc = d.stop()
+        assert rc == 0, "exit status %d" % rc
+
+    def decoded_past_bound_on(self, d, data):
+        st, h, body = d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
+                                conn=d.conn(timeout=300))
         e = json.loads(body)
+        # the bound met first names itself: with --max-verify-memory's bound
+        # out of the way (1 TiB) it is the decoder process's own, 422
+        # undecodable (the default bound would give 422 limit); never 503
+        # no_memory
         assert st == 422 and e["error"]["code"] == "undecodable", (st, body[:300])
         self.error.validate(e)
         assert "memory bound" in e["error"]["message"] and "MiB" in e["error"]["message"], e
         key = h.get("etag", "").strip('"')
         assert len(key) == 64, h
-        st, _, _ = self.d.request("GET", "/v1/verify/" + key)
+        st, _, _ = d.request("GET", "/v1/verify/" + key)
         assert st == 404, "a refused body was stored: GET /v1/verify/{key} %d" % st
-        st, _, _ = self.d.request("GET", "/healthz")
-        assert st == 200 and self.d.proc.poll() is None, st
+        st, _, _ = d.request("GET", "/healthz")
+        assert st == 200 and d.proc.poll() is None, st
 
     def sigterm_while_decoding(self):
         drain = 1
+        # --max-verify-memory 1 TiB: the decoded text (~170 MB) is not cut
+        # short by the bound per verification
         d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain.db"), "--log-level", "error",
-                       "--drain-seconds", str(drain), "--workers", "1").start()
+                       "--drain-seconds", str(drain), "--workers", "1", "--max-verify-memory", str(1 << 40)).start()
         data = elf.elf(S_NOP * 2000000)  # 8 MB: decodes for several seconds
         result = {}
 
@@ -613,14 +677,17 @@ class T:
         # large verifications, then idle: RSS back under 2x the idle figure
         # within 10 s (make bench-verify-memory prints the figures)
         d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "rss.db"), "--log-level", "error",
-                       "--workers", "1", "--max-cache-bytes", "0").start()
+                       "--workers", "1", "--max-cache-bytes", "0",
+                       "--max-verify-memory", str(1 << 30)).start()
         try:
             st, _, _ = d.request("POST", "/v1/verify?isa=gfx942", "k:\n\ts_endpgm\n", {"Content-Type": "text/plain"})
             assert st == 200, st
             time.sleep(1)
             idle = rss(d.proc.pid)
             text = "k:\n" + "\ts_nop 0\n" * ((16 << 20) // 9) + "\ts_endpgm\n"
-            for body, ct in ((elf.elf(S_NOP * 1000000), "application/octet-stream"), (text, "text/plain")):
+            # 2.4 MB of code object (~52 MB of decoded text, within the
+            # default bound per verification) and 16 MiB of text
+            for body, ct in ((elf.elf(S_NOP * 600000), "application/octet-stream"), (text, "text/plain")):
                 st, _, data = d.request("POST", "/v1/verify?isa=gfx942&cache=bypass", body, {"Content-Type": ct},
                                         conn=d.conn(timeout=300))
                 assert st == 200, (st, data[:200])
@@ -667,6 +734,8 @@ def main():
                 e2e.check("kwgend starts", lambda: (_ for _ in ()).throw(ex))
         names = ["text, JSON: the CLI's findings, cached repeat", "?isa= and .amdgcn_target", "a real case's race at its line",
                  "code object (application/octet-stream)",
+                 ".long-word assembly decoded as its code object; no instruction is 422",
+                 "memory per verification bounded (16 x body + 96 MiB, --max-verify-memory): 422 naming it",
                  "a code object LLVM's disassembler crashes on: 422 undecodable, kwgend lives; a foreign ELF 422",
                  "GET by key, ?cache=bypass, kernel keys", "answers survive a restart",
                  "/metrics counts each answer before the client reads it", "--max-inflight 1 verifies",
@@ -688,31 +757,33 @@ def main():
             e2e.check(names[1], t.isa_query)
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
-            e2e.check(names[4], t.undecodable)
-            if e2e.check(names[5], t.get_bypass_kernelkey):
-                e2e.check(names[6], t.restart)
+            e2e.check(names[4], t.long_words)
+            e2e.check(names[5], t.memory_bound)
+            e2e.check(names[6], t.undecodable)
+            if e2e.check(names[7], t.get_bypass_kernelkey):
+                e2e.check(names[8], t.restart)
             else:
-                e2e.not_run([names[6]], names[5])
-            e2e.check(names[7], t.metrics)
-            e2e.check(names[8], t.one_slot)
-            e2e.check(names[9], t.health_while_verifying)
-            e2e.check(names[10], t.version)
-            e2e.check(names[11], t.hit_while_saturated)
-            e2e.check(names[12], t.kernel_routes)
-            e2e.check(names[13], t.cache_rows)
-            e2e.check(names[14], t.counters)
-            e2e.check(names[15], t.single_flight)
+                e2e.not_run([names[8]], names[7])
+            e2e.check(names[9], t.metrics)
+            e2e.check(names[10], t.one_slot)
+            e2e.check(names[11], t.health_while_verifying)
+            e2e.check(names[12], t.version)
+            e2e.check(names[13], t.hit_while_saturated)
+            e2e.check(names[14], t.kernel_routes)
+            e2e.check(names[15], t.cache_rows)
+            e2e.check(names[16], t.counters)
+            e2e.check(names[17], t.single_flight)
             if sanitized(a.kwgend):
                 # the decoder process has no address-space bound under ASan
                 # (it reserves terabytes), and ASan's allocator keeps freed
                 # memory (quarantine): these two are the plain build's
-                print("--   not under ASan: %s; %s" % (names[16], names[18]))
+                print("--   not under ASan: %s; %s" % (names[18], names[20]))
             else:
-                e2e.check(names[16], t.decoded_past_bound)
-            e2e.check(names[17], t.sigterm_while_decoding)
+                e2e.check(names[18], t.decoded_past_bound)
+            e2e.check(names[19], t.sigterm_while_decoding)
             if not sanitized(a.kwgend):
-                e2e.check(names[18], t.rss_after_load)
-            e2e.check(names[19], t.stop)
+                e2e.check(names[20], t.rss_after_load)
+            e2e.check(names[21], t.stop)
         e2e.sanitizer_check("no sanitizer report from kwgend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

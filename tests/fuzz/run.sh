@@ -2,7 +2,14 @@
 # tests/fuzz/run.sh - run libFuzzer harnesses for `make fuzz` (mk/fuzz.mk).
 #
 #   sh tests/fuzz/run.sh --build DIR --seconds N [--rss-mb M] [--timeout T]
-#                        [--seeds-root DIR2] [--seed S] HARNESS...
+#                        [--seeds-root DIR2] [--seed S] [--runs SPEC] HARNESS...
+#
+# --runs SPEC (HARNESS=N,HARNESS=N,...) fuzzes each named harness for
+# exactly N executions (libFuzzer's -runs) instead of --seconds: with a
+# fixed --seed the run does the same work on a fast and on a loaded
+# machine (make fuzz); --seconds then only bounds a hang, and a harness
+# that has not done its N executions by then fails.  Harnesses not named
+# fuzz for --seconds.
 #
 # --seed S is libFuzzer's -seed: a fixed S (make fuzz: 1) makes the short
 # run take the same mutations on every machine, so a landing is never
@@ -25,6 +32,7 @@ rss=2048
 timeout=10
 seeds_root=""
 seed=0
+runs=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
@@ -33,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--seeds-root) seeds_root=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -90,8 +99,12 @@ for h in "$@"; do
 	mkdir -p "$corpus"
 	cp "$seeds"/* "$corpus"/
 	nseed=$(ls "$corpus" | wc -l)
+	want=$(echo ",$runs," | sed -n "s/.*,$h=\([0-9][0-9]*\),.*/\1/p")
+	limit="-max_total_time=$seconds"
+	[ -z "$want" ] || limit="-runs=$want -max_total_time=$seconds"
 	start=$(date +%s)
-	"$bin" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$timeout" -seed="$seed" \
+	# shellcheck disable=SC2086
+	"$bin" $limit -rss_limit_mb="$rss" -timeout="$timeout" -seed="$seed" \
 		-dict="$dict" -print_final_stats=1 \
 		-artifact_prefix="$findings/$h-" "$corpus" >"$log" 2>&1
 	rc=$?
@@ -104,6 +117,10 @@ for h in "$@"; do
 	artifacts=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
 	nfind=0
 	[ -z "$artifacts" ] || nfind=$(echo "$artifacts" | wc -l)
+	if [ -n "$want" ] && [ "$rc" -eq 0 ] && [ "$execs" -lt "$want" ]; then
+		echo "fuzz: $h: only $execs of $want executions within $seconds s"
+		ok=0
+	fi
 	if [ "$rc" -ne 0 ] || [ "$nfind" -gt 0 ]; then
 		ok=0
 		[ "$nfind" -gt 0 ] || nfind=1

@@ -291,7 +291,11 @@ def run_doc(path, tally, port, build):
     with tempfile.TemporaryDirectory(prefix="kwgen-journeys-docs-") as tmp:
         work = os.path.join(tmp, "src")
         copy_tree(work, build)
+        before = set(os.listdir(work))
+        scratch = os.path.join(tmp, "scratch")  # the blocks' ${TMPDIR:-/tmp}: their own
+        os.makedirs(scratch)
         env = dict(os.environ)
+        env["TMPDIR"] = scratch
         env["PATH"] = os.path.join(work, "build") + os.pathsep + env.get("PATH", "")
         env.pop("MAKEFLAGS", None)
         env.pop("MAKELEVEL", None)
@@ -301,6 +305,13 @@ def run_doc(path, tally, port, build):
                 r.block(b)
         finally:
             r.stop_all()
+        # a user following the document keeps a clean checkout: scratch
+        # files go to a temporary directory (the daemon's cache file and
+        # this runner's logs are expected)
+        left = sorted(f for f in set(os.listdir(work)) - before
+                      if not f.startswith("kwgen-cache.db") and not f.startswith(".journeys-bg-"))
+        tally.check(not left, "%s: its blocks leave no scratch files in the checkout" % os.path.basename(path),
+                    "left: %s" % ", ".join(left))
     return len(blocks)
 
 

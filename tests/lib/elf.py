@@ -72,3 +72,96 @@ def elf(text, machine=EM_AMDGPU, mach=MACH_GFX942, symbols=True, syms=None, name
         sh += _sh(17, 2, 0, sym_off, len(symtab), link=4, info=1 + nlocal, align=8, entsize=24)  # .symtab -> .strtab
         sh += _sh(25, 3, 0, str_off, len(strtab))                                       # .strtab
     return bytes(body) + sh
+
+
+def _sections(d):
+    """-> {name: (sh_type, offset, size, link)} of an ELF64 LE file; and the list in order."""
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+    sh = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + 64 * i) for i in range(shnum)]
+    strs = sh[shstrndx][4]
+    named = [(d[strs + s[0]:d.index(b"\0", strs + s[0])].decode(), s) for s in sh]
+    return named
+
+
+def words_asm(obj, isa):
+    """Assembly text holding a relocatable code object's .text as `.long`
+    words, two a line, as Tensile ships kernels: .amdgcn_target, each
+    .text symbol as a label (`.type NAME,@function` for STT_FUNC, an
+    `.amdhsa_kernel NAME` block for each NAME.kd descriptor)."""
+    named = _sections(obj)
+    idx = next(i for i, (n, s) in enumerate(named) if (n == ".text" or n.startswith(".text.")) and s[5])
+    text = named[idx][1]
+    code = obj[text[4]:text[4] + text[5]]
+    labels, kernels = {}, set()
+    for name, s in named:
+        if s[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = named[s[6]][1][4]
+        for k in range(1, s[5] // 24):
+            st_name, info, _, shndx, value, _ = struct.unpack_from("<IBBHQQ", obj, s[4] + 24 * k)
+            nm = obj[strtab + st_name:obj.index(b"\0", strtab + st_name)].decode()
+            if nm.endswith(".kd"):
+                kernels.add(nm[:-3])
+            elif shndx == idx and nm and not nm.startswith(".L"):
+                labels.setdefault(value, []).append((nm, info & 15 == 2))
+    out = ['.amdgcn_target "amdgcn-amd-amdhsa--%s"' % isa, ".text"]
+    for nm, func in sorted(v for vs in labels.values() for v in vs):
+        if func or nm in kernels:
+            out += [".globl " + nm, ".type %s,@function" % nm]
+    words = struct.unpack("<%dI" % (len(code) // 4), code[:len(code) // 4 * 4])
+    i = 0
+    while i < len(words):
+        for nm, _ in labels.get(4 * i, []):
+            out.append(nm + ":")
+        if i + 1 < len(words) and 4 * (i + 1) not in labels:
+            out.append(".long 0x%08X, 0x%08X" % words[i:i + 2])
+            i += 2
+        else:
+            out.append(".long 0x%08X" % words[i])
+            i += 1
+    out += [".byte 0x%02X" % b for b in code[len(code) // 4 * 4:]]
+    for k in sorted(kernels):
+        out += [".rodata", ".amdhsa_kernel " + k, "  .amdhsa_next_free_vgpr 8", "  .amdhsa_next_free_sgpr 8",
+                ".end_amdhsa_kernel"]
+    return "\n".join(out) + "\n"
+
+
+def elf_many(n, word=S_ENDPGM_GFX9, mach=MACH_GFX942):
+    """-> bytes: a relocatable ELF with n executable sections .text.I, each
+    holding word, and one global function symbol fI per section (the
+    shape that made section x symbol matching quadratic)."""
+    names = [b".text.%d" % i for i in range(n)]
+    shstr = b"\0.shstrtab\0.symtab\0.strtab\0" + b"".join(nm + b"\0" for nm in names)
+    strtab = b"\0" + b"".join(b"f%d\0" % i for i in range(n))
+    sym = bytes(24)
+    so = 1
+    for i in range(n):
+        sym += struct.pack("<IBBHQQ", so, STT_FUNC_GLOBAL, 0, 4 + i, 0, len(word))
+        so += len(b"f%d" % i) + 1
+    off = 64
+    text_off = off
+    off += len(word) * n
+    shstr_off = off
+    off += len(shstr)
+    off = (off + 7) & ~7
+    sym_off = off
+    off += len(sym)
+    str_off = off
+    off += len(strtab)
+    sh_off = (off + 7) & ~7
+    shnum = 4 + n
+    ident = b"\x7fELF" + bytes([2, 1, 1, 64, 3]) + bytes(7)
+    hdr = ident + struct.pack("<HHIQQQIHHHHHH", 1, EM_AMDGPU, 1, 0, 0, sh_off, 0x600 | mach, 64, 0, 0, 64, shnum, 1)
+    body = bytearray(hdr) + word * n + shstr
+    body += bytes(sym_off - len(body)) + sym + strtab
+    body += bytes(sh_off - len(body))
+    sh = bytes(64)
+    sh += _sh(1, 3, 0, shstr_off, len(shstr))                                      # 1 .shstrtab
+    sh += _sh(11, 2, 0, sym_off, len(sym), link=3, info=1, align=8, entsize=24)   # 2 .symtab
+    sh += _sh(19, 3, 0, str_off, len(strtab))                                      # 3 .strtab
+    no = 27
+    for i in range(n):
+        sh += _sh(no, 1, 6, text_off + len(word) * i, len(word), align=4)
+        no += len(names[i]) + 1
+    return bytes(body) + sh

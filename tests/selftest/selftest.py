@@ -178,14 +178,84 @@ exit 2
 '''
 
 
-def kwgen_wrapper(tmp, real, mode, what):
-    return write_exe(os.path.join(tmp, "kwgen-" + mode), KWGEN_WRAPPER % dict(
-        py=PY, real=os.path.abspath(real), mode=mode, what=what, leak=SAN_LEAK, ub=SAN_UB))
+# What each mode of a wrapper does (the wrapper's comment says it too).
+KWGEN_MODES = {
+    "leak-exit-23": "prints a LeakSanitizer report and exits 23",
+    "ubsan-exit-0": "prints a UBSan runtime error and exits 0",
+    "single-exit-3": "exits 3 in single mode",
+    "bogus-asm": "adds an instruction llvm-mc cannot classify",
+    "unchecked-claim": "claims 'llvm-mc does not check' on gfx942",
+}
+KWGEND_MODES = {
+    "sanitizer-line": "prints a LeakSanitizer report",
+    "exit-23": "exits 23 when stopped",
+    "tiny-body": "refuses every body (--max-body-bytes 10)",
+    "never-refuse": "runs with --max-inflight 1000 (never 503)",
+    "dies-early": "dies 0.15 s after starting",
+    "unbounded-files": "ignores --max-cache-bytes",
+    "slow-lock": "waits 3 s for a held write lock",
+}
+VERIFY_MODES = {
+    "no-findings": "reports nothing",
+    "no-findings-in-objdump": "reports nothing on objdump text or code objects",
+    "race-on-first-wait": "adds a race on the first wait",
+    "exit-3": "exits 3",
+}
 
 
-def kwgend_wrapper(tmp, real, mode, what):
-    return write_exe(os.path.join(tmp, "kwgend-" + mode), KWGEND_WRAPPER % dict(
-        py=PY, real=os.path.abspath(real), mode=mode, what=what, leak=SAN_LEAK))
+class Broken:
+    """One helper per kind of broken binary.  Each writes its executable
+    into tmp once (later calls return the same path) and returns its path."""
+
+    def __init__(self, o, tmp):
+        self.o, self.tmp, self.made = o, tmp, {}
+
+    def _exe(self, name, text):
+        if name not in self.made:
+            self.made[name] = write_exe(os.path.join(self.tmp, name), text)
+        return self.made[name]
+
+    def kwgen(self, mode):
+        """The real kwgen, then the fault KWGEN_MODES[mode]."""
+        return self._exe("kwgen-" + mode, KWGEN_WRAPPER % dict(
+            py=PY, real=self.o.kwgen, mode=mode, what=KWGEN_MODES[mode], leak=SAN_LEAK, ub=SAN_UB))
+
+    def kwgend(self, mode):
+        """The real kwgend as a child, with the fault KWGEND_MODES[mode]."""
+        return self._exe("kwgend-" + mode, KWGEND_WRAPPER % dict(
+            py=PY, real=self.o.kwgend, mode=mode, what=KWGEND_MODES[mode], leak=SAN_LEAK))
+
+    def verifier(self, mode):
+        """The real `kwgen verify`, then the fault VERIFY_MODES[mode]."""
+        return self._exe("kwgen-verify-" + mode, VERIFY_WRAPPER % dict(
+            py=PY, real=self.o.kwgen, mode=mode, what=VERIFY_MODES[mode]))
+
+    def kwgend_no_hits(self):
+        """A fake kwgend that never serves a hit (FAKE_KWGEND)."""
+        return self._exe("kwgend-fake-no-hits", FAKE_KWGEND % dict(py=PY))
+
+    def kwgend_with(self, name, *args):
+        """The real kwgend with args appended (e.g. one generation slot)."""
+        return self._exe("kwgend-" + name, "#!/bin/sh\n# kwgend %s\nexec %s \"$@\" %s\n" % (
+            name, self.o.kwgend, " ".join(args)))
+
+    def kwgend_new_flag(self, flag):
+        """A kwgend whose --help names a flag no test has a row for."""
+        return self._exe("kwgend-new-flag", '#!/bin/sh\n# kwgend whose --help names a flag without a test\n'
+                         'if [ "$1" = --help ]; then %s --help; echo "  %s N    untested"; exit 0; fi\n'
+                         'exec %s "$@"\n' % (self.o.kwgend, flag, self.o.kwgend))
+
+    def logic_exit_2(self):
+        """`kwgen logic` that does its work, then exits 2."""
+        return self._exe("kwgen-logic-exit-2", LOGIC_WRAPPER % dict(real=self.o.kwgen))
+
+    def path_without_mount(self):
+        """A PATH whose `mount` fails (permission denied)."""
+        d = os.path.join(self.tmp, "nomount")
+        if not os.path.isdir(d):
+            os.makedirs(d)
+            write_exe(os.path.join(d, "mount"), "#!/bin/sh\necho 'mount: permission denied' >&2\nexit 32\n")
+        return d + os.pathsep + os.environ.get("PATH", "")
 
 
 # ---------------------------------------------------------------- cases
@@ -214,61 +284,46 @@ def expect_fail(res, name, cmd, must_show=None, env=None):
         res.ok(name)
 
 
-def golden_cases(res, o, tmp):
+def golden_cases(res, o, tmp, bad):
     compare = [PY, "tests/golden/compare.py", "--only", '"tdmWait"']
-    w = kwgen_wrapper(tmp, o.kwgen, "leak-exit-23", "prints a LeakSanitizer report and exits 23")
     expect_fail(res, "compare.py: kwgen --batch prints a LeakSanitizer report, exits 23",
-                compare + ["--kwgen", w], r"exited 23")
-    w = kwgen_wrapper(tmp, o.kwgen, "ubsan-exit-0", "prints a UBSan runtime error and exits 0")
+                compare + ["--kwgen", bad.kwgen("leak-exit-23")], r"exited 23")
     expect_fail(res, "compare.py: kwgen --batch prints 'runtime error:', exits 0",
-                compare + ["--kwgen", w], r"sanitizer report")
-    w = kwgen_wrapper(tmp, o.kwgen, "single-exit-3", "exits 3 in single mode")
+                compare + ["--kwgen", bad.kwgen("ubsan-exit-0")], r"sanitizer report")
     expect_fail(res, "compare.py --single: single-mode kwgen exits 3",
-                compare + ["--kwgen", w, "--single", "5"], r"single mode.*exited 3")
+                compare + ["--kwgen", bad.kwgen("single-exit-3"), "--single", "5"], r"single mode.*exited 3")
     asm = [PY, "tests/golden/check_asm.py", "--only", "gfx942"]
-    w = kwgen_wrapper(tmp, o.kwgen, "leak-exit-23", "prints a LeakSanitizer report and exits 23")
     expect_fail(res, "check_asm.py: kwgen --batch prints a LeakSanitizer report, exits 23",
-                asm + ["--kwgen", w], r"exited 23")
-    w = kwgen_wrapper(tmp, o.kwgen, "bogus-asm", "adds an instruction llvm-mc cannot classify")
+                asm + ["--kwgen", bad.kwgen("leak-exit-23")], r"exited 23")
     expect_fail(res, "check_asm.py: an llvm-mc error it cannot classify is not accepted",
-                asm + ["--kwgen", w], r"cannot classify")
-    w = kwgen_wrapper(tmp, o.kwgen, "unchecked-claim", "claims 'llvm-mc does not check' on gfx942")
+                asm + ["--kwgen", bad.kwgen("bogus-asm")], r"cannot classify")
     expect_fail(res, "check_asm.py: a false 'llvm-mc does not check' claim fails",
-                asm + ["--kwgen", w], r"no s_set_vgpr_msb banks")
+                asm + ["--kwgen", bad.kwgen("unchecked-claim")], r"no s_set_vgpr_msb banks")
 
 
-def e2e_cases(res, o, tmp):
+def e2e_cases(res, o, tmp, bad):
     e2e = [PY, "tests/e2e/run.py", "--golden", "0"]
-    w = kwgend_wrapper(tmp, o.kwgend, "sanitizer-line", "prints a LeakSanitizer report")
     expect_fail(res, "e2e: a kwgend that prints a LeakSanitizer report",
-                e2e + ["--kwgend", w], r"FAIL no sanitizer report from any kwgend")
-    w = kwgend_wrapper(tmp, o.kwgend, "exit-23", "exits 23 when stopped")
+                e2e + ["--kwgend", bad.kwgend("sanitizer-line")], r"FAIL no sanitizer report from any kwgend")
     expect_fail(res, "e2e: a kwgend that exits 23 on SIGTERM",
-                e2e + ["--kwgend", w], r"FAIL .*exit status 23")
-    w = kwgend_wrapper(tmp, o.kwgend, "tiny-body", "refuses every body (--max-body-bytes 10)")
+                e2e + ["--kwgend", bad.kwgend("exit-23")], r"FAIL .*exit status 23")
     expect_fail(res, "e2e: the first check fails -> the 13 checks after it count as failed",
-                e2e + ["--kwgend", w], r"(?s)(FAIL .*not run \(generate, then served from the cache failed\).*){13}")
+                e2e + ["--kwgend", bad.kwgend("tiny-body")], r"(?s)(FAIL .*not run \(generate, then served from the cache failed\).*){13}")
 
 
-def hardening_cases(res, o, tmp):
+def hardening_cases(res, o, tmp, bad):
     hard = [PY, "tests/e2e/hardening_test.py"]
-    w = kwgend_wrapper(tmp, o.kwgend, "never-refuse", "runs with --max-inflight 1000 (never 503)")
     expect_fail(res, "hardening inflight: a daemon that never answers 503",
-                hard + ["--kwgend", w, "--only", "inflight"], r"refused none of")
-    w = write_exe(os.path.join(tmp, "kwgend-fake-no-hits"), FAKE_KWGEND % dict(py=PY))
+                hard + ["--kwgend", bad.kwgend("never-refuse"), "--only", "inflight"], r"refused none of")
     expect_fail(res, "hardening inflight: a daemon that never serves a hit fails 'hits are never refused'",
-                hard + ["--kwgend", w, "--only", "inflight"], r"hits during the overload")
-    w = kwgend_wrapper(tmp, o.kwgend, "sanitizer-line", "prints a LeakSanitizer report")
+                hard + ["--kwgend", bad.kwgend_no_hits(), "--only", "inflight"], r"hits during the overload")
     expect_fail(res, "hardening: a kwgend that prints a LeakSanitizer report",
-                hard + ["--kwgend", w, "--only", "corrupt-db"], r"LeakSanitizer")
-    w = kwgend_wrapper(tmp, o.kwgend, "dies-early", "dies 0.15 s after starting")
+                hard + ["--kwgend", bad.kwgend("sanitizer-line"), "--only", "corrupt-db"], r"LeakSanitizer")
     expect_fail(res, "hardening kill-loop: workers report a daemon that dies before the kill",
-                hard + ["--kwgend", w, "--only", "kill-loop", "--kill-cycles", "2"], r"before the kill|FAIL")
+                hard + ["--kwgend", bad.kwgend("dies-early"), "--only", "kill-loop", "--kill-cycles", "2"],
+                r"before the kill|FAIL")
     # storage-disk cannot mount: counted as skipped (never passed); CI=true fails it
-    fakebin = os.path.join(tmp, "nomount")
-    os.makedirs(fakebin, exist_ok=True)
-    write_exe(os.path.join(fakebin, "mount"), "#!/bin/sh\necho 'mount: permission denied' >&2\nexit 32\n")
-    env = {"PATH": fakebin + os.pathsep + os.environ.get("PATH", "")}
+    env = {"PATH": bad.path_without_mount()}
     rc, out = run(hard + ["--kwgend", o.kwgend, "--only", "storage-disk"], dict(env, CI=""))
     res.check(rc == 0 and re.search(r"^hardening: 1 passed, 0 failed, 1 skipped$", out, re.M),
               "hardening storage-disk without mount: counted as skipped, not passed",
@@ -277,32 +332,29 @@ def hardening_cases(res, o, tmp):
                 hard + ["--kwgend", o.kwgend, "--only", "storage-disk"], r"skipped under CI", dict(env, CI="true"))
 
 
-def storage_cases(res, o, tmp):
+def storage_cases(res, o, tmp, bad):
     st = [PY, "tests/e2e/storage_test.py"]
-    w = kwgend_wrapper(tmp, o.kwgend, "unbounded-files", "ignores --max-cache-bytes")
     expect_fail(res, "storage bounded: cache files past --max-cache-bytes + slack",
-                st + ["--kwgend", w, "--only", "bounded", "--misses", "1500", "--hits", "200"],
+                st + ["--kwgend", bad.kwgend("unbounded-files"), "--only", "bounded", "--misses", "1500",
+                      "--hits", "200"],
                 r"FAIL .*db \+ wal \+ shm peaked at")
-    w = kwgend_wrapper(tmp, o.kwgend, "slow-lock", "waits 3 s for a held write lock")
     expect_fail(res, "storage lock: writes under a held lock answered after seconds",
-                st + ["--kwgend", w, "--only", "lock", "--lock-seconds", "3"],
+                st + ["--kwgend", bad.kwgend("slow-lock"), "--only", "lock", "--lock-seconds", "3"],
                 r"FAIL .*a write under the held lock took")
 
 
-def package_cases(res, o, tmp):
+def package_cases(res, o, tmp, bad):
     expect_fail(res, "install_test.sh: man missing fails the man-page check",
                 ["sh", "tests/package/install_test.sh"], r"man is not installed",
                 {"MAN": os.path.join(tmp, "no-such-man")})
 
 
-def scaleout_cases(res, o, tmp):
+def scaleout_cases(res, o, tmp, bad):
     if not shutil.which("nginx") and not os.path.exists("/usr/sbin/nginx"):
         res.skip("scaleout: kwgen logic --server exiting 2", "nginx is not installed")
         return
-    w = write_exe(os.path.join(tmp, "kwgen-logic-exit-2"),
-                  LOGIC_WRAPPER % dict(real=os.path.abspath(o.kwgen)))
     expect_fail(res, "scaleout: kwgen logic --server that exits 2",
-                [PY, "tests/e2e/scaleout_test.py", "--kwgend", o.kwgend, "--logic", w],
+                [PY, "tests/e2e/scaleout_test.py", "--kwgend", o.kwgend, "--logic", bad.logic_exit_2()],
                 r"kwgen logic --server pass 1 exits 0 with 0 errors: exit 2")
 
 
@@ -315,7 +367,7 @@ def alive(pid):
         return False
 
 
-def runner_cases(res, o, tmp):
+def runner_cases(res, o, tmp, bad):
     mk = os.path.join(tmp, "suites.mk")
     with open(mk, "w") as f:
         f.write("ok:\n\t@echo 'x: 3 passed, 0 failed'\n"
@@ -357,13 +409,9 @@ def runner_cases(res, o, tmp):
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
 
-def flags_cases(res, o, tmp):
-    w = write_exe(os.path.join(tmp, "kwgend-new-flag"),
-                  '#!/bin/sh\n# kwgend whose --help names a flag without a test\n'
-                  'if [ "$1" = --help ]; then %s --help; echo "  --brand-new-flag N    untested"; exit 0; fi\n'
-                  'exec %s "$@"\n' % (o.kwgend, o.kwgend))
+def flags_cases(res, o, tmp, bad):
     expect_fail(res, "flags_check.py: a kwgend --help flag without a row is named",
-                [PY, "tests/cli/flags_check.py", "--kwgen", o.kwgen, "--kwgend", w],
+                [PY, "tests/cli/flags_check.py", "--kwgen", o.kwgen, "--kwgend", bad.kwgend_new_flag("--brand-new-flag")],
                 r"FAILED  kwgend --brand-new-flag has a row")
 
 
@@ -397,11 +445,6 @@ sys.exit(rc)
 '''
 
 
-def verify_wrapper(tmp, real, mode, what):
-    return write_exe(os.path.join(tmp, "kwgen-verify-" + mode), VERIFY_WRAPPER % dict(
-        py=PY, real=os.path.abspath(real), mode=mode, what=what))
-
-
 def verify_root(tmp, per_isa=3, ncases=None):
     """A small copy of tests/verify/ (the first ncases cases, all by default;
     the first per_isa LLVM files of each ISA; aos_loads.s.gz kept): enough
@@ -432,27 +475,24 @@ def verify_root(tmp, per_isa=3, ncases=None):
     return root
 
 
-def verify_cases(res, o, tmp):
+def verify_cases(res, o, tmp, bad):
     corpus = [PY, "tests/verify/corpus_test.py", "--root", verify_root(tmp)]
-    w = verify_wrapper(tmp, o.kwgen, "no-findings", "reports nothing")
     expect_fail(res, "verify-test: a verifier that reports nothing misses the cases' findings",
-                corpus + ["--kwgen", w], r"expected race_raw at line 19 not reported")
-    w = verify_wrapper(tmp, o.kwgen, "race-on-first-wait", "adds a race on the first wait")
+                corpus + ["--kwgen", bad.verifier("no-findings")], r"expected race_raw at line 19 not reported")
     expect_fail(res, "verify-test: a race on an LLVM file is a false positive",
-                corpus + ["--kwgen", w], r"llvm/gfx942/.*no race finding")
-    w = verify_wrapper(tmp, o.kwgen, "exit-3", "exits 3")
-    expect_fail(res, "verify-test: exit 3 is an error", corpus + ["--kwgen", w], r"exit 3")
-    w = verify_wrapper(tmp, o.kwgen, "no-findings", "reports nothing")
+                corpus + ["--kwgen", bad.verifier("race-on-first-wait")], r"llvm/gfx942/.*no race finding")
+    expect_fail(res, "verify-test: exit 3 is an error", corpus + ["--kwgen", bad.verifier("exit-3")], r"exit 3")
     expect_fail(res, "verify-mutants: a verifier that reports nothing detects nothing",
-                [PY, "tests/verify/mutants.py", "--short", "1", "--root", verify_root(tmp), "--kwgen", w],
+                [PY, "tests/verify/mutants.py", "--short", "1", "--root", verify_root(tmp), "--kwgen",
+                 bad.verifier("no-findings")],
                 r"FAILED .*detection 0/")
-    w = verify_wrapper(tmp, o.kwgen, "no-findings-in-objdump", "reports nothing on objdump text or code objects")
     expect_fail(res, "verify-forms: findings lost in the objdump form and the code object",
-                [PY, "tests/verify/objdump_test.py", "--mutants", "4", "--root", verify_root(tmp, 1, 4), "--kwgen", w],
+                [PY, "tests/verify/objdump_test.py", "--mutants", "4", "--root", verify_root(tmp, 1, 4), "--kwgen",
+                 bad.verifier("no-findings-in-objdump")],
                 r"only \.s:")
 
 
-def bench_cases(res, o, tmp):
+def bench_cases(res, o, tmp, bad):
     # bench_gen.c checks every output against the golden answers before timing
     bench_gen = os.path.join(os.path.dirname(o.kwgen), "bench", "bench_gen")
     if not os.access(bench_gen, os.X_OK):
@@ -482,9 +522,8 @@ def bench_cases(res, o, tmp):
     if not shutil.which("wrk") or not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx")):
         res.skip("bench-http: non-2xx answers fail it", "wrk or nginx is not installed")
         return
-    w = write_exe(os.path.join(tmp, "kwgend-one-slot"),
-                  "#!/bin/sh\n# kwgend with one generation slot: most concurrent misses get 503\n"
-                  "exec %s \"$@\" --max-inflight 1 --workers 1\n" % o.kwgend)
+    # kwgend with one generation slot: most concurrent misses get 503
+    w = bad.kwgend_with("one-slot", "--max-inflight", "1", "--workers", "1")
     expect_fail(res, "bench-http: 503s under load fail it (and are counted)",
                 ["sh", "bench/http.sh"], r"FAILED  misses: [1-9]\d* non-2xx",
                 {"KWGEND": w, "DURATION": "2", "CONNS": "16"})
@@ -505,10 +544,11 @@ def main():
     only = set(filter(None, o.only.split(",")))
     res = Results("selftest")
     with tempfile.TemporaryDirectory(prefix="kwgen-selftest-") as tmp:
+        bad = Broken(o, tmp)
         for name, fn in CASES:
             if not only or name in only:
                 t0 = time.time()
-                fn(res, o, tmp)
+                fn(res, o, tmp, bad)
                 print("        (%s: %.1f s)" % (name, time.time() - t0), flush=True)
     res.finish()
 

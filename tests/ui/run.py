@@ -305,11 +305,71 @@ def cells(b):
       } return out; })()""")
 
 
-def picture(b):
-    return b.js("""[...document.querySelectorAll('#pic-svg g.cell')].map(g => ({
+def picture(b, which="cell", n=0):
+    """The cells of drawing n (g.cell: the arch VGPR grid, g.acc: the accumulator grid)."""
+    return b.js("""(() => { const one = document.querySelectorAll('#pic-svg .pic-one')[%d];
+      return one ? [...one.querySelectorAll('g.%s')].map(g => ({
         arch: +g.dataset.arch, acc: +g.dataset.acc, label: g.querySelector('text').textContent,
         fill: g.querySelector('rect').getAttribute('fill'),
-        x: +g.querySelector('rect').getAttribute('x'), y: +g.querySelector('rect').getAttribute('y') }))""")
+        x: +g.querySelector('rect').getAttribute('x'), y: +g.querySelector('rect').getAttribute('y') })) : []; })()"""
+                % (n, which))
+
+
+def drawings(b):
+    """Each drawing: {isas, head, legend, axes: {arch: [rows, cols], acc: [rows, cols]}, err}."""
+    return b.js("""[...document.querySelectorAll('#pic-svg .pic-one')].map(o => ({
+        isas: o.dataset.isas.split(','), head: (o.querySelector('h3') || {}).textContent || '',
+        legend: (o.querySelector('.pic-legend-one') || {}).textContent || '',
+        err: (o.querySelector('.err') || {}).textContent || '',
+        axes: Object.fromEntries(['arch', 'acc'].map(w => [w, [o.querySelectorAll('text.axis.row.' + w).length,
+                                                              o.querySelectorAll('text.axis.col.' + w).length]])) }))""")
+
+
+def check_grids(b, k, swap, what, n=0):
+    """Drawing n: both grids column-major with the same d0 rows and the
+    same axis labels, the same place holding the same index (arch VGPR i
+    above, accumulator i below), d0 and the captions from the kernel."""
+    f = acc_info(k)
+    d0 = f["VW0"] * f["BM"] * f["TT0"] * (1 if swap else f["OPM"])
+    total = f["VW0"] * f["VW1"] * f["TT0"] * f["TT1"] * f["OPM"] * f["BM"] * f["BN"]
+    cols = -(-total // d0)
+    top, bottom = picture(b, "cell", n), picture(b, "acc", n)
+    d = drawings(b)[n]
+    ok = len(top) == len(bottom) == total
+    if ok:
+        x0, y0 = min(c["x"] for c in top), min(c["y"] for c in top)
+        bx0, by0 = min(c["x"] for c in bottom), min(c["y"] for c in bottom)
+        cw = sorted(set(c["x"] for c in top))[1] - x0 if cols > 1 else 1
+        ch = sorted(set(c["y"] for c in top))[1] - y0 if d0 > 1 else 1
+        ok = all((c["x"] - x0, c["y"] - y0) == ((c["arch"] // d0) * cw, (c["arch"] % d0) * ch) for c in top) and \
+            all((c["x"] - bx0, c["y"] - by0) == ((c["acc"] // d0) * cw, (c["acc"] % d0) * ch) for c in bottom) and \
+            bx0 == x0
+    n_inst = k["MIWaveTile"][0] * k["MIWaveTile"][1]
+    inst = "WMMA" if k["WavefrontSize"] == 32 else "MFMA"
+    want = ["%d registers = %d %s instruction%s" % (total, n_inst, inst, "" if n_inst == 1 else "s"),
+            "MatrixInstBM %d, MatrixInstBN %d" % (k["MatrixInstBM"], k["MatrixInstBN"]),
+            "Columns of %d = VectorWidthA %d" % (d0, k["VectorWidthA"])]
+    if k["MatrixInstM"] == 4:
+        want.append("one %dx%d tile" % (4 * k["MatrixInstBM"], k["MatrixInstN"]))
+    return check(ok and d["axes"] == {"arch": [d0, cols], "acc": [d0, cols]} and all(w in d["legend"] for w in want),
+                 "%s: both grids %dx%d column-major, labelled alike; the caption from the kernel's keys" % (what, d0, cols),
+                 "%s %s; legend %r lacks %s" % (ok, d["axes"], d["legend"], [w for w in want if w not in d["legend"]]))
+
+
+def check_asm_layout(b, what):
+    """No assembly cell scrolls sideways or clips a line; a one-line cell has
+    no scroll bar at all."""
+    r = b.js("""[...document.querySelectorAll('.asm-cell pre.code')].map(p => {
+        const pr = p.getBoundingClientRect();
+        const lines = p.querySelectorAll('.ln').length;
+        const clipped = [...p.querySelectorAll('.ln .tx')].filter(t => {
+            const r = t.getBoundingClientRect(); return r.right > pr.right + 0.5 || r.width < t.scrollWidth - 0.5; }).length;
+        return {lines, hscroll: p.scrollWidth > p.clientWidth, vscroll: p.scrollHeight > p.clientHeight, clipped,
+                text: p.textContent.slice(0, 60)}; })""")
+    bad = [x for x in r if x["hscroll"] or x["clipped"] or (x["lines"] == 1 and x["vscroll"])]
+    one = [x for x in r if x["lines"] == 1]
+    return check(r and one and not bad, "%s: %d assembly cells (%d of one line): none scrolls sideways or clips a line, "
+                 "a one-line cell has no scroll bar" % (what, len(r), len(one)), json.dumps(bad[:3]))
 
 
 def hsl(fill):
@@ -412,7 +472,8 @@ def check_main(b, d, out):
     isas = ["gfx90a", "gfx942", "gfx1100"]  # the page's order: /v1/isas order; the first is the reference
     gens = [{"name": "syncThreads", "args": {"comment": "sync"}},
             {"name": "mapAcctoArchRegs", "args": {"maxAgpr": 40}},
-            {"name": "wait", "args": {"skipGlobalRead": 0, "skipLocalWrite": 1, "skipLocalRead": 0}}]
+            {"name": "wait", "args": {"skipGlobalRead": 0, "skipLocalWrite": 1, "skipLocalRead": 0,
+                                      "comment": "wait for this tile's global reads before the local writes of the next"}}]
     tick_isas(b, isas)
     set_generators(b, gens)
     generate(b)
@@ -456,6 +517,16 @@ def check_main(b, d, out):
                   "page %s want %s" % (got[isa + "|" + gn]["diff"][:8], exp[:8]))
     n_diff = sum(len(got[isa + "|" + gn]["diff"]) for isa in isas[1:] for gn in ("syncThreads", "mapAcctoArchRegs", "wait"))
     check(n_diff > 0, "the ISAs do differ somewhere (%d highlighted lines)" % n_diff)
+    check_asm_layout(b, "3 ISAs, a long wait comment")
+    b.js("document.querySelector('.asm-cell[data-gen=\"wait\"]').scrollIntoView({block: 'center'})")
+    box = b.js("(() => { const c = [...document.querySelectorAll('.asm-cell[data-gen=\"wait\"]')];"
+               " const r0 = c[0].getBoundingClientRect(), r1 = c[c.length - 1].getBoundingClientRect();"
+               " return {x: r0.x - 4, y: r0.y - 28 + window.scrollY, width: r1.right - r0.x + 8, height: r0.height + 36}; })()")
+    b.screenshot(os.path.join(out, "asm-one-line.png"), clip=dict(box, scale=1))
+    drawn = drawings(b)
+    check(len(drawn) == 1 and drawn[0]["isas"] == isas and drawn[0]["head"] == ", ".join(isas) + ": the same map",
+          "one drawing for the three ISAs, which answer the same map, and it says so",
+          json.dumps([(x["isas"], x["head"]) for x in drawn]))
 
     # the picture: SourceSwap 1 as given
     f = acc_info(k)
@@ -484,6 +555,7 @@ def check_main(b, d, out):
                        for c1 in pic for c2 in pic
                        if groups[c1["arch"]] == groups[c2["arch"]] and inverse[c1["arch"]] % f["OPM"] < inverse[c2["arch"]] % f["OPM"])
         check(light_ok, "SourceSwap %d: within an MFMA, earlier outputs are lighter" % swap)
+        check_grids(b, kk, swap, "SourceSwap %d" % swap)
         d0 = f["VW0"] * f["BM"] * f["TT0"] * (1 if swap else f["OPM"])
         ys = sorted(set(c["y"] for c in pic))
         xs = sorted(set(c["x"] for c in pic))
@@ -603,7 +675,37 @@ def check_hostile_fragment(b, d):
     b.wait("document.body.dataset.ready === '1'", "the page to start again")
 
 
-def check_examples(b, d):
+def check_picture_per_isa(b, d, out):
+    """One drawing per distinct map over the ticked ISAs, grouped as the
+    daemon's own accToArchMapper answers group them (an ISA whose answer is
+    an error gets its own entry with the error)."""
+    req = json.load(open(EXAMPLES))["examples"][0]["request"]
+    isas = ["gfx90a", "gfx942", "gfx1250"]  # gfx1250 runs no wave64 kernel
+    b.js("document.getElementById('flip').checked = false; document.getElementById('colour-by').value = 'mfma'")
+    b.js("{ const s = document.getElementById('example'); s.value = '0'; s.dispatchEvent(new Event('change')); }")
+    b.wait("document.getElementById('status').classList.contains('ok')", "example 0")
+    tick_isas(b, isas)
+    set_generators(b, [{"name": "accToArchMapper", "args": {}}])
+    generate(b)
+    groups = collections.OrderedDict()
+    for isa in isas:
+        st, _, body = http(d.base, "/v1/kernels", dict(req, isa=isa, generators=[{"name": "accToArchMapper", "args": {}}]))
+        res = json.loads(body)
+        key = json.dumps(res["results"][0]["acc2arch"]) if st == 200 else "error " + isa
+        groups.setdefault(key, []).append(isa)
+    drawn = drawings(b)
+    want = list(groups.values())
+    check([x["isas"] for x in drawn] == want and len(want) == 2 and drawn[1]["err"].startswith("accToArchMapper on gfx1250: 422")
+          and drawn[0]["head"] == "gfx90a, gfx942: the same map" and drawn[1]["head"] == "gfx1250"
+          and len(picture(b, "cell", 0)) == 64 and not picture(b, "cell", 1),
+          "a drawing per distinct answer over gfx90a, gfx942, gfx1250: %s" % want,
+          json.dumps([(x["isas"], x["head"], x["err"][:60]) for x in drawn]))
+    b.js("document.getElementById('picture').scrollIntoView()")
+    b.screenshot(os.path.join(out, "picture-per-isa.png"), full=False)
+    set_generators(b, [])
+
+
+def check_examples(b, d, out):
     """Every bundled example: its picture matches the daemon's acc2arch."""
     examples = json.load(open(EXAMPLES))["examples"]
     for i, ex in enumerate(examples):
@@ -621,6 +723,9 @@ def check_examples(b, d):
         for c in pic:
             hues[hsl(c["fill"])[0]].add(inverse[c["arch"]] // per_mfma)
         status = b.js("document.getElementById('status').textContent")
+        check_grids(b, req["kernel"], int(bool(req["kernel"]["SourceSwap"])), "example %d (%s)" % (i, ex["name"]))
+        b.js("document.getElementById('picture').scrollIntoView()")
+        b.screenshot(os.path.join(out, "example-%d-picture.png" % i), full=False)
         check(status.startswith("1 of 1 ISAs answered") and len(pic) == len(a2a) and
               all(c["label"] == str(inverse[c["arch"]]) for c in pic) and all(len(v) == 1 for v in hues.values()),
               "example %d (%s): %d cells labelled from acc2arch, one hue per MFMA" % (i, req["isa"], len(pic)),
@@ -758,7 +863,8 @@ def main():
         b = Browser(exe, tmp, os.path.join(out, "downloads"))
         check_main(b, d, out)
         check_hostile_fragment(b, d)
-        check_examples(b, d)
+        check_examples(b, d, out)
+        check_picture_per_isa(b, d, out)
         check_yaml(b, d, out)
         check(not b.console_errors, "no console errors or exceptions on the page", "; ".join(b.console_errors)[:800])
         b.stop()

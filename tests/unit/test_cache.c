@@ -5,7 +5,8 @@
  * (refused, or moved aside), a full file (max_pages), the disk bound
  * (db + -wal + -shm), hits that write nothing, hits and refused puts while
  * another connection holds the write lock, recency kept in memory, and
- * file names that are not files ("" and ":memory:").
+ * file names that are not files ("" and ":memory:"), and verification rows
+ * told from kernels (kw_cache_is_verification, kw_cache_row.verification).
  * Run from tests/unit (make unit); files go to a fresh temp directory.
  */
 #include <setjmp.h>
@@ -882,6 +883,57 @@ static void test_not_a_file(void **state)
 	assert_non_null(strstr(err.message, ":memory:"));
 }
 
+/* One row per kind: a kernel, a verification (the verifier's version), a
+ * verification an older kwgend wrote (the generator's version; known by its
+ * request's route).  Counts rows with verification set. */
+static int count_verifications(void *ud, const kw_cache_row *r)
+{
+	(*(int *)ud) += r->verification;
+	return 0;
+}
+
+static int show_kind(void *ud, const kw_cache_row *r)
+{
+	*(int *)ud = r->verification;
+	return 0;
+}
+
+static void test_verification_rows(void **state)
+{
+	kw_cache *c = NULL;
+	char kk[65], kv[65], ko[65], kn[65];
+	kw_error err = KW_ERROR_INIT;
+	int n = 0, shown = -1;
+
+	(void)state;
+	key_of(kk, 1);
+	key_of(kv, 2);
+	key_of(ko, 3);
+	key_of(kn, 4);
+	kw_cache_entry kernel = { kk, kk, "kwgen-generators-2", "gfx942", "{\"isa\":[9,4,2]}", "s_nop 0\n", "[]",
+				  "{}", NULL };
+	kw_cache_entry verification = { kv, kv, KW_CACHE_VERIFY_PREFIX "1", "gfx942",
+					"{\"route\":\"/v1/verify\",\"form\":\"text\"}", "", "[]", "{}", NULL };
+	kw_cache_entry older = { ko, ko, "kwgen-generators-2", "gfx942", "{\"route\":\"/v1/verify\",\"form\":\"text\"}",
+				 "", "[]", "{}", NULL };
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	assert_int_equal(kw_cache_put(c, &kernel, &err), 0);
+	assert_int_equal(kw_cache_put(c, &verification, &err), 0);
+	assert_int_equal(kw_cache_put(c, &older, &err), 0);
+	assert_int_equal(kw_cache_is_verification(c, kk, &err), 0);
+	assert_int_equal(kw_cache_is_verification(c, kv, &err), 1);
+	assert_int_equal(kw_cache_is_verification(c, ko, &err), 1);
+	assert_int_equal(kw_cache_is_verification(c, kn, &err), KW_ENOTFOUND);
+	assert_non_null(strstr(err.message, "no entry for key"));
+	assert_int_equal(kw_cache_list(c, 0, count_verifications, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(kw_cache_show(c, kv, show_kind, &shown, &err), 0);
+	assert_int_equal(shown, 1);
+	assert_int_equal(kw_cache_show(c, kk, show_kind, &shown, &err), 0);
+	assert_int_equal(shown, 0);
+	kw_cache_close(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -901,6 +953,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_a_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_all_rows_hot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_waits_for_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verification_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recency_flush, setup, teardown),
 	};

@@ -174,6 +174,117 @@ def linked(a, tmp, R):
                 f"exit {rc}, race_raw in {got}, {err.strip()[-200:]!r}")
 
 
+def long_words(a, tmp, R):
+    """.long-word assembly made here from assembled kernels: the findings of
+    the code object, at the same offsets, in the same functions."""
+    import gzip
+    items = [("racy", "gfx942", RACY.format(k="racy"))]
+    for rel, isa in (("gfx942/branchy_loads", "gfx942"), ("gfx90a/gemm_lds_f64", "gfx90a"),
+                     ("gfx1100/reduce_sum_f32", "gfx1100")):
+        path = os.path.join(HERE, "llvm", rel + ".s.gz")
+        if os.path.exists(path):
+            items.append((rel, isa, gzip.open(path, "rt").read()))
+    for name, isa, src in items:
+        s, o = os.path.join(tmp, "w.s"), os.path.join(tmp, "w.o")
+        with open(s, "w") as f:
+            f.write(src)
+        p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}", "-filetype=obj", s, "-o", o])
+        if p.returncode:
+            R.fail(f".long form of {name}: assemble", p.stderr.decode()[-300:])
+            continue
+        lw = os.path.join(tmp, "w.long.s")
+        with open(lw, "w") as f:
+            f.write(tiny_elf.words_asm(open(o, "rb").read(), isa))
+        p1 = run([a.kwgen, "verify", "--json", lw], text=True)
+        p2 = run([a.kwgen, "verify", "--json", o], text=True)
+        if p1.returncode not in (0, 1) or p2.returncode not in (0, 1):
+            R.fail(f".long form of {name}", f"exit {p1.returncode}/{p2.returncode}: {p1.stderr[-200:]!r} {p2.stderr[-200:]!r}")
+            continue
+        j1, j2 = json.loads(p1.stdout), json.loads(p2.stdout)
+        k1 = {(f["code"], f.get("offset"), f["function"]) for f in j1["findings"]}
+        k2 = {(f["code"], f.get("offset"), f["function"]) for f in j2["findings"]}
+        same = (k1 == k2 and p1.returncode == p2.returncode
+                and j1["stats"]["instructions"] == j2["stats"]["instructions"] > 0
+                and j1["stats"]["functions"] == j2["stats"]["functions"])
+        if name == "racy":
+            same = same and any(c == "race_raw" for c, _, _ in k1)
+        R.check(same, f".long form of {name}: the code object's findings ({len(k1)}), "
+                      f"{j1['stats']['instructions']} instructions",
+                f"only .long {sorted(k1 - k2, key=str)[:3]} only code object {sorted(k2 - k1, key=str)[:3]} "
+                f"stats {j1['stats']} {j2['stats']}")
+    # refused: instructions mixed with words (their offsets are unknown), a
+    # word that does not evaluate
+    for what, text, must in (
+            ("instructions and .long words mixed", ".text\nk:\n s_nop 0\n.long 0xBF810000\n", "instructions and data words"),
+            ("a .long value that does not evaluate", ".text\nk:\n.long 0xBF810000, nope\n", "does not evaluate")):
+        path = os.path.join(tmp, "bad.long.s")
+        with open(path, "w") as f:
+            f.write('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n' + text)
+        rc, _, err = verify(a, path)
+        R.check(rc == 2 and "line" in err and must in err and not sanitizer_report(err), f"{what}: exit 2 with the line",
+                f"exit {rc}: {err.strip()[-200:]!r}")
+
+
+def child_maxrss(cmd):
+    """-> (exit code, stderr, peak RSS in bytes) of cmd, measured in a fresh
+    Python process whose only child it is (ru_maxrss of RUSAGE_CHILDREN)."""
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+             "sys.stderr.write(p.stderr)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    p = run([sys.executable, "-c", probe, *cmd], text=True)
+    rc, kb = p.stdout.split()
+    return int(rc), p.stderr, int(kb) * 1024
+
+
+def nested_macros(n_outer=64):
+    """A few KB of macros nesting 64 x 64 x 64 x 64 instructions."""
+    lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", "k:", ".macro m0"]
+    lines += ["  v_mov_b32 v1, v2"] * 64 + [".endm"]
+    for i in range(1, 5):
+        lines += [".macro m%d" % i] + ["  m%d" % (i - 1)] * 64 + [".endm"]
+    return "\n".join(lines + ["  m4"] * (n_outer // 64) + ["  s_endpgm"]) + "\n"
+
+
+def memory_bounds(a, tmp, R):
+    """Memory of one verification: bounded by 16 x the input + 96 MiB, or by
+    --max-memory; past it exit 2 naming the bound."""
+    path = os.path.join(tmp, "nested.s")
+    text = nested_macros()
+    with open(path, "w") as f:
+        f.write(text)
+    bound = 16 * len(text) + (96 << 20)
+    rc, err, rss = child_maxrss([a.kwgen, "verify", path])
+    R.check(rc == 2 and "memory bound" in err and rss <= bound + (24 << 20),
+            f"{len(text)} bytes of nested macros: exit 2 naming the memory bound, peak RSS {rss >> 20} MiB "
+            f"<= 16 x input + 96 MiB (+ 24 MiB for the process)",
+            f"exit {rc}, {err.strip()[-200:]!r}")
+    rc, err, rss = child_maxrss([a.kwgen, "verify", "--max-memory", "8000000", path])
+    R.check(rc == 2 and "8000000" in err and rss <= 8000000 + (24 << 20),
+            f"--max-memory 8000000: exit 2 naming it, peak RSS {rss >> 20} MiB", f"exit {rc}, {err.strip()[-200:]!r}")
+    # a code object whose decoded text would be huge: a 64 KiB symbol name
+    # in the branch comment of each of 16,384 branches (136 KiB in all)
+    n = 16384
+    code = b"".join(struct.pack("<I", 0xBF820000 | (n - 2 - i)) for i in range(n - 1)) + tiny_elf.S_ENDPGM_GFX9
+    co = os.path.join(tmp, "longnames.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf(code, syms=[(b"L" * 65536, 4 * (n - 1), tiny_elf.STT_NOTYPE_LOCAL),
+                                         (b"k", 0, tiny_elf.STT_FUNC_GLOBAL)]))
+    rc, _, err = verify(a, co)
+    R.check(rc == 2 and "memory bound" in err, f"{os.path.getsize(co) >> 10} KiB code object with a 64 KiB name "
+            "in every branch comment: exit 2 naming the memory bound", f"exit {rc}, {err.strip()[-200:]!r}")
+    # 32,000 .text sections and 32,000 symbols: read in linear time (the
+    # quadratic way took more than the decoder's 60 s CPU bound)
+    co = os.path.join(tmp, "many.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf_many(32000))
+    p = run([a.kwgen, "verify", "--json", co], text=True)
+    st = json.loads(p.stdout)["stats"] if p.returncode in (0, 1) else {}
+    R.check(st.get("functions") == 32000 and st.get("instructions") == 32000,
+            f"{os.path.getsize(co) >> 20} MiB ELF with 32,000 .text sections and symbols decodes: 32,000 functions",
+            f"exit {p.returncode}, stats {st}, {p.stderr.strip()[-200:]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -186,6 +297,8 @@ def main():
             nothing_checked(a, tmp, R)
             symbol_injection(a, tmp, R)
             linked(a, tmp, R)
+            long_words(a, tmp, R)
+            memory_bounds(a, tmp, R)
     R.line()
     return R.status()
 

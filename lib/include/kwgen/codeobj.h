@@ -68,7 +68,9 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * text.  name is printed on the "NAME:\tfile format elf64-amdgpu" line
  * (NULL = "code object"); a given isa overrides e_flags, but e_machine must
  * still be EM_AMDGPU (kw_codeobj_check_machine).  At most max_insts instructions are decoded
- * (0 = no limit); more is KW_ELIMIT.
+ * (0 = no limit); more is KW_ELIMIT.  The text is at most max_text bytes
+ * (0 = no limit; long symbol names repeated in every branch comment make it
+ * grow): more is KW_ELIMIT with err->field "max_memory".
  *
  * On success returns 0, *text is a NUL-terminated malloc'd string (caller
  * frees), *text_len its length, *isa_out the ISA used (static string), and
@@ -82,8 +84,8 @@ const char *kw_codeobj_isa(const void *data, size_t len, kw_error *err);
  * each call makes its own disassembler context.
  */
 int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name,
-                           size_t max_insts, char **text, size_t *text_len, const char **isa_out,
-                           size_t *n_insts, kw_error *err);
+                           size_t max_insts, size_t max_text, char **text, size_t *text_len,
+                           const char **isa_out, size_t *n_insts, kw_error *err);
 
 /*
  * The same decoding in a child process, so that a crash or a runaway in
@@ -115,6 +117,7 @@ typedef struct kw_codeobj_child_opts {
 	const char *exe;   /* the program to run (NULL = /proc/self/exe) */
 	unsigned seconds;  /* CPU-time bound of the child (0 = the default) */
 	size_t max_memory; /* address-space bound of the child, bytes (0 = computed) */
+	size_t max_text;   /* bytes of decoded text (0 = no bound but max_memory) */
 } kw_codeobj_child_opts;
 
 int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
@@ -128,6 +131,26 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
  * --drain-seconds).  Any thread may call it (an atomic store).  Cannot
  * be undone. */
 void kw_codeobj_child_stop_all(void);
+
+/*
+ * Assembly text whose instructions are data words (`.long`/`.short`/
+ * `.byte` in a code section, as Tensile ships kernels; kw_verify_text
+ * refuses it with err->field "data_words"), decoded: its words and labels
+ * (kw_verify_text_words) become a relocatable ELF (kw_codeobj_from_words:
+ * one .text section, a local symbol per label, STT_FUNC per function, a
+ * NAME.kd symbol per kernel, e_flags from the ISA) decoded in a child
+ * process as kw_codeobj_disassemble_child does.  isa NULL = the text's
+ * .amdgcn_target.  The findings of the decoded text are those of the code
+ * object llvm-mc assembles from the same text, at the same byte offsets
+ * (their lines are the decoded text's).  Errors as
+ * kw_codeobj_disassemble_child and kw_verify_text_words.
+ */
+struct kw_verify_words;
+int kw_codeobj_from_words(const struct kw_verify_words *w, char **elf, size_t *elf_len, kw_error *err);
+int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa, const char *name,
+                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **out,
+                                  size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
+                                  kw_error *err);
 
 /* The default address-space bound of the child for a len-byte object and
  * max_insts instructions (0 = no limit): 1 GiB (libLLVM and its tables)

@@ -40,8 +40,8 @@
 extern "C" {
 #endif
 
-/* Finding codes.  The first four are the race class (CONTRACT.md): on a
- * correct kernel every one of them is a false positive. */
+/* Finding codes.  The first four and race_lds_latency are the race class
+ * (CONTRACT.md: codes starting race_, lds_barrier, lds_dma). */
 typedef enum kw_verify_code {
 	KW_VF_RACE_RAW = 0,        /* register read while a load that writes it may be in flight */
 	KW_VF_RACE_WAW,            /* register written while a load that writes it may be in flight */
@@ -50,12 +50,22 @@ typedef enum kw_verify_code {
 	KW_VF_REDUNDANT_WAIT,      /* a wait that waits for nothing on every path */
 	KW_VF_UNKNOWN_INSTRUCTION, /* a mnemonic the model does not know */
 	KW_VF_UNSUPPORTED,         /* something the analysis cannot follow (indirect jump, call) */
+	KW_VF_RACE_LDS_LATENCY,    /* an LDS read left in flight by the lgkmcnt/dscnt waits
+				      since it and used KW_VF_LDS_LATENCY_MIN or more instructions
+				      later on every path: the schedule relies on LDS latency
+				      (hand-written Tensile style); a warning */
 	KW_VF_CODE_COUNT
 } kw_verify_code;
 
+/* Instructions (on the shortest path) between an LDS read and a use of its
+ * result from which a use that the waits since the read do not cover is
+ * race_lds_latency (a deliberate schedule) rather than race_raw; a use with
+ * no wait at all on the LDS counter since the read stays race_raw. */
+#define KW_VF_LDS_LATENCY_MIN 32
+
 typedef enum kw_verify_severity {
 	KW_VS_ERROR = 0,   /* race class, unknown_instruction */
-	KW_VS_WARNING = 1, /* redundant_wait, unsupported */
+	KW_VS_WARNING = 1, /* redundant_wait, unsupported, race_lds_latency */
 	KW_VS_NOTE = 2
 } kw_verify_severity;
 
@@ -72,7 +82,8 @@ const char *kw_verify_version(void);
 
 /* "race_raw", "lds_barrier", ...; NULL for an out-of-range code. */
 const char *kw_verify_code_name(int code);
-/* 1 for the race class (race_raw, race_waw, lds_barrier, lds_dma). */
+/* 1 for the race class (race_raw, race_waw, lds_barrier, lds_dma,
+ * race_lds_latency). */
 int kw_verify_code_is_race(int code);
 /* Code for a name ("race_raw"); -1 if unknown. */
 int kw_verify_code_from_name(const char *name);
@@ -108,9 +119,14 @@ typedef struct kw_verify_opts {
 	int no_redundant;
 	/* Name shown in text output ("file:line: ..."); NULL = "<input>". */
 	const char *filename;
+	/* Bytes the reading of one text may hold (macro expansions and the
+	 * instruction, operand and wait arrays, counted as they grow and while
+	 * a macro line expands); past it KW_ELIMIT naming the bound.  0 = the
+	 * default, 16 x the text's length + 96 MiB. */
+	size_t max_memory;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
@@ -167,7 +183,9 @@ void kw_verify_result_free(kw_verify_result *r);
  * `.amdhsa_kernel NAME`; isa the processor (given, or the text's
  * .amdgcn_target).  All owned by w (kw_verify_words_free).  Errors:
  * KW_EINVAL (no ISA, a word that does not evaluate, no data words, or
- * instructions mixed with data words: their offsets are unknown), KW_ELIMIT,
+ * instructions mixed with data words: their offsets are unknown; field
+ * "objdump" for llvm-objdump text, whose words are bytes that did not
+ * decode), KW_ELIMIT,
  * KW_ENOMEM.  Bytes are bounded by 8 x len.
  */
 typedef struct kw_verify_word_sym {

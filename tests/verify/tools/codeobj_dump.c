@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	char *text;
 	size_t tlen, ninst;
 	const char *isa;
-	int rc = kw_codeobj_disassemble(data, len, argc > 2 ? argv[2] : NULL, argv[1], 0, &text, &tlen, &isa,
+	int rc = kw_codeobj_disassemble(data, len, argc > 2 ? argv[2] : NULL, argv[1], 0, 0, &text, &tlen, &isa,
 	                                &ninst, &err);
 	free(data);
 	if (rc) {

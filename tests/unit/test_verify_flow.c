@@ -1,0 +1,443 @@
+/*
+ * test_verify_flow.c - the path-aware and interprocedural parts of the
+ * wait-count verifier (kwgen/verify.h, lib/verify/flow.c, sfacts.c): SGPR
+ * facts that rule branch edges out, s_swappc / s_setpc subroutines followed
+ * with the caller's state and returning to their own site, redundant_wait
+ * across calls, one `unsupported` per cause.  Each rule has a snippet that
+ * must fire and a fixed twin that must not.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kwgen/buf.h"
+#include "kwgen/verify.h"
+
+static kw_verify_result *run(const char *text)
+{
+	kw_verify_result *r = NULL;
+	kw_error err = KW_ERROR_INIT;
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	int rc;
+
+	o.isa = "gfx942";
+	rc = kw_verify_text(&r, text, strlen(text), &o, &err);
+	if (rc)
+		fail_msg("kw_verify_text failed: %s", err.message);
+	assert_non_null(r);
+	return r;
+}
+
+static int at(const kw_verify_result *r, int code, int64_t line)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < kw_verify_result_count(r); i++) {
+		const kw_verify_finding *f = kw_verify_result_at(r, i);
+		if (f->code == code && f->line == line)
+			n++;
+	}
+	return n;
+}
+
+static uint64_t races(const kw_verify_result *r)
+{
+	return kw_verify_result_total(r, KW_VF_RACE_RAW) + kw_verify_result_total(r, KW_VF_RACE_WAW) +
+	       kw_verify_result_total(r, KW_VF_LDS_BARRIER) + kw_verify_result_total(r, KW_VF_LDS_DMA);
+}
+
+static const kw_verify_finding *first(const kw_verify_result *r, int code)
+{
+	for (size_t i = 0; i < kw_verify_result_count(r); i++)
+		if (kw_verify_result_at(r, i)->code == code)
+			return kw_verify_result_at(r, i);
+	return NULL;
+}
+
+/* ---- path facts (assembly text with labels) ---- */
+
+/* The prefetch is issued only when s11 != 0; the branch to the read
+ * without a wait is taken only when s11 == 0: that path does not exist.
+ * MOD is inserted between the two tests (the twin overwrites s11). */
+#define PREFETCH(MOD)                                   \
+	"k:\n"                                          \
+	"\ts_cmp_eq_u32 s11, 0\n"                       /* 2 */ \
+	"\ts_cbranch_scc1 .Lskip\n"                     \
+	"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" /* 4 */ \
+	".Lskip:\n"                                     \
+	MOD                                             /* 6 */ \
+	"\ts_cmp_eq_u32 s11, 0\n"                       \
+	"\ts_cbranch_scc0 .Lwait\n"                     \
+	"\tv_mov_b32 v3, v1\n"                          /* 9 */ \
+	"\ts_endpgm\n"                                  \
+	".Lwait:\n"                                     \
+	"\ts_waitcnt vmcnt(0)\n"                        \
+	"\tv_mov_b32 v3, v1\n"                          \
+	"\ts_endpgm\n"
+
+static void test_infeasible_edge_pruned(void **state)
+{
+	kw_verify_result *r;
+
+	(void)state;
+	r = run(PREFETCH("\ts_nop 0\n"));
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+	/* s11 rewritten from memory between the tests: the path is real */
+	r = run(PREFETCH("\ts_load_dword s11, s[0:1], 0x0\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	kw_verify_result_free(r);
+	/* a write the model does not follow kills the fact too */
+	r = run(PREFETCH("\tv_readfirstlane_b32 s11, v7\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	kw_verify_result_free(r);
+	/* a different register tested: nothing is known */
+	r = run(PREFETCH("\ts_mov_b32 s11, s12\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	kw_verify_result_free(r);
+}
+
+/* A counter derived from the tested register by s_sub / s_lshr by a
+ * constant: the second test decides through the relation. */
+#define DERIVED(DERIVE, TEST)                           \
+	"k:\n"                                          \
+	"\ts_cmp_eq_u32 s50, 1\n"                       /* 2 */ \
+	"\ts_cbranch_scc1 .Lone\n"                      \
+	"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" /* 4 */ \
+	".Lone:\n"                                      \
+	DERIVE                                          /* 6 */ \
+	TEST                                            /* 7 */ \
+	"\ts_cbranch_scc0 .Lwait\n"                     \
+	"\tv_mov_b32 v3, v1\n"                          /* 9 */ \
+	"\ts_endpgm\n"                                  \
+	".Lwait:\n"                                     \
+	"\ts_waitcnt vmcnt(0)\n"                        \
+	"\tv_mov_b32 v3, v1\n"                          \
+	"\ts_endpgm\n"
+
+static void test_derived_counter(void **state)
+{
+	kw_verify_result *r;
+
+	(void)state;
+	/* s5 = s50 - 1; s5 == 0 only when s50 == 1: the load was skipped */
+	r = run(DERIVED("\ts_sub_u32 s5, s50, 1\n", "\ts_cmp_eq_u32 s5, 0\n"));
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+	/* s5 = s50 >> 1 is 0 for s50 == 0 too, where the load was issued */
+	r = run(DERIVED("\ts_lshr_b32 s5, s50, 1\n", "\ts_cmp_eq_u32 s5, 0\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	kw_verify_result_free(r);
+	/* s5 = s50 - 2 == 0 means s50 == 2: the load was issued */
+	r = run(DERIVED("\ts_sub_u32 s5, s50, 2\n", "\ts_cmp_eq_u32 s5, 0\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	kw_verify_result_free(r);
+	/* the same register compared again with a signed test */
+	r = run(DERIVED("\ts_nop 0\n", "\ts_cmp_lt_i32 s50, 2\n"));
+	/* s50 < 2 (signed) holds for s50 == 0 and negatives too: real */
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	kw_verify_result_free(r);
+	r = run(DERIVED("\ts_nop 0\n", "\ts_cmp_eq_u32 s50, 1\n"));
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+}
+
+/* A loop whose counter changes every trip: the analysis still settles
+ * (widening) and keeps the real race of the last trip. */
+static void test_loop_settles(void **state)
+{
+	static const char *text =
+		"k:\n"
+		"\ts_mov_b32 s11, 0\n"
+		".Lloop:\n"
+		"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" /* 4 */
+		"\ts_add_u32 s11, s11, 1\n"
+		"\ts_cmp_lt_u32 s11, s12\n"
+		"\ts_cbranch_scc1 .Lloop\n"
+		"\tv_mov_b32 v3, v1\n" /* 8 */
+		"\ts_endpgm\n";
+	kw_verify_result *r = run(text);
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 8), 1);
+	kw_verify_result_free(r);
+}
+
+/* ---- calls (llvm-objdump form: targets are addresses) ---- */
+
+#define HDR "\nt.o:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n\n"
+
+/* A subroutine reached by s_swappc through s_getpc + s_add: it waits for
+ * nothing (WAIT is s_nop 0) or for the caller's load (s_waitcnt vmcnt(0)). */
+#define CALL1(WAIT)                                                                           \
+	HDR                                                                                   \
+	"0000000000000000 <k_call>:\n"                                                        \
+	"\ts_getpc_b64 s[58:59]                  // 000000000000: BEBA1C00\n"             /* 7 */ \
+	"\ts_add_i32 s5, 0x20, 4                 // 000000000004: 810584FF 00000020\n"   \
+	"\ts_add_u32 s58, s58, s5                // 00000000000C: 803A053A\n"             \
+	"\ts_addc_u32 s59, s59, 0                // 000000000010: 823B803B\n"             \
+	"\tbuffer_load_dword v1, v2, s[48:51], 0 offen // 000000000014: E0501000 800C0102\n" /* 11 */ \
+	"\ts_swappc_b64 s[68:69], s[58:59]       // 00000000001C: BEC41E3A\n"             \
+	"\tv_mov_b32_e32 v3, v1                  // 000000000020: 7E060301\n"             /* 13 */ \
+	"\ts_endpgm                              // 000000000024: BF810000\n"             \
+	"\t" WAIT "                              // 000000000028: BF8C0F70\n"             /* 15 */ \
+	"\tv_mov_b32_e32 v4, v5                  // 00000000002C: 7E080305\n"             \
+	"\ts_setpc_b64 s[68:69]                  // 000000000030: BE801D44\n"
+
+static void test_call_followed(void **state)
+{
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+
+	(void)state;
+	/* the callee does not wait: the read after the call races */
+	r = run(CALL1("s_nop 0"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 13), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	kw_verify_result_free(r);
+	/* the callee waits: clean, and its wait is needed */
+	r = run(CALL1("s_waitcnt vmcnt(0)"));
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT), 0);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	kw_verify_result_free(r);
+	/* the callee's wait inside the subroutine sees the caller's state:
+	 * without the load it waits for nothing */
+	r = run(HDR "0000000000000000 <k_call>:\n"
+		"\ts_getpc_b64 s[58:59]                  // 000000000000: BEBA1C00\n"
+		"\ts_add_i32 s5, 0x20, 4                 // 000000000004: 810584FF 00000020\n"
+		"\ts_add_u32 s58, s58, s5                // 00000000000C: 803A053A\n"
+		"\ts_addc_u32 s59, s59, 0                // 000000000010: 823B803B\n"
+		"\ts_nop 0                               // 000000000014: BF800000\n"
+		"\ts_nop 0                               // 000000000018: BF800000\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 00000000001C: BEC41E3A\n"
+		"\tv_mov_b32_e32 v3, v1                  // 000000000020: 7E060301\n"
+		"\ts_endpgm                              // 000000000024: BF810000\n"
+		"\ts_waitcnt vmcnt(0)                    // 000000000028: BF8C0F70\n" /* 16 */
+		"\tv_mov_b32_e32 v4, v5                  // 00000000002C: 7E080305\n"
+		"\ts_setpc_b64 s[68:69]                  // 000000000030: BE801D44\n");
+	assert_int_equal(at(r, KW_VF_REDUNDANT_WAIT, 16), 1);
+	f = first(r, KW_VF_REDUNDANT_WAIT);
+	assert_non_null(f);
+	kw_verify_result_free(r);
+}
+
+/* A wait after a call that waits for nothing by itself is not redundant
+ * (the old model took s_swappc as a full wait). */
+static void test_wait_after_call_needed(void **state)
+{
+	static const char *text =
+		HDR "0000000000000000 <k_call>:\n"
+		"\ts_getpc_b64 s[58:59]                  // 000000000000: BEBA1C00\n"
+		"\ts_add_i32 s5, 0x24, 4                 // 000000000004: 810584FF 00000024\n"
+		"\ts_add_u32 s58, s58, s5                // 00000000000C: 803A053A\n"
+		"\ts_addc_u32 s59, s59, 0                // 000000000010: 823B803B\n"
+		"\tbuffer_load_dword v1, v2, s[48:51], 0 offen // 000000000014: E0501000 800C0102\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 00000000001C: BEC41E3A\n"
+		"\ts_waitcnt vmcnt(0)                    // 000000000020: BF8C0F70\n" /* 13 */
+		"\tv_mov_b32_e32 v3, v1                  // 000000000024: 7E060301\n"
+		"\ts_endpgm                              // 000000000028: BF810000\n"
+		"\tv_mov_b32_e32 v4, v5                  // 00000000002C: 7E080305\n"
+		"\ts_setpc_b64 s[68:69]                  // 000000000030: BE801D44\n";
+	kw_verify_result *r = run(text);
+
+	(void)state;
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT), 0);
+	kw_verify_result_free(r);
+}
+
+/* Two sites call one subroutine; the first has a load in flight and waits
+ * after the call, the second has none.  A return that went to every site
+ * would carry the first site's load to the second. */
+static void test_return_to_own_site(void **state)
+{
+	static const char *text =
+		HDR "0000000000000000 <k_two>:\n"
+		"\ts_getpc_b64 s[58:59]                  // 000000000000: BEBA1C00\n"
+		"\ts_add_i32 s5, 0x2c, 4                 // 000000000004: 810584FF 0000002C\n"
+		"\ts_add_u32 s58, s58, s5                // 00000000000C: 803A053A\n"
+		"\ts_addc_u32 s59, s59, 0                // 000000000010: 823B803B\n"
+		"\tbuffer_load_dword v1, v2, s[48:51], 0 offen // 000000000014: E0501000 800C0102\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 00000000001C: BEC41E3A\n"
+		"\ts_waitcnt vmcnt(0)                    // 000000000020: BF8C0F70\n"
+		"\tv_mov_b32_e32 v3, v1                  // 000000000024: 7E060301\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 000000000028: BEC41E3A\n"
+		"\tv_mov_b32_e32 v6, v1                  // 00000000002C: 7E0C0301\n" /* 16 */
+		"\ts_endpgm                              // 000000000030: BF810000\n"
+		"\tv_mov_b32_e32 v4, v5                  // 000000000034: 7E080305\n"
+		"\ts_setpc_b64 s[68:69]                  // 000000000038: BE801D44\n";
+	kw_verify_result *r = run(text);
+
+	(void)state;
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 0);
+	kw_verify_result_free(r);
+}
+
+/* Calls whose target comes from memory: one `unsupported` for the cause,
+ * not one per site; the calling convention is assumed (no race). */
+static void test_unknown_call_once(void **state)
+{
+	static const char *text =
+		HDR "0000000000000000 <k_ind>:\n"
+		"\ts_load_dwordx2 s[58:59], s[0:1], 0x0  // 000000000000: C0060E80 00000000\n"
+		"\tbuffer_load_dword v1, v2, s[48:51], 0 offen // 000000000008: E0501000 800C0102\n"
+		"\ts_waitcnt lgkmcnt(0)                  // 000000000010: BF8CC07F\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 000000000014: BEC41E3A\n" /* 10 */
+		"\tv_mov_b32_e32 v3, v1                  // 000000000018: 7E060301\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 00000000001C: BEC41E3A\n"
+		"\ts_swappc_b64 s[68:69], s[58:59]       // 000000000020: BEC41E3A\n"
+		"\ts_endpgm                              // 000000000024: BF810000\n";
+	kw_verify_result *r = run(text);
+	const kw_verify_finding *f;
+
+	(void)state;
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNSUPPORTED), 1);
+	f = first(r, KW_VF_UNSUPPORTED);
+	assert_non_null(f);
+	assert_int_equal(f->line, 10);
+	assert_non_null(strstr(f->message, "2 more sites"));
+	kw_verify_result_free(r);
+}
+
+
+/* An LDS read left in flight by a partial lgkmcnt wait and used 32 or more
+ * instructions later: a schedule relying on LDS latency, race_lds_latency
+ * (a warning); used soon after, or with no wait at all since the read (a
+ * skipped wait), race_raw (an error). */
+static void test_lds_latency(void **state)
+{
+	char text[4096];
+	size_t q = 0;
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+
+	(void)state;
+	q += (size_t)snprintf(text + q, sizeof(text) - q,
+			      "k:\n\tds_read_b64 v[100:101], v36\n\tds_read_b64 v[34:35], v36 offset:8\n"
+			      "\ts_waitcnt lgkmcnt(1)\n");
+	for (int i = 0; i < 40; i++)
+		q += (size_t)snprintf(text + q, sizeof(text) - q, "\tv_add_f32 v%d, v1, v2\n", 40 + i);
+	q += (size_t)snprintf(text + q, sizeof(text) - q,
+			      "\tv_mfma_f32_16x16x16_f16 a[0:3], v[34:35], v[16:17], a[0:3]\n" /* 45 */
+			      "\ts_endpgm\n");
+	r = run(text);
+	assert_int_equal(at(r, KW_VF_RACE_LDS_LATENCY, 45), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 0);
+	assert_int_equal(kw_verify_result_errors(r), 0);
+	f = first(r, KW_VF_RACE_LDS_LATENCY);
+	assert_int_equal(f->severity, KW_VS_WARNING);
+	assert_true(kw_verify_code_is_race(f->code));
+	assert_non_null(strstr(f->message, "relies on LDS latency"));
+	assert_non_null(strstr(f->message, "allow race_lds_latency"));
+	kw_verify_result_free(r);
+	/* no wait at all since the read: a skipped wait, race_raw */
+	memcpy(strstr(text, "\ts_waitcnt lgkmcnt(1)"), "\ts_nop 0             ", 21);
+	r = run(text);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 45), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY), 0);
+	kw_verify_result_free(r);
+	/* the same read used right away: an error */
+	r = run("k:\n\tds_read_b64 v[34:35], v36\n"
+		"\tv_mfma_f32_16x16x16_f16 a[0:3], v[34:35], v[16:17], a[0:3]\n\ts_endpgm\n");
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 3), 1);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY), 0);
+	kw_verify_result_free(r);
+	/* with the wait: clean */
+	r = run("k:\n\tds_read_b64 v[34:35], v36\n\ts_waitcnt lgkmcnt(0)\n"
+		"\tv_mfma_f32_16x16x16_f16 a[0:3], v[34:35], v[16:17], a[0:3]\n\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+}
+
+/* A finding names the fix and the path its branches narrowed; the text
+ * ends with the totals, suppressed findings counted. */
+static void test_message_and_totals(void **state)
+{
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+	kw_buf out = KW_BUF_INIT;
+	kw_error err = KW_ERROR_INIT;
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	static const char *text =
+		"k:\n"
+		"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+		"\tbuffer_load_dword v3, v2, s[4:7], 0 offen\n"
+		"\ts_cmp_eq_u32 s12, 2\n"
+		"\ts_cbranch_scc0 .Lout\n"
+		"\ts_waitcnt vmcnt(1)\n"
+		"\tv_mov_b32 v5, v3\n" /* 7 */
+		".Lout:\n"
+		"\ts_waitcnt vmcnt(0)\n"
+		"\tv_mov_b32 v6, v1 // kwgen-verify: allow redundant_wait\n"
+		"\ts_endpgm\n";
+
+	(void)state;
+	r = run(text);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_non_null(f);
+	assert_int_equal(f->line, 7);
+	assert_non_null(strstr(f->message, "needs vmcnt(0), has vmcnt(1)"));
+	assert_non_null(strstr(f->message, "fix: use vmcnt(0)"));
+	assert_non_null(strstr(f->message, "on the paths where s12 == 2"));
+	assert_int_equal(kw_verify_result_text(&out, r, &err), 0);
+	assert_non_null(strstr(out.p, "<input>: totals: 1 error, 0 warnings (race_raw=1); 0 hidden by suppressions\n"));
+	kw_buf_free(&out);
+	kw_verify_result_free(r);
+	o.isa = "gfx942";
+	o.suppressions = "race_raw line=7\n";
+	{
+		kw_verify_result *r2 = NULL;
+		assert_int_equal(kw_verify_text(&r2, text, strlen(text), &o, &err), 0);
+		out = (kw_buf)KW_BUF_INIT;
+		assert_int_equal(kw_verify_result_text(&out, r2, &err), 0);
+		assert_non_null(strstr(out.p, "totals: 0 errors, 0 warnings (); 1 hidden by suppressions\n"));
+		kw_buf_free(&out);
+		kw_verify_result_free(r2);
+	}
+}
+
+/* Path-pruning and calls are deterministic: the same text gives the same
+ * findings in the same order. */
+static void test_deterministic(void **state)
+{
+	kw_verify_result *a = run(CALL1("s_nop 0")), *b = run(CALL1("s_nop 0"));
+	kw_buf x = KW_BUF_INIT, y = KW_BUF_INIT;
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(kw_verify_result_text(&x, a, &err), 0);
+	assert_int_equal(kw_verify_result_text(&y, b, &err), 0);
+	assert_int_equal(x.len, y.len);
+	assert_memory_equal(x.p, y.p, x.len);
+	kw_buf_free(&x);
+	kw_buf_free(&y);
+	kw_verify_result_free(a);
+	kw_verify_result_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_infeasible_edge_pruned),
+		cmocka_unit_test(test_derived_counter),
+		cmocka_unit_test(test_loop_settles),
+		cmocka_unit_test(test_call_followed),
+		cmocka_unit_test(test_wait_after_call_needed),
+		cmocka_unit_test(test_return_to_own_site),
+		cmocka_unit_test(test_unknown_call_once),
+		cmocka_unit_test(test_lds_latency),
+		cmocka_unit_test(test_message_and_totals),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
