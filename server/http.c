@@ -527,14 +527,13 @@ static void mhd_panic(void *cls, const char *file, unsigned int line, const char
 int kw_http_wait_unsuspended(double seconds)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	double waited = 0;
+	double until = mono_now() + seconds; /* by the clock, not by counting sleeps */
 
 	atomic_store(&closing, 1);
 	while (atomic_load(&kw_http_srv->suspended) > 0) {
-		if (waited >= seconds)
+		if (mono_now() >= until)
 			return -1;
 		nanosleep(&tick, NULL);
-		waited += 0.01;
 	}
 	return 0;
 }

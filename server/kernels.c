@@ -419,6 +419,8 @@ struct kw_kjob {
 	kw_reply item;           /* item `next`'s answer from a flight's leader */
 	int have_item;
 	char *item_source;       /* item `next`'s "source" as JSON, or NULL */
+	unsigned char item_digest[32]; /* digest of item `next`'s compact text */
+	int have_item_digest;
 	/* a call */
 	void (*fn)(kw_reply *out, void *arg);
 	void (*free_arg)(void *arg);
@@ -745,6 +747,49 @@ static void append_entry(kw_kjob *j, size_t i, const kw_reply *item)
 
 /* Item `next` of a batch, on a worker.  Returns 1 with j->item filled, 0
  * when the batch is parked on a flight (j is not ours any more). */
+/*
+ * The fast path of a batch item, as memo_hit is a POST's: the digest of
+ * the item's compact text (jansson's dump of the parsed item: the same
+ * item always gives the same text, and the key depends on nothing else)
+ * names a key seen before.  A fresh response held for it (its source
+ * spliced in already) is served as is; a known key is read from the file
+ * without parsing and keying the request again.  Returns 1 with j->item
+ * filled, 0 to take the full path (j->item_digest then set for
+ * batch_take to record).
+ */
+static int batch_memo_hit(kw_kjob *j, const json_t *req)
+{
+	kw_srv *s = j->s;
+	char key[65], *text = NULL, *dump;
+	size_t len = 0;
+	int found;
+
+	j->have_item_digest = 0;
+	if (!s->memo || j->bypass || !(dump = json_dumps(req, JSON_COMPACT)))
+		return 0;
+	j->have_item_digest = kw_memo_digest(s->memo, j->item_digest, dump, strlen(dump)) == 0;
+	free(dump);
+	if (!j->have_item_digest || !(found = kw_memo_get(s->memo, j->item_digest, key, &text, &len)))
+		return 0;
+	if (found == 1) {
+		const json_t *src = json_object_get(req, "source");
+
+		if (kw_cache_get(&text, &len, s->cache, key, NULL) != 0)
+			return 0;
+		/* the stored row has no source of this item's: batch_take
+		 * splices it in (and holds the result) */
+		j->item_source = src ? json_dumps(src, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	} else {
+		kw_cache_touch(s->cache, key); /* recency only: no SQLite */
+		j->have_item_digest = 0;       /* held already */
+	}
+	kw_reply_text(&j->item, 200, text, len, NULL);
+	memcpy(j->item.key, key, sizeof(j->item.key));
+	snprintf(j->item.etag, sizeof(j->item.etag), "\"%s\"", key);
+	j->item.cached = 1;
+	return 1;
+}
+
 static int batch_item(kw_kjob *j, const json_t *req)
 {
 	kw_srv *s = j->s;
@@ -753,6 +798,8 @@ static int batch_item(kw_kjob *j, const json_t *req)
 	kw_flight *f = NULL;
 	int rc;
 
+	if (batch_memo_hit(j, req))
+		return 1;
 	if (prepare(&j->item, &r, config_id, key, &canonical, s, req) < 0)
 		goto done;
 	j->item_source = kw_request_source(r) ? source_text(r) : NULL;
@@ -798,6 +845,12 @@ static void batch_take(kw_kjob *j)
 	splice_source(&j->item, j->item_source);
 	free(j->item_source);
 	j->item_source = NULL;
+	/* Remember the item's key, and its response when it is the stored
+	 * text (a hit; a fresh answer says "cached": false). */
+	if (j->have_item_digest && j->item.status == 200 && j->item.key[0])
+		kw_memo_put(j->s->memo, j->item_digest, j->item.key, j->item.cached == 1 ? j->item.body : NULL,
+			    j->item.len);
+	j->have_item_digest = 0;
 	append_entry(j, j->next, &j->item);
 	j->total += j->item.len;
 	kw_metrics_kernel(j->item.status, j->item.cached);

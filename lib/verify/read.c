@@ -633,7 +633,8 @@ int vf_rd_mem_check(rd *r, size_t extra)
 		return 0;
 	return kw_error_set(r->err, KW_ELIMIT, "max_memory",
 			    "line %u: reading the text would hold more than %zu bytes (the memory bound of one "
-			    "verification: 16 x the input + 96 MiB unless set, kwgend --max-verify-memory)",
+			    "verification: 16 x the input + 96 MiB unless set: kwgen verify --max-memory, "
+			    "kwgend --max-verify-memory)",
 			    r->lineno, p->max_memory);
 }
 
@@ -704,7 +705,13 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 	if (r.ndata) {
 		/* instructions as numbers (Tensile ships kernels so): reading
 		 * them needs a disassembler, which the CLI and kwgend have */
-		if (r.data_addr >= 0)
+		if (p->objdump && r.data_addr < 0)
+			rc = kw_error_set(err, KW_EINVAL, "data_words",
+					  "line %u: llvm-objdump elided zero bytes ('...') inside a function: "
+					  "code that is not shown was not checked, so nothing is verified (give "
+					  "the code object, or llvm-objdump -d -z text)",
+					  r.data_line);
+		else if (r.data_addr >= 0)
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u (address 0x%llx): %llu .long/.short/.byte word%s in a code "
 					  "section were not checked (bytes LLVM's disassembler did not decode); "
