@@ -727,6 +727,14 @@ int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_e
 					  r.data_line, (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
 		goto out;
 	}
+	if (r.skipdir_line) {
+		rc = kw_error_set(err, KW_EINVAL, "directive",
+				  "line %u: %s is not expanded by the reader: the lines it makes were not "
+				  "checked, so nothing is verified (expand it first, e.g. give the code "
+				  "object llvm-mc assembles, or its llvm-objdump -d text)",
+				  r.skipdir_line, r.skipdir);
+		goto out;
+	}
 	if (!p->ninst) {
 		rc = kw_error_set(err, KW_EINVAL, "instructions",
 				  "no instructions in the input: nothing was checked (give assembly text, "

@@ -78,6 +78,11 @@ typedef struct rd {
 	uint64_t ndata;
 	uint32_t data_line;          /* the first one's line */
 	int64_t data_addr;           /* and address (objdump form; -1) */
+	/* a directive that repeats or brings in lines the reader does not
+	 * expand (.rept, .irp, .irpc, .include): the input is refused (vf_read),
+	 * since what it makes was not checked */
+	uint32_t skipdir_line;
+	char skipdir[16];
 	/* objdump form: zero words after s_endpgm are padding between
 	 * functions (ld.lld fills the gaps between .text sections with 0) */
 	int after_end;

@@ -363,6 +363,13 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 		}
 		return r->words->oom ? vf_rd_oom(r) : 0;
 	}
+	if (DIR(".rept") || DIR(".irp") || DIR(".irpc") || DIR(".include") || DIR(".incbin")) {
+		if (!r->skipdir_line) {
+			r->skipdir_line = r->lineno;
+			memcpy(r->skipdir, d, dn < sizeof(r->skipdir) - 1 ? dn : sizeof(r->skipdir) - 1);
+		}
+		return 0;
+	}
 	if (DIR(".macro")) {
 		r->in_macro = 1;
 		r->skip_end = ".endm";

@@ -299,6 +299,29 @@ def memory_bounds(a, tmp, R):
             f"exit {p.returncode}, stats {st}, {p.stderr.strip()[-200:]!r}")
 
 
+def repeat_directives(a, tmp, R):
+    """.rept/.irp/.irpc/.include make lines the reader does not expand: the
+    file is refused (exit 2 naming the directive and its line), never read
+    as if the body were there once (a `.rept 0` around a wait hid a race);
+    inside a false .if it is skipped like any line there."""
+    race = "\tglobal_load_dwordx4 v[0:3], v[10:11], off\n%s\tv_add_f32 v20, v0, v1\n\ts_endpgm\n"
+    for d, body in ((".rept", ".rept 0\n\ts_waitcnt vmcnt(0)\n.endr\n"),
+                    (".irp", ".irp r, 0\n\ts_waitcnt vmcnt(\\r)\n.endr\n"),
+                    (".irpc", ".irpc c, 0\n\ts_waitcnt vmcnt(\\c)\n.endr\n"),
+                    (".include", '.include "waits.inc"\n')):
+        path = os.path.join(tmp, "rept.s")
+        with open(path, "w") as f:
+            f.write(race % body)
+        rc, _, err = verify(a, path, "--isa", "gfx942")
+        R.check(rc == 2 and ("line 2: %s " % d) in err and "nothing is verified" in err,
+                "%s: exit 2 naming it and its line" % d, f"exit {rc}: {err.strip()[-200:]!r}")
+    path = os.path.join(tmp, "rept-if0.s")
+    with open(path, "w") as f:
+        f.write(race % ".if 0\n.rept 3\n\ts_nop 0\n.endr\n.endif\n\ts_waitcnt vmcnt(0)\n")
+    rc, _, err = verify(a, path, "--isa", "gfx942")
+    R.check(rc == 0, ".rept inside a false .if: skipped with its lines, exit 0", f"exit {rc}: {err.strip()[-200:]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -313,6 +336,7 @@ def main():
             linked(a, tmp, R)
             long_words(a, tmp, R)
             memory_bounds(a, tmp, R)
+            repeat_directives(a, tmp, R)
     R.line()
     return R.status()
 
