@@ -449,6 +449,12 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 		} else if (undecodable) {
 			kw_reply_error(out, 422, "undecodable", "body", "%s", we.message);
 			goto done;
+		} else if (we.code == KW_EIO && atomic_load(&s->draining)) {
+			/* stopped at the end of --drain-seconds, as a code object's */
+			kw_reply_error(out, 503, "draining", NULL,
+				       "the server is shutting down; the decoding was stopped");
+			out->retry_after = 1;
+			goto done;
 		} else if (strcmp(we.field, "objdump")) {
 			e = we; /* why the words cannot be decoded */
 		}

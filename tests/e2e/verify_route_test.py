@@ -628,17 +628,26 @@ class T:
         assert st == 200 and d.proc.poll() is None, st
 
     def sigterm_while_decoding(self):
+        # a code object, and Tensile's shipped form (.long words) decoded
+        # the same way: each decoding is stopped at the drain's end
+        words = "k:\n" + "\t.long 0xbf800000\n" * 2000000 + "\t.long 0xbf810000\n"
+        for form, data, ct, path in (("code object", elf.elf(S_NOP * 2000000), "application/octet-stream",
+                                      "/v1/verify"),
+                                     (".long words", words, "text/plain", "/v1/verify?isa=gfx942")):
+            self.sigterm_while_decoding_one(form, data, ct, path)
+
+    def sigterm_while_decoding_one(self, form, data, ct, path):
         drain = 1
         # --max-verify-memory 1 TiB: the decoded text (~170 MB) is not cut
         # short by the bound per verification
-        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain.db"), "--log-level", "error",
+        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain-%d.db" % len(form)), "--log-level", "error",
                        "--drain-seconds", str(drain), "--workers", "1", "--max-verify-memory", str(1 << 40)).start()
-        data = elf.elf(S_NOP * 2000000)  # 8 MB: decodes for several seconds
+        # 8 MB / 36 MB: decodes for several seconds
         result = {}
 
         def post():
             try:
-                result["r"] = d.request("POST", "/v1/verify", data, {"Content-Type": "application/octet-stream"},
+                result["r"] = d.request("POST", path, data, {"Content-Type": ct},
                                         conn=d.conn(timeout=300))
             except Exception as ex:  # noqa: BLE001 (reported below)
                 result["ex"] = ex
@@ -660,10 +669,10 @@ class T:
             t.join(timeout=120)
         assert rc == 0, "exit status %d" % rc
         # the goal is drain + 1 s; 1.5 s more for a loaded machine
-        assert took < drain + 2.5, "SIGTERM while decoding: exited after %.1f s (--drain-seconds %d)" % (took, drain)
+        assert took < drain + 2.5, form + ": SIGTERM while decoding: exited after %.1f s (--drain-seconds %d)" % (took, drain)
         assert "r" in result, result
         st, _, body = result["r"]
-        assert st == 503 and json.loads(body)["error"]["code"] == "draining", (st, body[:200])
+        assert st == 503 and json.loads(body)["error"]["code"] == "draining", (form, st, body[:200])
         left = []
         for k in kids:
             try:
@@ -673,7 +682,7 @@ class T:
             except OSError:
                 pass
         assert not left, "decoder processes left after kwgend exited: %s" % left
-        print("     exited %.2f s after SIGTERM (--drain-seconds %d)" % (took, drain))
+        print("     %s: exited %.2f s after SIGTERM (--drain-seconds %d)" % (form, took, drain))
 
     def rss_after_load(self):
         # large verifications, then idle: RSS back under 2x the idle figure
