@@ -55,6 +55,7 @@ typedef struct run {
 	json_t *batch;            /* pending requests */
 	json_t *batch_where;      /* "FILE#index (line N)" per pending request */
 	const char *name;
+	char last_name[4096];     /* the last file's name (name may be freed): the final progress line */
 	char isa[32];
 	json_t *problem_type;
 	long size;
@@ -451,7 +452,8 @@ static int run_file(run *r, const char *path, kw_error *err)
 		rc = flush_batch(r, err);
 	if (rc == 0)
 		draw_progress(r, (size_t)r->size, 1);
-	else if (r->show_progress)
+	snprintf(r->last_name, sizeof r->last_name, "%s", r->name);
+	if (rc != 0 && r->show_progress)
 		fputc('\n', stderr);
 	return rc;
 }
@@ -859,7 +861,13 @@ int kw_cli_logic(int argc, char **argv)
 	}
 	if (!stopped && r.poster) { /* the batches still in flight */
 		kw_error_clear(&err);
-		if (drain(&r, &err) < 0) {
+		size_t pending = kw_poster_inflight(r.poster);
+		int drc = drain(&r, &err);
+		if (pending && drc == 0) { /* the counts of the answers just taken */
+			r.name = r.last_name;
+			draw_progress(&r, (size_t)r.size, 1);
+		}
+		if (drc < 0) {
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
 			if (strstr(err.message, "POST "))
 				st.conn_errors++;
