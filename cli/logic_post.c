@@ -1,12 +1,17 @@
 /*
  * cli/logic_post.c - post batches of requests to a kwgend (or to nginx in
- * front of several) with libcurl: POST /v1/kernels:batch, one reused
- * connection, retries on overload and on connection failures.
+ * front of several) with libcurl's multi interface: POST /v1/kernels:batch,
+ * up to --inflight batches at once on as many reused connections, retries
+ * on overload and on connection failures.  With more
+ * than one batch in flight, a thread of its own parses each answer that
+ * came back whole (json_loadb: a third of the client's instructions for a
+ * warm daemon) while the main thread reads the next files.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <pthread.h>
 #include <curl/curl.h>
 
 #include "logic_impl.h"
@@ -29,7 +34,11 @@ typedef struct slot {
 	int running;              /* added to the multi handle, not done yet */
 	CURLcode cc;
 	int attempt;
+	int parse;                /* PARSE_*: the answer's parse on the parser thread */
+	json_t *ans;              /* the parsed answer (PARSE_DONE), NULL if not JSON */
 } slot;
+
+enum { PARSE_NONE, PARSE_QUEUED, PARSE_BUSY, PARSE_DONE };
 
 struct kw_poster {
 	CURLM *multi;
@@ -41,7 +50,40 @@ struct kw_poster {
 	long timeout_s;
 	kw_poster_opts po;
 	char request_id[72];      /* X-Request-Id of the last answer taken, or "" */
+	pthread_t parser;         /* parses the HTTP 200 answers (inflight > 1) */
+	int parser_up, stop;
+	pthread_mutex_t mu;       /* guards every slot's parse and ans, and stop */
+	pthread_cond_t cv;
 };
+
+/* The parser thread: json_loadb of each queued answer, in any order. */
+static void *parser_main(void *ud)
+{
+	kw_poster *p = ud;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		slot *s = NULL;
+		for (size_t i = 0; i < p->nslots && !s; i++)
+			if (p->slots[i].parse == PARSE_QUEUED)
+				s = &p->slots[i];
+		if (!s) {
+			if (p->stop)
+				break;
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		s->parse = PARSE_BUSY;
+		pthread_mutex_unlock(&p->mu);
+		json_error_t je;
+		json_t *ans = s->rb.p ? json_loadb(s->rb.p, s->rb.n, 0, &je) : NULL;
+		pthread_mutex_lock(&p->mu);
+		s->ans = ans;
+		s->parse = PARSE_DONE;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
 
 /* The largest answer read from a server: past it the exchange fails (a
  * server that never stops sending must not take all memory). */
@@ -157,6 +199,18 @@ int kw_poster_new(kw_poster **out, const char *base_url, long timeout_s, long in
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	}
 	p->timeout_s = timeout_s > 0 ? timeout_s : 120;
+	if (p->nslots > 1) { /* without the thread, answers are parsed where they are taken */
+		if (pthread_mutex_init(&p->mu, NULL) == 0) {
+			if (pthread_cond_init(&p->cv, NULL) == 0) {
+				if (pthread_create(&p->parser, NULL, parser_main, p) == 0)
+					p->parser_up = 1;
+				else
+					pthread_cond_destroy(&p->cv);
+			}
+			if (!p->parser_up)
+				pthread_mutex_destroy(&p->mu);
+		}
+	}
 	*out = p;
 	return 0;
 }
@@ -169,6 +223,9 @@ static void slot_clear(slot *s)
 	memset(&s->rb, 0, sizeof s->rb);
 	json_decref(s->tag);
 	s->tag = NULL;
+	json_decref(s->ans);
+	s->ans = NULL;
+	s->parse = PARSE_NONE;
 	s->nreq = 0;
 	s->attempt = 0;
 }
@@ -177,6 +234,18 @@ void kw_poster_free(kw_poster *p)
 {
 	if (!p)
 		return;
+	if (p->parser_up) { /* answers not begun are dropped; the one being parsed is waited for */
+		pthread_mutex_lock(&p->mu);
+		p->stop = 1;
+		for (size_t i = 0; i < p->nslots; i++)
+			if (p->slots[i].parse == PARSE_QUEUED)
+				p->slots[i].parse = PARSE_NONE;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		pthread_join(p->parser, NULL);
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+	}
 	for (size_t i = 0; p->slots && i < p->nslots; i++) {
 		slot *s = &p->slots[i];
 		if (s->running && p->multi)
@@ -262,6 +331,14 @@ static void pump(kw_poster *p)
 			s->running = 0;
 		}
 		curl_multi_remove_handle(p->multi, m->easy_handle);
+		long status = 0;
+		if (s && p->parser_up && s->cc == CURLE_OK &&
+		    curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && status == 200) {
+			pthread_mutex_lock(&p->mu);
+			s->parse = PARSE_QUEUED;
+			pthread_cond_signal(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+		}
 	}
 }
 
@@ -348,8 +425,19 @@ const char *kw_poster_request_id(const kw_poster *p)
 static int take_answer(json_t **out, kw_poster *p, slot *s, long status, kw_error *err)
 {
 	json_error_t je;
-	json_t *ans = s->rb.p ? json_loadb(s->rb.p, s->rb.n, 0, &je) : NULL;
+	json_t *ans = NULL;
 	int rc;
+	if (s->parse != PARSE_NONE) { /* queued for the parser thread: wait for it */
+		pthread_mutex_lock(&p->mu);
+		while (s->parse != PARSE_DONE)
+			pthread_cond_wait(&p->cv, &p->mu);
+		ans = s->ans;
+		s->ans = NULL;
+		s->parse = PARSE_NONE;
+		pthread_mutex_unlock(&p->mu);
+	} else if (s->rb.p) {
+		ans = json_loadb(s->rb.p, s->rb.n, 0, &je);
+	}
 	if (status != 200) {
 		const char *msg = NULL, *field = NULL;
 		json_t *e = json_object_get(ans, "error");
