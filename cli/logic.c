@@ -35,6 +35,7 @@ typedef struct opts {
 	int quiet;
 	const char *output;
 	long timeout;
+	long inflight;            /* batches in flight at once (--inflight) */
 	kw_poster_opts post;      /* token, CA bundle */
 } opts;
 
@@ -54,6 +55,7 @@ typedef struct run {
 	json_t *batch;            /* pending requests */
 	json_t *batch_where;      /* "FILE#index (line N)" per pending request */
 	const char *name;
+	char last_name[4096];     /* the last file's name (name may be freed): the final progress line */
 	char isa[32];
 	json_t *problem_type;
 	long size;
@@ -93,6 +95,9 @@ static void usage(FILE *f)
 	      "                     $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's;\n"
 	      "                     $SSL_CERT_DIR names a directory of certificates)\n"
 	      "  --batch N          requests per batch (default 64)\n"
+	      "  --inflight N       batches in flight at once, over at most N connections\n"
+	      "                     (1..64, default 4; 1 waits for each answer before\n"
+	      "                     reading on)\n"
 	      "  --unique           keep only the first of identical requests\n"
 	      "  --isa GFX          ISA for every solution (default: the file's ArchitectureName)\n"
 	      "  --generators LIST  comma-separated generator names, or a JSON array of\n"
@@ -180,18 +185,21 @@ static int report(run *r, const char *where, const char *msg)
 	return report_rid(r, where, msg, NULL);
 }
 
-/* Post the pending batch and account for the answers. */
-static int flush_batch(run *r, kw_error *err)
+/* Take the answer of the oldest batch in flight and account for it: the
+ * answers are taken in the order the batches were sent, so the counts,
+ * the errors (with the batch's request id) and -o's lines come out as with
+ * one batch at a time. */
+static int take_answer(run *r, kw_error *err)
 {
-	size_t n = json_array_size(r->batch);
-	if (n == 0)
-		return 0;
-	json_t *results = NULL;
-	int rc = kw_poster_batch(&results, r->poster, r->batch, err);
-	if (rc < 0)
+	json_t *results = NULL, *where = NULL;
+	int rc = kw_poster_next(&results, &where, r->poster, err);
+	if (rc < 0) {
+		json_decref(where);
 		return rc;
+	}
+	size_t n = json_array_size(results);
 	r->st->posted += n;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		json_t *it = json_array_get(results, i);
 		json_t *resp = json_object_get(it, "response");
 		json_int_t status = json_integer_value(json_object_get(it, "status"));
@@ -203,29 +211,56 @@ static int flush_batch(run *r, kw_error *err)
 			char text[700];
 			r->st->server_errors++;
 			snprintf(text, sizeof text, "server error %lld: %s", (long long)status, msg ? msg : "(no message)");
-			if (report_rid(r, json_string_value(json_array_get(r->batch_where, i)), text,
-				       kw_poster_request_id(r->poster))) {
-				json_decref(results);
-				return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-			}
+			if (report_rid(r, json_string_value(json_array_get(where, i)), text,
+				       kw_poster_request_id(r->poster)))
+				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			continue;
 		}
 		if (json_is_true(json_object_get(resp, "cached")))
 			r->st->hits++;
 		const char *key = json_string_value(json_object_get(resp, "key"));
-		if (key && json_object_set_new(r->st->seen_keys, key, json_true()) < 0) {
-			json_decref(results);
-			return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
-		}
-		if (r->out && put_line(r, resp, JSON_COMPACT, err)) {
-			json_decref(results);
-			return KW_EIO;
-		}
+		if (key && json_object_set_new(r->st->seen_keys, key, json_true()) < 0)
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+		else if (r->out && put_line(r, resp, JSON_COMPACT, err))
+			rc = KW_EIO;
 	}
 	json_decref(results);
-	json_array_clear(r->batch);
-	json_array_clear(r->batch_where);
-	return 0;
+	json_decref(where);
+	return rc;
+}
+
+/* Take every answer still to come. */
+static int drain(run *r, kw_error *err)
+{
+	int rc = 0;
+	while (rc == 0 && r->poster && kw_poster_inflight(r->poster) > 0)
+		rc = take_answer(r, err);
+	return rc;
+}
+
+/* Send the pending batch, taking the oldest answer first when --inflight
+ * batches are already out (--inflight 1: send, then wait for its answer). */
+static int flush_batch(run *r, kw_error *err)
+{
+	size_t n = json_array_size(r->batch);
+	if (n == 0)
+		return 0;
+	int rc = 0;
+	if (kw_poster_inflight(r->poster) >= kw_poster_slots(r->poster))
+		rc = take_answer(r, err);
+	json_t *next_where = rc == 0 ? json_array() : NULL;
+	if (rc == 0 && !next_where)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	if (rc == 0) {
+		rc = kw_poster_send(r->poster, r->batch, r->batch_where, err);
+		r->batch_where = next_where;
+		json_array_clear(r->batch);
+	} else {
+		json_decref(next_where);
+	}
+	if (rc == 0 && kw_poster_slots(r->poster) == 1)
+		rc = take_answer(r, err);
+	return rc;
 }
 
 /* req.source = {"file": name, "SolutionIndex": the solution's own index
@@ -350,6 +385,8 @@ static int on_solution(run *r, const kw_yaml_item *it, kw_error *err)
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 			else if ((long)json_array_size(r->batch) >= r->o->batch)
 				rc = flush_batch(r, err);
+			else if ((r->st->requests & 15) == 0)
+				kw_poster_pump(r->poster); /* the answers in flight keep coming in */
 		} else {
 			rc = put_line(r, req, JSON_COMPACT | JSON_SORT_KEYS, err);
 		}
@@ -415,7 +452,8 @@ static int run_file(run *r, const char *path, kw_error *err)
 		rc = flush_batch(r, err);
 	if (rc == 0)
 		draw_progress(r, (size_t)r->size, 1);
-	else if (r->show_progress)
+	snprintf(r->last_name, sizeof r->last_name, "%s", r->name);
+	if (rc != 0 && r->show_progress)
 		fputc('\n', stderr);
 	return rc;
 }
@@ -592,7 +630,7 @@ static int read_token_file(opts *o, const char *path, char *buf, size_t n)
 
 int kw_cli_logic(int argc, char **argv)
 {
-	opts o = { NULL, 64, 0, NULL, NULL, -1, 0, NULL, 120, { NULL, NULL, NULL } };
+	opts o = { NULL, 64, 0, NULL, NULL, -1, 0, NULL, 120, 4, { NULL, NULL, NULL } };
 	stats st;
 	static char token_buf[KW_TOKEN_MAX + 1];
 	memset(&st, 0, sizeof st);
@@ -632,6 +670,14 @@ int kw_cli_logic(int argc, char **argv)
 			o.batch = strtol(v, &end, 10);
 			if (*end || o.batch < 1 || o.batch > 10000) {
 				fprintf(stderr, "kwgen logic: --batch wants 1..10000, not %s\n", v);
+				status = 2;
+			}
+		} else if (strcmp(a, "--inflight") == 0 && v) {
+			char *end;
+			errno = 0;
+			o.inflight = strtol(v, &end, 10);
+			if (end == v || *end || errno || o.inflight < 1 || o.inflight > KW_POSTER_MAX_INFLIGHT) {
+				fprintf(stderr, "kwgen logic: --inflight wants 1..%d, not %s\n", KW_POSTER_MAX_INFLIGHT, v);
 				status = 2;
 			}
 		} else if (strcmp(a, "--timeout") == 0 && v) {
@@ -775,7 +821,7 @@ int kw_cli_logic(int argc, char **argv)
 			goto done;
 		}
 		curl_up = 1;
-		if (kw_poster_new(&r.poster, o.server, o.timeout, &o.post, &err) < 0) {
+		if (kw_poster_new(&r.poster, o.server, o.timeout, o.inflight, &o.post, &err) < 0) {
 			fprintf(stderr, "kwgen logic: %s\n", err.message);
 			status = 2;
 			goto done;
@@ -783,14 +829,17 @@ int kw_cli_logic(int argc, char **argv)
 		if (!o.output)
 			r.out = NULL; /* with --server, responses go to -o FILE only */
 	}
+	int stopped = 0;          /* a fatal error: what is in flight is dropped */
 	for (int f = 0; f < nfiles; f++) {
 		struct stat sb;
 		int rc;
 		kw_error_clear(&err);
 		if (strcmp(files[f], "-") != 0 && stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
 			rc = run_dir(&r, files[f], &status);
-			if (rc < 0)
+			if (rc < 0) {
+				stopped = 1;
 				break;
+			}
 			continue;
 		}
 		st.files++;
@@ -804,8 +853,25 @@ int kw_cli_logic(int argc, char **argv)
 			status = 2;
 			json_array_clear(r.batch);
 			json_array_clear(r.batch_where);
-			if (rc == KW_ENOMEM || r.write_failed || (rc == KW_EIO && r.poster && strstr(err.message, "POST ")))
+			if (rc == KW_ENOMEM || r.write_failed || (rc == KW_EIO && r.poster && strstr(err.message, "POST "))) {
+				stopped = 1;
 				break;
+			}
+		}
+	}
+	if (!stopped && r.poster) { /* the batches still in flight */
+		kw_error_clear(&err);
+		size_t pending = kw_poster_inflight(r.poster);
+		int drc = drain(&r, &err);
+		if (pending && drc == 0) { /* the counts of the answers just taken */
+			r.name = r.last_name;
+			draw_progress(&r, (size_t)r.size, 1);
+		}
+		if (drc < 0) {
+			fprintf(stderr, "kwgen logic: %s\n", err.message);
+			if (strstr(err.message, "POST "))
+				st.conn_errors++;
+			status = 2;
 		}
 	}
 	/* What was written must have arrived: the last buffered bytes too. */

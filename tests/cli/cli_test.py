@@ -539,6 +539,96 @@ def t_logic_server_batch():
         assert d.stop() == 0
 
 
+def t_logic_inflight():
+    """--inflight N: several batches in flight give the summary, the answers
+    (-o, in request order) and the batch count of one at a time; an error in
+    one batch of several in flight is reported with that batch's request id;
+    a bad N exits 2 naming the range."""
+    files = [os.path.join(ROOT, "tests", "logic", "fixtures", x + ".yaml")
+             for x in ("gfx940", "gfx908", "gfx1100", "gfx1201")] + [FIXTURE, FIXTURE]
+    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "inflight.db"), "--log-level", "info").start()
+    try:
+        base = "http://127.0.0.1:%d" % d.port
+        logic("--no-progress", "--server", base, "--inflight", "1", *files)  # warm: every later answer a hit
+        runs = {}
+        for n in ("1", "4"):
+            time.sleep(0.3)
+            before = len([x for x in d.log if '"/v1/kernels:batch"' in x])
+            dest = os.path.join(O.tmp, "inflight-%s.jsonl" % n)
+            _, _, err = logic("--no-progress", "--server", base, "--batch", "4", "--inflight", n, "-o", dest, *files)
+            m = re.search(r"(\d+) posted, \d+ unique keys?, \1 cache hits? .*, no errors; exit 0", err)
+            assert m, err
+            time.sleep(0.3)
+            batches = len([x for x in d.log if '"/v1/kernels:batch"' in x]) - before
+            # a batch never spans two files: ceil(requests / 4) per file
+            want = 0
+            for f in files:
+                _, out, _ = logic("--no-progress", f)
+                want += -(-len(out.splitlines()) // 4)
+            assert batches == want, "--inflight %s: %d batch posts, want %d" % (n, batches, want)
+            runs[n] = (err, open(dest).read())
+        assert runs["1"][0] == runs["4"][0], "summaries differ:\n%s\n%s" % (runs["1"][0], runs["4"][0])
+        assert runs["1"][1] == runs["4"][1] and runs["1"][1], "-o answers differ (order?) between --inflight 1 and 4"
+    finally:
+        assert d.stop() == 0
+
+    # The second batch of FIXTURE answers late, every item an error, with
+    # its own request id; the batches after it are answered first.
+    _, out, _ = logic("--no-progress", FIXTURE)
+    reqs = [json.loads(x) for x in out.splitlines()]
+    assert len(reqs) >= 12, "the fixture needs 3 batches of 4"
+    slow_src = reqs[4]["source"]
+
+    class SlowBatch(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            got = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))["requests"]
+            slow = got[0]["source"] == slow_src
+            if slow:
+                time.sleep(0.5)
+                items = [{"status": 422, "error": {"code": "invalid", "message": "slow and bad", "field": None}}
+                         for _ in got]
+            else:
+                items = [{"status": 200, "response": {"key": "k%d" % hash(json.dumps(r, sort_keys=True)),
+                                                      "cached": True}} for r in got]
+            body = json.dumps({"results": items}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("X-Request-Id", "slow-batch" if slow else "fast-batch")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowBatch)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        url = "http://127.0.0.1:%d" % srv.server_address[1]
+        errs = {}
+        for n in ("1", "4"):
+            _, _, err = logic("--no-progress", "--server", url, "--batch", "4", "--inflight", n, FIXTURE, FIXTURE,
+                              allowed=(1,))
+            line = [x for x in err.splitlines() if "slow-batch" in x]
+            assert len(line) == 1 and line[0].startswith("kwgen logic: %s solution #" % FIXTURE) and line[0].endswith(
+                "server error 422: slow and bad (request id slow-batch)"), err
+            assert "fast-batch" not in err, err
+            assert re.search(r"%d posted, .*, 8 answered by the server" % (2 * len(reqs)), err), err
+            assert "8 times: server error 422: slow and bad" in err, err
+            errs[n] = err
+        assert errs["1"] == errs["4"], "stderr differs:\n%s\n%s" % (errs["1"], errs["4"])
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+    for bad in ("0", "-1", "65", "99999999999999999999", "four", ""):
+        rc, _, err = logic("--no-progress", "--server", "http://127.0.0.1:9", "--inflight", bad, FIXTURE,
+                           allowed=(2,))
+        assert "--inflight wants 1..64" in err, (bad, err)
+
+
 def t_logic_token():
     tokens = os.path.join(O.tmp, "tokens")
     with open(tokens, "w") as f:
@@ -1239,6 +1329,7 @@ CHECKS = [
     ("kwgen logic --unique", t_logic_unique),
     ("kwgen logic --isa, --generators (names and JSON), checked locally", t_logic_isa_generators),
     ("kwgen logic --server --batch N: batches of N, second pass all hits", t_logic_server_batch),
+    ("kwgen logic --inflight N: same summary, answers and batches as one at a time; errors keep their batch", t_logic_inflight),
     ("kwgen logic --token / --token-file against --auth-tokens", t_logic_token),
     ("kwgen logic --cacert against a TLS kwgend", t_logic_cacert),
     ("kwgen logic --timeout against a server that never answers", t_logic_timeout),
