@@ -249,9 +249,11 @@ def t_daemon(tmp):
         assert rc == 1 and "no entry for key" in err, (rc, err)
         rc, out, err = kwgen("cache", "--db", db, "show", key)
         assert rc == 1 and "no entry for key" in err
+        # past the daemon's in-memory freshness (1 s), which GET by key and
+        # POST hits share: a row removed behind kwgend's back is then gone
+        time.sleep(1.1)
         st, _, _ = d.request("GET", "/v1/kernels/" + key)
         assert st == 404, st
-        time.sleep(1.1)  # past the daemon's in-memory freshness (1 s)
         st, _, a = d.post(r1)
         assert st == 200 and a["cached"] is False and a["source"] == r1["source"], a.get("cached")
         # DELETE over HTTP, then the CLI no longer lists it

@@ -395,7 +395,7 @@ def runner_cases(res, o, tmp, bad):
     # a suite that leaves a process running (in its own session) fails, and
     # the process is gone afterwards
     rc, out = run(runner + ["ok", "leaves-daemon"], {"CI": ""})
-    m = re.search(r"leaves-daemon: left 1 process\(es\) running \(killed\): (\d+) sleep 120", out)
+    m = re.search(r"leaves-daemon: left 1 process\(es\) running \(killed\): (\d+) (?:setsid )?sleep 120", out)
     gone = m and not alive(int(m.group(1)))
     res.check(rc != 0 and m and gone, "run-suites: a suite that leaves a process running fails; the process is killed",
               "exit %d, %s" % (rc, "process still there" if m and not gone else out.strip().splitlines()[-3:]))
