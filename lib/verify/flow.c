@@ -634,7 +634,7 @@ static uint64_t heap_pop(uint64_t *h, size_t *n)
  * edges that pass no wait on counter c (c < 0: any path; calls counted as
  * one instruction);
  * UINT32_MAX if no such path is found within the bound.  Only for the few
- * LDS reads used with no wait at all (lds_latency), so a plain
+ * LDS reads used with no wait at all (race_lds_latency), so a plain
  * Dijkstra over blocks per query. */
 static uint32_t path_distance(const work *w, uint32_t prod, uint32_t at, int c)
 {
@@ -777,8 +777,8 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 				 * wait at all on the path, a wait was skipped: race_raw */
 				uint32_t dist = path_distance(w, prod, at, -1);
 				if (have >= 0 && dist != UINT32_MAX && dist >= KW_VF_LDS_LATENCY_MIN)
-					code = KW_VF_LDS_LATENCY;
-				if (code == KW_VF_LDS_LATENCY || (have < 0 && at > prod))
+					code = KW_VF_RACE_LDS_LATENCY;
+				if (code == KW_VF_RACE_LDS_LATENCY || (have < 0 && at > prod))
 					snprintf(extra, sizeof(extra),
 						 "; the schedule relies on LDS latency (the read finishing "
 						 "within %u instructions), which the ISA does not guarantee: "
