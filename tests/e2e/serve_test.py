@@ -513,7 +513,13 @@ def t_signals(binary, tmp):
         assert "before-rotate" in old and '"event":"reopen"' in new, new[-300:]
     finally:
         rc = d.stop()
-    assert rc == 0, rc
+    if rc != 0:  # say why (a libmicrohttpd panic is logged before the abort)
+        tail = ""
+        for f in (logf, logf + ".1"):
+            if os.path.exists(f):
+                with open(f) as fh:
+                    tail += fh.read()[-1500:]
+        raise AssertionError("exit status %s; log tail: %s; stderr: %s" % (rc, tail, "".join(d.log)[-1500:]))
     # SIGHUP without --log-file: ignored, never kills
     d = e2e.Daemon(binary, os.path.join(tmp, "sig2.db")).start()
     d.proc.send_signal(signal.SIGHUP)
@@ -532,7 +538,7 @@ def t_signals(binary, tmp):
     rc = d.proc.wait(timeout=30)
     took = time.time() - t0
     s.close()
-    assert rc == 0, rc
+    assert rc == 0, "exit status %s; stderr: %s" % (rc, "".join(d.log)[-1500:])
     # --drain-seconds is 30: 10 s is headroom for a loaded machine
     assert took < 10.0, "SIGTERM waited %.1f s on an idle upload" % took
     FIG["sigterm_idle_upload_s"] = round(took, 2)
