@@ -303,12 +303,20 @@ def t_connections(binary, tmp):
         for sock in held:
             sock.close()
         assert served_again(d), "no connection served within 10 s of closing the held ones"
-        # an idle connection is closed after --connection-timeout
-        sock = socket.create_connection(("127.0.0.1", d.port))
-        t0 = time.time()
-        assert wait_closed(sock, 8), "idle connection kept open"
-        idle = time.time() - t0
-        sock.close()
+        # an idle connection is closed after --connection-timeout.  A close
+        # within 0.5 s is the per-address cap refusing it (the daemon may not
+        # have seen every held connection's close yet): try again
+        t_end = time.time() + 10
+        while True:
+            sock = socket.create_connection(("127.0.0.1", d.port))
+            t0 = time.time()
+            closed = wait_closed(sock, 8)
+            idle = time.time() - t0
+            sock.close()
+            if not closed or idle >= 0.5 or time.time() > t_end:
+                break
+            time.sleep(0.1)
+        assert closed, "idle connection kept open"
         assert 1.0 <= idle <= 6, idle
         FIG["idle_close_s"] = round(idle, 1)
     finally:
