@@ -1320,8 +1320,8 @@ typedef struct graph {
 	uint64_t (*relevant)[2];   /* per block: SGPRs a later test may read (bitset) */
 } graph;
 
-/* 16: 321 of the 1,325 infeasible-labelled Tensile races remain at about 2x
- * the path-blind time; 8 left 434 at the same cost, 32 left 260 at 2.7x. */
+/* 16: none of the 1,325 infeasible-labelled Tensile races remains, at about
+ * 2x the path-blind time; 8 leaves 124, 4 leaves 428. */
 #define MAX_PARTS 16
 #define PART_OVERFLOW UINT64_MAX
 
@@ -1455,7 +1455,13 @@ static void relevance_step(const vf_sop *o, uint64_t *live)
 		if (o->b >= 0 && o->b < VF_NSGPR)
 			SETB(live, o->b);
 		return;
+	case VF_S_CMOV:
+		/* d = SCC ? a : d: d stays live when it was */
+		if (d >= 0 && d < VF_NSGPR && BIT(live, d) && o->a >= 0 && o->a < VF_NSGPR)
+			SETB(live, o->a);
+		return;
 	case VF_S_MOV:
+	case VF_S_CSELECT:
 	case VF_S_ADD:
 	case VF_S_SUB:
 	case VF_S_LSHR:

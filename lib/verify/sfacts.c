@@ -881,19 +881,43 @@ static int cmp_of(const char *c, size_t n, int *op)
 	return 0;
 }
 
+/* A VALU whose second operand is a scalar destination (VOP3b: the carry
+ * out of v_add_co / v_addc / v_sub_co / v_subb, v_div_scale's VCC,
+ * v_mad_u64_u32's carry): it has dst, sdst and at least two sources; a
+ * 64-bit SGPR second operand of a 4+ operand VALU is taken as one too
+ * (gfx8's v_add_u32_e64 v0, s[0:1], v1, v2).  An SGPR source (v_cvt_f32_u32
+ * v6, s50; v_fma_f32 v0, s1, v2, v3) is read, not written: its facts stay. */
+static int valu_sdst(const char *m, size_t n, int nall, int width)
+{
+	static const char *const carry[] = { "_co_", "_co", "addc", "subb", "div_scale", "mad_u64",
+					     "mad_i64", "mad_co" };
+
+	if (nall < 4)
+		return 0;
+	if (width == 2)
+		return 1;
+	for (size_t i = 0; i < sizeof(carry) / sizeof(carry[0]); i++) {
+		size_t l = strlen(carry[i]);
+		for (size_t k = 0; k + l <= n; k++)
+			if (!memcmp(m + k, carry[i], l))
+				return 1;
+	}
+	return 0;
+}
+
 static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 {
 	const vf_inst *in = &p->insts[at];
 	const char *m = in->tp, *e = in->tp + in->text_len, *q;
 	size_t mn = in->mnem_len;
 	opnd op[3];
-	int nop = 0;
+	int nop = 0, nall = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->d = o->a = o->b = -1;
 	o->kill[0] = o->kill[1] = -1;
 	o->keepscc = (uint8_t)keeps_scc(m, mn);
-	for (q = m + mn; q < e && nop < 3;) {
+	for (q = m + mn; q < e;) {
 		const char *c = q;
 		int depth = 0;
 		while (c < e && (*c != ',' || depth)) {
@@ -903,20 +927,23 @@ static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 				depth--;
 			c++;
 		}
-		op[nop++] = parse_opnd(p, q, c);
+		if (nop < 3)
+			op[nop] = parse_opnd(p, q, c);
+		nall++;
+		nop += nop < 3;
 		if (c >= e)
 			break;
 		q = c + 1;
 	}
 	/* whatever happens, an SGPR first operand of a non-store and an
-	 * SGPR second operand of a VALU (carry out) may be written */
+	 * SGPR second operand of a VALU with a carry out may be written */
 	if (nop >= 1 && op[0].kind == 1 && !pfxm(m, mn, "s_store") && !pfxm(m, mn, "s_buffer_store") &&
 	    !pfxm(m, mn, "s_cmp") && !pfxm(m, mn, "s_setpc") && !pfxm(m, mn, "s_set_pc") &&
 	    !pfxm(m, mn, "s_bitcmp") && !pfxm(m, mn, "s_cbranch")) {
 		o->kill[0] = (int16_t)op[0].reg;
 		o->killn = (uint8_t)op[0].n;
 	}
-	if (nop >= 2 && op[1].kind == 1 && pfxm(m, mn, "v_")) {
+	if (nop >= 2 && op[1].kind == 1 && pfxm(m, mn, "v_") && valu_sdst(m, mn, nall, op[1].n)) {
 		o->kill[1] = (int16_t)op[1].reg;
 		if (op[1].n > o->killn)
 			o->killn = (uint8_t)op[1].n;
@@ -1009,6 +1036,13 @@ static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 			o->ia = (uint32_t)(int32_t)(int16_t)o->ia;
 		return;
 	}
+	if ((eqm(m, mn, "s_cmov_b32") || eqm(m, mn, "s_cmovk_i32")) && nop == 2) {
+		o->op = VF_S_CMOV;
+		SRC(1, a, ak, ia);
+		if (eqm(m, mn, "s_cmovk_i32") && op[1].kind == 2)
+			o->ia = (uint32_t)(int32_t)(int16_t)o->ia;
+		return;
+	}
 	if (eqm(m, mn, "s_addk_i32") && nop == 2) {
 		o->op = VF_S_ADD;
 		o->a = o->d;
@@ -1044,6 +1078,8 @@ static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 		o->op = VF_S_OR;
 	else if (eqm(m, mn, "s_mul_i32"))
 		o->op = VF_S_MUL;
+	else if (eqm(m, mn, "s_cselect_b32"))
+		o->op = VF_S_CSELECT;
 #undef OK
 #undef SRC
 }
@@ -1244,6 +1280,55 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		kill_reg(F, d);
 		put(F, &r);
 		return;
+	case VF_S_CSELECT:
+	case VF_S_CMOV: {
+		/* d = SCC ? a : b (s_cselect) or SCC ? a : d (s_cmov); SCC kept.
+		 * SCC decided: a copy of the chosen source; else the join of
+		 * both (a value either may hold). */
+		int scc = vf_facts_scc(F), src;
+		vf_sfact t;
+		if (o->op == VF_S_CMOV) {
+			b = *get(F, d, &t);
+			if (scc == 0)
+				return;
+		}
+		src = scc == 1 ? 0 : scc == 0 ? 1 : -1;
+		if (src >= 0) {
+			int sr = src ? o->b : o->a;
+			if (!(src ? o->bk : o->ak)) {
+				kill_reg(F, d);
+				return;
+			}
+			r = src ? b : a;
+			if (sr >= 0 && sr != d && !r.rel)
+				r.rel = VF_REL_ADD, r.base = (uint8_t)sr, r.c = 0;
+		} else {
+			/* each source under its arm's condition (SCC a comparison:
+			 * s9 == 0 ? 4 : s9 is never 0) */
+			vf_facts *G = malloc(sizeof(*G));
+			if (G && F->scc.kind == 2) {
+				*G = *F;
+				if (vf_facts_assume_scc(G, 1) && o->ak && o->a >= 0)
+					a = *get(G, o->a, &t);
+				*G = *F;
+				if (vf_facts_assume_scc(G, 0) && (o->op == VF_S_CMOV || (o->bk && o->b >= 0)))
+					b = *get(G, o->op == VF_S_CMOV ? d : o->b, &t);
+			}
+			free(G);
+			if (!o->ak || (o->op == VF_S_CSELECT && !o->bk) || !join_fact(&r, &a, &b)) {
+				kill_reg(F, d);
+				return;
+			}
+			r.rel = 0;
+		}
+		if (r.rel && r.base == d)
+			r.rel = 0;
+		r.reg = (uint8_t)d;
+		r.tested = 0;
+		kill_reg(F, d);
+		put(F, &r);
+		return;
+	}
 	case VF_S_ADD:
 	case VF_S_SUB: {
 		uint32_t cl, ch;

@@ -328,7 +328,8 @@ typedef struct vf_sfacts {
 /* Decoded scalar semantics of an instruction (sfacts.c). */
 enum { VF_S_OTHER = 0, VF_S_MOV, VF_S_MOV64, VF_S_ADD, VF_S_SUB, VF_S_ADDC, VF_S_SUBB,
        VF_S_LSHR, VF_S_LSHL, VF_S_AND, VF_S_OR, VF_S_MUL, VF_S_CMP, VF_S_GETPC,
-       VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_NONE };
+       VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_CSELECT,
+       VF_S_CMOV, VF_S_NONE };
 typedef struct vf_sop {
 	uint8_t op, cmp, sgn, keepscc; /* keepscc: the instruction does not write SCC */
 	uint8_t carry;             /* ADD/SUB: u32 forms set SCC to the carry */

@@ -103,6 +103,90 @@ static void test_infeasible_edge_pruned(void **state)
 	kw_verify_result_free(r);
 }
 
+/* A VALU reading the tested SGPR as a source keeps its facts; one whose
+ * second operand is a carry out (VOP3b) writes it. */
+static void test_valu_sgpr_source(void **state)
+{
+	static const char *const reads[] = { "\tv_cvt_f32_u32_e32 v6, s11\n",
+					     "\tv_mul_u32_u24_e64 v7, v6, s11\n",
+					     "\tv_fma_f32 v6, s11, v2, v3\n",
+					     "\tv_cmp_eq_u32_e64 s[20:21], v7, s11\n" };
+	static const char *const writes[] = { "\tv_add_co_u32_e64 v6, s[10:11], v7, v8\n",
+					      "\tv_addc_co_u32_e64 v6, s[10:11], v7, v8, vcc\n",
+					      "\tv_mad_u64_u32 v[6:7], s[10:11], v8, v9, 0\n",
+					      "\tv_div_scale_f32 v6, s[10:11], v7, v8, v7\n" };
+	kw_verify_result *r;
+	char text[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		snprintf(text, sizeof(text), PREFETCH("%s"), reads[i]);
+		r = run(text);
+		if (races(r))
+			fail_msg("%s: the fact on s11 was dropped", reads[i]);
+		kw_verify_result_free(r);
+	}
+	for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+		snprintf(text, sizeof(text), PREFETCH("%s"), writes[i]);
+		r = run(text);
+		if (at(r, KW_VF_RACE_RAW, 9) != 1)
+			fail_msg("%s writes s11: the race must be reported", writes[i]);
+		kw_verify_result_free(r);
+	}
+}
+
+/* s_cselect / s_cmov: the register holds one of the sources (both when
+ * SCC is unknown, the chosen one when it is decided).  SEL sets s5; the
+ * read without a wait is reached only when s5 == 0. */
+#define SELECT(SEL)                                     \
+	"k:\n"                                          \
+	SEL                                             /* 2-4 */ \
+	"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" \
+	"\ts_cmp_eq_u32 s5, 0\n"                        \
+	"\ts_cbranch_scc0 .Lwait\n"                     \
+	"\tv_mov_b32 v3, v1\n"                          /* 8 */ \
+	"\ts_endpgm\n"                                  \
+	".Lwait:\n"                                     \
+	"\ts_waitcnt vmcnt(0)\n"                        \
+	"\tv_mov_b32 v3, v1\n"                          \
+	"\ts_endpgm\n"
+
+static void test_select(void **state)
+{
+	static const char *const never_zero[] = {
+		"\ts_cmp_eq_u32 s61, s62\n\ts_cselect_b32 s5, 1, 2\n\ts_nop 0\n",
+		"\ts_and_b32 s9, s9, 3\n\ts_cmp_eq_u32 s9, 0\n\ts_cselect_b32 s5, 4, s9\n",
+		"\ts_mov_b32 s6, 0\n\ts_cmp_eq_u32 s6, 0\n\ts_cselect_b32 s5, 1, 0\n",
+		"\ts_mov_b32 s5, 1\n\ts_cmp_eq_u32 s61, s62\n\ts_cmov_b32 s5, 2\n",
+		"\ts_mov_b32 s5, 1\n\ts_cmp_lg_u32 s5, 1\n\ts_cmov_b32 s5, 0\n",
+	};
+	static const char *const maybe_zero[] = {
+		"\ts_cmp_eq_u32 s61, s62\n\ts_cselect_b32 s5, 0, 2\n\ts_nop 0\n",
+		"\ts_and_b32 s9, s9, 3\n\ts_cmp_eq_u32 s61, 0\n\ts_cselect_b32 s5, 4, s9\n",
+		"\ts_mov_b32 s6, 0\n\ts_cmp_eq_u32 s6, 0\n\ts_cselect_b32 s5, 0, 1\n",
+		"\ts_mov_b32 s5, 1\n\ts_cmp_eq_u32 s61, s62\n\ts_cmov_b32 s5, 0\n",
+		"\ts_mov_b32 s5, 1\n\ts_cmp_eq_u32 s5, 1\n\ts_cmovk_i32 s5, 0x0\n",
+	};
+	kw_verify_result *r;
+	char text[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(never_zero) / sizeof(never_zero[0]); i++) {
+		snprintf(text, sizeof(text), SELECT("%s"), never_zero[i]);
+		r = run(text);
+		if (races(r))
+			fail_msg("%s: s5 is never 0, the path does not exist", never_zero[i]);
+		kw_verify_result_free(r);
+	}
+	for (size_t i = 0; i < sizeof(maybe_zero) / sizeof(maybe_zero[0]); i++) {
+		snprintf(text, sizeof(text), SELECT("%s"), maybe_zero[i]);
+		r = run(text);
+		if (at(r, KW_VF_RACE_RAW, 8) != 1)
+			fail_msg("%s: s5 may be 0, the race must be reported", maybe_zero[i]);
+		kw_verify_result_free(r);
+	}
+}
+
 /* A counter derived from the tested register by s_sub / s_lshr by a
  * constant: the second test decides through the relation. */
 #define DERIVED(DERIVE, TEST)                           \
@@ -429,6 +513,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_infeasible_edge_pruned),
 		cmocka_unit_test(test_derived_counter),
+		cmocka_unit_test(test_valu_sgpr_source),
+		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_loop_settles),
 		cmocka_unit_test(test_call_followed),
 		cmocka_unit_test(test_wait_after_call_needed),

@@ -41,8 +41,8 @@ def main():
     ap.add_argument("--corpus", default=DEFAULT)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=300)
-    ap.add_argument("--max-infeasible", type=int, default=340,
-                    help="infeasible-labelled races still reported (of 1325; 321 with 16 partitions per block)")
+    ap.add_argument("--max-infeasible", type=int, default=0,
+                    help="infeasible-labelled races still reported (of 1325; 0 with 16 partitions per block)")
     a = ap.parse_args()
     corpus = os.path.normpath(a.corpus)
     if not os.path.isfile(os.path.join(corpus, "races.jsonl")):
