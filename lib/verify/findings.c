@@ -363,6 +363,25 @@ int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
 	return 0;
 }
 
+int vf_finding_tighten(kw_verify_result *r, size_t i, int needed, int have, const char *message)
+{
+	kw_verify_finding *f;
+	const char *m;
+
+	if (i >= r->n)
+		return 0;
+	f = &r->f[i];
+	if (needed < 0 || (f->needed >= 0 && f->needed <= needed))
+		return 0;
+	m = arena_dup(&r->arena, message, message ? strlen(message) : 0);
+	if (!m)
+		return KW_ENOMEM;
+	f->needed = needed;
+	f->have = have;
+	f->message = m;
+	return 0;
+}
+
 static int cmp_finding(const void *a, const void *b)
 {
 	const kw_verify_finding *x = a, *y = b;

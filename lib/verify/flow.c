@@ -415,18 +415,27 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 	const vf_inst *in = &p->insts[at];
 	const vf_func *f = p->nfuncs ? &p->funcs[in->func] : NULL;
 	vf_finding_in fi;
+	uint32_t *slot_of = NULL;
+	size_t n0;
 
 	if (!w->report || w->rc)
 		return;
 	if (w->seen) {
-		/* the same block is analysed once per calling context */
+		/* the same block is analysed once per calling context and path
+		 * partition: one finding, with the smallest count any needs */
 		uint64_t key = (uint64_t)code | ((uint64_t)at << 4) | ((uint64_t)(prod + 1) << 34);
-		if (hget(w->seen, key, 0, 0))
+		uint32_t *v = hget(w->seen, key, 0, 0);
+		if (v) {
+			if (*v && vf_finding_tighten(w->r, *v - 1, needed, have, msg))
+				w->rc = KW_ENOMEM;
 			return;
-		if (!hget(w->seen, key, 1, 1)) {
+		}
+		v = hget(w->seen, key, 1, 0);
+		if (!v) {
 			w->rc = KW_ENOMEM;
 			return;
 		}
+		slot_of = v;
 	}
 	memset(&fi, 0, sizeof(fi));
 	fi.code = code;
@@ -444,8 +453,11 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 	fi.mnemonic_len = in->mnem_len;
 	fi.allow = in->allow;
 	fi.message = msg;
+	n0 = w->r->n;
 	if (vf_finding_add(w->r, &fi))
 		w->rc = KW_ENOMEM;
+	else if (slot_of && w->r->n > n0)
+		*slot_of = (uint32_t)w->r->n; /* its index + 1 */
 }
 
 /* ---- waits ---- */
@@ -513,15 +525,17 @@ static void do_wait(work *w, uint32_t at)
 
 /* ---- hazards ---- */
 
-/* Count that would complete the pending write (class k, score s). */
+/* Count that would complete the pending write (class k, score s): the
+ * younger ops issued after it up to the last wait on its counter since it
+ * (so that "use cnt(N) in the last wait" is a fix: ops issued after that
+ * wait do not count for it), or up to now when no wait came since it. */
 static int needed_for(const work *w, int k, uint32_t s)
 {
-	uint32_t age;
-
 	if (w->isa->cls_ooo[k])
 		return 0;
-	age = w->ub[k] - s;
-	return (int)age;
+	if (w->wub[k] >= s && w->isa->cls_cnt[k] >= 0)
+		return (int)(w->wub[k] - s);
+	return (int)(w->ub[k] - s);
 }
 
 static int have_for(const work *w, int k, uint32_t s)
@@ -570,6 +584,37 @@ static int find_pending(work *w, uint16_t slot, uint8_t n, uint32_t allowed_cls,
 		}
 	}
 	return 0;
+}
+
+/* Of the pending writes on slots [slot, slot+n): the one needing the
+ * smallest count (the youngest on a tie); 0 if none. */
+static int find_most(work *w, uint16_t slot, uint8_t n, uint32_t allowed_cls, int *kout,
+		     uint16_t *sout)
+{
+	int found = 0, best = 0;
+	uint32_t bscore = 0;
+
+	for (uint16_t s = slot; s < slot + n; s++) {
+		int k;
+		uint16_t s1;
+		if (!find_pending(w, s, 1, allowed_cls, &k, &s1))
+			continue;
+		for (k = 0; k < VF_NCLS; k++) {
+			int nd;
+			if (!((w->mask[s] >> k) & 1) || !((allowed_cls >> k) & 1) ||
+			    w->score[k][s] <= w->lb[k])
+				continue;
+			nd = needed_for(w, k, w->score[k][s]);
+			if (!found || nd < best || (nd == best && w->score[k][s] > bscore)) {
+				found = 1;
+				best = nd;
+				bscore = w->score[k][s];
+				*kout = k;
+				*sout = s;
+			}
+		}
+	}
+	return found;
 }
 
 static const char *class_note(const work *w, int k)
@@ -753,13 +798,18 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 				w->fixed |= (uint16_t)(1u << c);
 			}
 	}
-	while (find_pending(w, slot, n, ~ignore_cls, &k, &s)) {
+	/* the finding names the most demanding producer (the smallest count
+	 * that completes it), so that its fix covers the others, which are
+	 * then retired with it */
+	for (int most = 1; most ? find_most(w, slot, n, ~ignore_cls, &k, &s)
+				: find_pending(w, slot, n, ~ignore_cls, &k, &s);
+	     most = 0) {
 		uint32_t sc = w->score[k][s];
 		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
 		uint32_t prod = w->prod[k][s];
 
 		if (!reported && w->report) {
-			char reg[32], msg[1280], m[64], pm[64], hv[48], extra[320], fix[128], path[400], ops[64];
+			char reg[32], msg[1280], m[64], pm[64], hv[48], extra[320], fix[128], path[400], ops[96];
 			int c = w->isa->cls_cnt[k];
 			int code = write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW;
 			reg_text(reg, sizeof(reg), slot, n);
@@ -794,7 +844,10 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 					 needed, w->p->insts[at].line);
 			path_text(w, path, sizeof(path));
 			ops[0] = 0;
-			if (!w->isa->cls_ooo[k])
+			if (!w->isa->cls_ooo[k] && have >= 0)
+				snprintf(ops, sizeof(ops), " (%d younger %s ops issued between it and that wait)",
+					 needed, cname(w, c));
+			else if (!w->isa->cls_ooo[k])
 				snprintf(ops, sizeof(ops), " (%d younger %s ops issued after it)", needed,
 					 cname(w, c));
 			snprintf(msg, sizeof(msg),

@@ -268,6 +268,10 @@ int vf_result_new(kw_verify_result **out, const kw_verify_opts *o, kw_error *err
 int vf_rules_parse(kw_verify_result *r, const char *text, kw_error *err);
 /* 0, or KW_ENOMEM. */
 int vf_finding_add(kw_verify_result *r, const vf_finding_in *in);
+/* Finding i (added by vf_finding_add) met again on another path (partition
+ * or calling context) that needs a smaller count: it takes that path's
+ * count, wait and message, so its fix covers every path.  0, or KW_ENOMEM. */
+int vf_finding_tighten(kw_verify_result *r, size_t i, int needed, int have, const char *message);
 void vf_findings_sort(kw_verify_result *r);
 
 /* ---- reading (read.c), operands (operand.c) ---- */

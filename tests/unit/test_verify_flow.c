@@ -232,6 +232,88 @@ static void test_derived_counter(void **state)
 	kw_verify_result_free(r);
 }
 
+/* The count a finding asks for is the one its fix needs: ops issued
+ * after the last wait do not count for that wait. */
+static void test_fix_at_last_wait(void **state)
+{
+	static const char text[] = "k:\n"
+				   "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+				   "\tbuffer_load_dword v0, v2, s[4:7], 0 offen\n" /* 3 */
+				   "\tbuffer_load_dword v5, v2, s[4:7], 0 offen\n"
+				   "\ts_waitcnt vmcnt(2)\n"                         /* 1 younger than line 3 */
+				   "\tbuffer_load_dword v6, v2, s[4:7], 0 offen\n"
+				   "\tv_mov_b32 v8, v0\n"                           /* 7 */
+				   "\ts_endpgm\n";
+	kw_verify_result *r = run(text);
+	const kw_verify_finding *f;
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 7), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->producer_line, 3);
+	assert_int_equal(f->needed, 1);
+	assert_int_equal(f->have, 2);
+	assert_non_null(strstr(f->message, "use vmcnt(1) in the last wait"));
+	kw_verify_result_free(r);
+}
+
+/* A read of registers written by two loads still in flight names the one
+ * needing the smaller count: its fix covers the other. */
+static void test_most_demanding_producer(void **state)
+{
+	static const char text[] = "k:\n"
+				   "\tbuffer_load_dword v0, v2, s[4:7], 0 offen\n" /* 2: needs vmcnt(2) */
+				   "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" /* 3: needs vmcnt(1) */
+				   "\tbuffer_load_dword v5, v2, s[4:7], 0 offen\n"
+				   "\ts_waitcnt vmcnt(3)\n"
+				   "\tbuffer_load_dword v6, v2, s[4:7], 0 offen\n"
+				   "\tv_add_f64 v[8:9], v[0:1], v[0:1]\n"          /* 7 */
+				   "\ts_endpgm\n";
+	kw_verify_result *r = run(text);
+	const kw_verify_finding *f;
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 7), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->producer_line, 3);
+	assert_int_equal(f->needed, 1);
+	kw_verify_result_free(r);
+}
+
+/* One producer reaching a read on two path partitions with different
+ * counts after it: the finding takes the path needing the smaller count
+ * (its fix covers both), whichever partition the analysis met first. */
+static void test_tightest_path(void **state)
+{
+	static const char text[] = "k:\n"
+				   "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" /* 2 */
+				   "\ts_cmp_eq_u32 s11, 0\n"
+				   "\ts_cbranch_scc1 .Lz\n"
+				   "\tbuffer_load_dword v5, v2, s[4:7], 0 offen\n"
+				   "\tbuffer_load_dword v6, v2, s[4:7], 0 offen\n"
+				   ".Lj:\n"
+				   "\ts_waitcnt vmcnt(3)\n"
+				   "\tv_mov_b32 v3, v1\n"                           /* 9 */
+				   "\ts_cmp_eq_u32 s11, 0\n"
+				   "\ts_cbranch_scc1 .Le\n"
+				   "\ts_nop 0\n"
+				   ".Le:\n"
+				   "\ts_endpgm\n"
+				   ".Lz:\n"
+				   "\ts_branch .Lj\n";
+	kw_verify_result *r = run(text);
+	const kw_verify_finding *f;
+
+	(void)state;
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 9), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->producer_line, 2);
+	assert_int_equal(f->needed, 0);
+	assert_non_null(strstr(f->message, "use vmcnt(0)"));
+	assert_non_null(strstr(f->message, "s11 == 0"));
+	kw_verify_result_free(r);
+}
+
 /* A loop whose counter changes every trip: the analysis still settles
  * (widening) and keeps the real race of the last trip. */
 static void test_loop_settles(void **state)
@@ -515,6 +597,9 @@ int main(void)
 		cmocka_unit_test(test_derived_counter),
 		cmocka_unit_test(test_valu_sgpr_source),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_fix_at_last_wait),
+		cmocka_unit_test(test_most_demanding_producer),
+		cmocka_unit_test(test_tightest_path),
 		cmocka_unit_test(test_loop_settles),
 		cmocka_unit_test(test_call_followed),
 		cmocka_unit_test(test_wait_after_call_needed),

@@ -137,7 +137,9 @@ typedef struct kw_verify_finding {
 	int64_t offset;        /* byte address from the objdump `// ADDR:` comment; -1 otherwise */
 	int64_t producer_line; /* line of the memory instruction not yet complete; -1 = none */
 	int64_t producer_offset; /* its address (objdump form); -1 otherwise */
-	int needed;            /* count that would make the use safe; -1 = none */
+	int needed;            /* count that would make the use safe in the last wait since the
+	                        * producer (or before the use when none): the smallest any path
+	                        * to the use needs; -1 = none */
 	int have;              /* count waited for on the worst path; -1 = no wait on that counter */
 	const char *counter;   /* "lgkmcnt", "loadcnt", ...; "" = none */
 	const char *reg;       /* register as written ("v[34:35]"); "" = none */
