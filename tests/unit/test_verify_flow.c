@@ -343,6 +343,17 @@ static void test_lds_latency(void **state)
 	assert_non_null(strstr(f->message, "relies on LDS latency"));
 	assert_non_null(strstr(f->message, "allow lds_latency"));
 	kw_verify_result_free(r);
+	/* suppression files written for kwgen-verify-6 name it race_lds_latency */
+	for (int old = 0; old < 2; old++) {
+		kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+		kw_error err = KW_ERROR_INIT;
+		o.isa = "gfx942";
+		o.suppressions = old ? "race_lds_latency line=45\n" : "lds_latency line=45\n";
+		assert_int_equal(kw_verify_text(&r, text, strlen(text), &o, &err), 0);
+		assert_int_equal(kw_verify_result_total(r, KW_VF_LDS_LATENCY), 0);
+		assert_int_equal(kw_verify_result_suppressed(r), 1);
+		kw_verify_result_free(r);
+	}
 	/* the same distance with no matrix op in between (a relaxed count in
 	 * compiler output): race_raw */
 	{
