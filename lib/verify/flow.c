@@ -595,14 +595,16 @@ static int find_most(work *w, uint16_t slot, uint8_t n, uint32_t allowed_cls, in
 	uint32_t bscore = 0;
 
 	for (uint16_t s = slot; s < slot + n; s++) {
-		int k;
-		uint16_t s1;
-		if (!find_pending(w, s, 1, allowed_cls, &k, &s1))
-			continue;
-		for (k = 0; k < VF_NCLS; k++) {
+		uint16_t m = w->mask[s];
+		for (int k = 0; m && k < VF_NCLS; k++) {
 			int nd;
-			if (!((w->mask[s] >> k) & 1) || !((allowed_cls >> k) & 1) ||
-			    w->score[k][s] <= w->lb[k])
+			if (!((m >> k) & 1))
+				continue;
+			if (w->score[k][s] <= w->lb[k]) {
+				w->mask[s] &= (uint16_t)~(1u << k);
+				continue;
+			}
+			if (!((allowed_cls >> k) & 1))
 				continue;
 			nd = needed_for(w, k, w->score[k][s]);
 			if (!found || nd < best || (nd == best && w->score[k][s] > bscore)) {

@@ -1231,6 +1231,32 @@ static void scc_nz(vf_facts *F, int d)
 	F->scc.ib = 0;
 }
 
+/* The fact of register r when SCC (a comparison) is v: vf_facts_assume_scc
+ * on a copy of the registers it can narrow (the compared ones, their
+ * relation bases, r); *out unchanged when that SCC is impossible. */
+static void arm_fact(const vf_facts *F, int v, int r, vf_sfact *out)
+{
+	vf_facts G;
+	int regs[6] = { F->scc.a, F->scc.b, -1, -1, r, -1 };
+
+	memset(G.has, 0, sizeof(G.has));
+	G.scc = F->scc;
+	for (int i = 0; i < 2; i++)
+		if (regs[i] >= 0 && regs[i] < VF_NSGPR && F->has[regs[i]] && F->f[regs[i]].rel)
+			regs[2 + i] = F->f[regs[i]].base;
+	if (r >= 0 && r < VF_NSGPR && F->has[r] && F->f[r].rel)
+		regs[5] = F->f[r].base;
+	for (int i = 0; i < 6; i++)
+		if (regs[i] >= 0 && regs[i] < VF_NSGPR && F->has[regs[i]]) {
+			G.f[regs[i]] = F->f[regs[i]];
+			G.has[regs[i]] = 1;
+		}
+	if (vf_facts_assume_scc(&G, v)) {
+		vf_sfact t;
+		*out = *get(&G, r, &t);
+	}
+}
+
 void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 {
 	vf_sfact a, b, r;
@@ -1353,16 +1379,12 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		} else {
 			/* each source under its arm's condition (SCC a comparison:
 			 * s9 == 0 ? 4 : s9 is never 0) */
-			vf_facts *G = malloc(sizeof(*G));
-			if (G && F->scc.kind == 2) {
-				*G = *F;
-				if (vf_facts_assume_scc(G, 1) && o->ak && o->a >= 0)
-					a = *get(G, o->a, &t);
-				*G = *F;
-				if (vf_facts_assume_scc(G, 0) && (o->op == VF_S_CMOV || (o->bk && o->b >= 0)))
-					b = *get(G, o->op == VF_S_CMOV ? d : o->b, &t);
+			if (F->scc.kind == 2) {
+				if (o->ak && o->a >= 0)
+					arm_fact(F, 1, o->a, &a);
+				if (o->op == VF_S_CMOV || (o->bk && o->b >= 0))
+					arm_fact(F, 0, o->op == VF_S_CMOV ? d : o->b, &b);
 			}
-			free(G);
 			if (!o->ak || (o->op == VF_S_CSELECT && !o->bk) || !join_fact(&r, &a, &b)) {
 				kill_reg(F, d);
 				return;
