@@ -1556,6 +1556,7 @@ static void relevance_step(const vf_sop *o, uint64_t *live)
 
 	switch (o->op) {
 	case VF_S_CMP:
+	case VF_S_VCMP:
 		if (o->a >= 0 && o->a < VF_NSGPR)
 			SETB(live, o->a);
 		if (o->b >= 0 && o->b < VF_NSGPR)
@@ -1660,7 +1661,7 @@ static int64_t ctx_get(work *w, graph *G, uint32_t parent, uint32_t site)
 
 typedef struct edge {
 	uint32_t block, ctx;
-	int cond;                  /* -1: none; 0/1: SCC on this edge */
+	int cond;                  /* -1: none; 0/1: SCC on this edge; 2: VCC != 0 */
 } edge;
 
 /* Successors of the node just stepped (w's state is its exit state). */
@@ -1716,6 +1717,17 @@ static int successors(work *w, const vf_cfg *g, graph *G, uint32_t b, edge *e)
 		for (int i = 0; i < 2; i++) {
 			int taken = bl->succ[i] == g->block_of[last->aux];
 			e[n++] = (edge){ bl->succ[i], w->ctx, taken ? tk : !tk };
+		}
+		return n;
+	}
+	if (last->kind == VF_I_CBRANCH && (o->op == VF_S_CBR_VCCZ || o->op == VF_S_CBR_VCCNZ) &&
+	    bl->nsucc == 2 && last->aux < p->ninst) {
+		/* only the VCC != 0 edge says something: VCC == 0 may be an
+		 * empty EXEC whatever the compare said */
+		int nz_taken = o->op == VF_S_CBR_VCCNZ;
+		for (int i = 0; i < 2; i++) {
+			int taken = bl->succ[i] == g->block_of[last->aux];
+			e[n++] = (edge){ bl->succ[i], w->ctx, taken == nz_taken ? 2 : -1 };
 		}
 		return n;
 	}
@@ -1902,7 +1914,8 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 						    e[s].block == g.block_of[p->insts[br].aux];
 					w->F2.why = (br + 1) | (taken ? VF_WHY_TAKEN : 0);
 				}
-				if (!vf_facts_assume_scc(&w->F2, e[s].cond))
+				if (e[s].cond == 2 ? !vf_facts_assume_vcc(&w->F2)
+						   : !vf_facts_assume_scc(&w->F2, e[s].cond))
 					continue; /* the facts rule this edge out */
 				vf_facts_view(&w->F2, &ef, w->ebuf);
 			} else {

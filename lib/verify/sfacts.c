@@ -210,6 +210,7 @@ void vf_facts_clear(vf_facts *F)
 {
 	memset(F->has, 0, sizeof(F->has));
 	memset(&F->scc, 0, sizeof(F->scc));
+	memset(&F->vcc, 0, sizeof(F->vcc));
 }
 
 void vf_facts_kill_all(vf_facts *F)
@@ -249,6 +250,8 @@ static void invalidate(vf_facts *F, int r)
 		}
 	if (F->scc.kind == 2 && (F->scc.a == r || F->scc.b == r))
 		F->scc.kind = 0;
+	if (F->vcc.kind == 2 && (F->vcc.a == r || F->vcc.b == r))
+		F->vcc.kind = 0;
 }
 
 static void kill_reg(vf_facts *F, int r)
@@ -269,6 +272,7 @@ void vf_facts_load(vf_facts *F, const vf_sfacts *s)
 		F->has[s->f[i].reg] = 1;
 	}
 	F->scc = s->scc;
+	F->vcc = s->vcc;
 }
 
 void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf)
@@ -279,6 +283,7 @@ void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf)
 		if (F->has[r])
 			buf[s->n++] = F->f[r];
 	s->scc = F->scc;
+	s->vcc = F->vcc;
 	s->valid = 1;
 }
 
@@ -365,6 +370,7 @@ int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 		in->f = f;
 		in->n = o->n;
 		in->scc = o->scc;
+		in->vcc = o->vcc;
 		in->valid = 1;
 		return 1;
 	}
@@ -401,6 +407,14 @@ int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 		if (a->kind != b->kind || a->val != b->val || a->op != b->op || a->sgn != b->sgn ||
 		    a->a != b->a || a->b != b->b || a->ia != b->ia || a->ib != b->ib) {
 			memset(&in->scc, 0, sizeof(in->scc));
+			changed = 1;
+		}
+	}
+	if (in->vcc.kind) {
+		const vf_scc *a = &in->vcc, *b = &o->vcc;
+		if (a->kind != b->kind || a->val != b->val || a->op != b->op || a->sgn != b->sgn ||
+		    a->a != b->a || a->b != b->b || a->ia != b->ia || a->ib != b->ib) {
+			memset(&in->vcc, 0, sizeof(in->vcc));
 			changed = 1;
 		}
 	}
@@ -735,6 +749,22 @@ int vf_facts_assume_scc(vf_facts *F, int v)
 	return 1;
 }
 
+int vf_facts_assume_vcc(vf_facts *F)
+{
+	vf_scc scc = F->scc;
+	int ok;
+
+	if (!F->vcc.kind)
+		return 1;
+	F->scc = F->vcc;
+	ok = vf_facts_assume_scc(F, 1);
+	F->vcc = F->scc;
+	F->scc = scc;
+	/* a register the compare read may be the one SCC compares: SCC keeps
+	 * its comparison (the narrowed facts only make it more precise) */
+	return ok;
+}
+
 int vf_facts_values64(const vf_facts *F, int r, uint64_t *out)
 {
 	vf_sfact t0, t1;
@@ -951,6 +981,18 @@ static int valu_sdst(const char *m, size_t n, int nall, int width)
 	return 0;
 }
 
+/* The text names VCC (vcc, vcc_lo, vcc_hi): the instruction may write it. */
+static int names_vcc(const char *t, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (t[i] == 'v' && t[i + 1] == 'c' && t[i + 2] == 'c' && !(i + 3 < n && t[i + 3] == 'z') &&
+		    !(i + 4 < n && t[i + 3] == 'n' && t[i + 4] == 'z'))
+			return 1;
+	return 0;
+}
+
+#define UNIFORM(i) (op[i].kind == 2 || (op[i].kind == 1 && op[i].n == 1 && op[i].reg < VF_NSGPR))
+
 static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 {
 	const vf_inst *in = &p->insts[at];
@@ -999,6 +1041,43 @@ static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 			o->op = VF_S_CBR_SCC0;
 		else if (eqm(m, mn, "s_cbranch_scc1"))
 			o->op = VF_S_CBR_SCC1;
+		else if (eqm(m, mn, "s_cbranch_vccz"))
+			o->op = VF_S_CBR_VCCZ;
+		else if (eqm(m, mn, "s_cbranch_vccnz"))
+			o->op = VF_S_CBR_VCCNZ;
+		return;
+	}
+	o->vccw = names_vcc(in->tp, in->text_len) ||
+		  (o->kill[0] >= 0 && o->kill[0] + (o->killn ? o->killn : 1) > VF_NSGPR) ||
+		  (o->kill[1] >= 0 && o->kill[1] + (o->killn ? o->killn : 1) > VF_NSGPR);
+	/* v_cmp_<op>_{i32,u32}_e64 vcc, a, b with SGPR / constant sources:
+	 * the same in every lane, so VCC != 0 says the condition holds */
+	if (pfxm(m, mn, "v_cmp_") && mn == 16 && m[8] == '_' && (m[9] == 'i' || m[9] == 'u') &&
+	    !memcmp(m + 10, "32_e64", 6) && nop == 3 && op[0].kind == 1 && op[0].reg == VF_NSGPR) {
+		int cop = -1;
+		if (!memcmp(m + 6, "eq", 2))
+			cop = VF_CMP_EQ;
+		else if (!memcmp(m + 6, "ne", 2))
+			cop = VF_CMP_NE;
+		else if (!memcmp(m + 6, "lt", 2))
+			cop = VF_CMP_LT;
+		else if (!memcmp(m + 6, "le", 2))
+			cop = VF_CMP_LE;
+		else if (!memcmp(m + 6, "gt", 2))
+			cop = VF_CMP_GT;
+		else if (!memcmp(m + 6, "ge", 2))
+			cop = VF_CMP_GE;
+		if (cop >= 0 && UNIFORM(1) && UNIFORM(2)) {
+			o->op = VF_S_VCMP;
+			o->cmp = (uint8_t)cop;
+			o->sgn = m[9] == 'i';
+			o->a = (int16_t)(op[1].kind == 1 ? op[1].reg : -1);
+			o->ia = op[1].imm;
+			o->ak = 1;
+			o->b = (int16_t)(op[2].kind == 1 ? op[2].reg : -1);
+			o->ib = op[2].imm;
+			o->bk = 1;
+		}
 		return;
 	}
 	if (!pfxm(m, mn, "s_"))
@@ -1151,7 +1230,7 @@ vf_sop *vf_sops_decode(const vf_prog *p)
 			const vf_op *ops = &p->ops[in->op0];
 			for (uint8_t k = 0; k < in->nops; k++)
 				any |= ops[k].def && ops[k].slot >= VF_SLOT_S && ops[k].slot < VF_SLOT_TTMP;
-			if (!any && !memchr(in->tp, 's', in->text_len)) {
+			if (!any && !memchr(in->tp, 's', in->text_len) && !names_vcc(in->tp, in->text_len)) {
 				s[i].d = s[i].a = s[i].b = -1;
 				s[i].kill[0] = s[i].kill[1] = -1;
 				s[i].keepscc = 1;
@@ -1262,11 +1341,35 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 	vf_sfact a, b, r;
 	int d = o->d;
 
+	if (o->vccw && o->op != VF_S_VCMP)
+		memset(&F->vcc, 0, sizeof(F->vcc));
+
 	switch (o->op) {
 	case VF_S_CBR_SCC0:
 	case VF_S_CBR_SCC1:
+	case VF_S_CBR_VCCZ:
+	case VF_S_CBR_VCCNZ:
 	case VF_S_SETPC:
 		return;
+	case VF_S_VCMP: {
+		vf_scc scc = F->scc;
+		memset(&F->scc, 0, sizeof(F->scc));
+		F->scc.kind = 2;
+		F->scc.op = o->cmp;
+		F->scc.sgn = o->sgn;
+		F->scc.a = o->a;
+		F->scc.b = o->b;
+		F->scc.ia = o->ia;
+		F->scc.ib = o->ib;
+		/* decided false: VCC == 0 whatever EXEC holds */
+		if (vf_facts_scc(F) == 0) {
+			memset(&F->scc, 0, sizeof(F->scc));
+			F->scc.kind = 1;
+		}
+		F->vcc = F->scc;
+		F->scc = scc; /* a VALU op leaves SCC alone */
+		return;
+	}
 	case VF_S_CMP: {
 		memset(&F->scc, 0, sizeof(F->scc));
 		if (!o->ak || !o->bk)

@@ -324,6 +324,8 @@ typedef struct vf_facts {
 	uint8_t has[VF_NSGPR];
 	vf_sfact f[VF_NSGPR];
 	vf_scc scc;
+	vf_scc vcc;                /* VCC != 0 as a comparison (a uniform integer
+				      v_cmp_*_e64 vcc set it); kind 0 unknown */
 	uint32_t why;              /* set before vf_facts_assume_scc: the branch
 				      (vf_sfact.why form) its narrowing is put on */
 } vf_facts;
@@ -333,17 +335,18 @@ typedef struct vf_sfacts {
 	vf_sfact *f;
 	uint32_t n;
 	uint8_t valid;
-	vf_scc scc;
+	vf_scc scc, vcc;
 } vf_sfacts;
 
 /* Decoded scalar semantics of an instruction (sfacts.c). */
 enum { VF_S_OTHER = 0, VF_S_MOV, VF_S_MOV64, VF_S_ADD, VF_S_SUB, VF_S_ADDC, VF_S_SUBB,
        VF_S_LSHR, VF_S_LSHL, VF_S_AND, VF_S_OR, VF_S_MUL, VF_S_CMP, VF_S_GETPC,
        VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_CSELECT,
-       VF_S_CMOV, VF_S_NONE };
+       VF_S_CMOV, VF_S_VCMP, VF_S_CBR_VCCZ, VF_S_CBR_VCCNZ, VF_S_NONE };
 typedef struct vf_sop {
 	uint8_t op, cmp, sgn, keepscc; /* keepscc: the instruction does not write SCC */
 	uint8_t carry;             /* ADD/SUB: u32 forms set SCC to the carry */
+	uint8_t vccw;              /* may write VCC (names it) */
 	int16_t d, a, b;           /* SGPR index, -1 none / immediate */
 	uint8_t dn, ak, bk;        /* dest count; a/b known (register or immediate) */
 	uint32_t ia, ib;
@@ -367,6 +370,10 @@ void vf_facts_step(vf_facts *F, const vf_sop *op, int64_t addr);
 int vf_facts_scc(const vf_facts *F);
 /* Assume SCC == v; 0 if that contradicts the facts (edge not taken). */
 int vf_facts_assume_scc(vf_facts *F, int v);
+/* Assume VCC != 0 (s_cbranch_vccnz taken, s_cbranch_vccz not taken) after
+ * a uniform integer compare: its condition holds.  0 if the facts rule it
+ * out.  (VCC == 0 says nothing: EXEC may be zero.) */
+int vf_facts_assume_vcc(vf_facts *F);
 /* Exact values (up to VF_SETK) of the 64-bit pair at SGPR r; count or -1. */
 int vf_facts_values64(const vf_facts *F, int r, uint64_t *out);
 /* Append a description of the narrowed facts to buf, each with the branch

@@ -232,6 +232,54 @@ static void test_derived_counter(void **state)
 	kw_verify_result_free(r);
 }
 
+/* s_cbranch_vccz / vccnz after a v_cmp_*_e64 of SGPRs or constants: the
+ * compare is the same in every lane, so VCC != 0 means it held (VCC == 0
+ * may also be an empty EXEC: that edge says nothing).  The load is issued
+ * only when s11 != 0; BR jumps to the read without a wait. */
+#define VCC(CMP, MID, BR)                               \
+	"k:\n"                                          \
+	"\ts_cmp_eq_u32 s11, 0\n"                       \
+	"\ts_cbranch_scc1 .Lskip\n"                     \
+	"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n" \
+	".Lskip:\n"                                     \
+	CMP MID BR                                      /* 6-8 */ \
+	"\ts_waitcnt vmcnt(0)\n"                        \
+	".Lread:\n"                                     \
+	"\tv_mov_b32 v3, v1\n"                          /* 11 */ \
+	"\ts_endpgm\n"
+
+static void test_vcc_branch(void **state)
+{
+	static const char *const cases[][4] = {
+		/* CMP, MID, BR, races at 11 */
+		{ "\tv_cmp_eq_u32_e64 vcc, s11, 0\n", "\ts_nop 0\n", "\ts_cbranch_vccnz .Lread\n", "0" },
+		{ "\tv_cmp_gt_u32_e64 vcc, 1, s11\n", "\ts_nop 0\n", "\ts_cbranch_vccnz .Lread\n", "0" },
+		{ "\tv_cmp_ne_u32_e64 vcc, s11, 0\n", "\ts_nop 0\n", "\ts_cbranch_vccz .Lread\n", "1" },
+		{ "\tv_cmp_eq_u32_e64 vcc, s12, 0\n", "\ts_nop 0\n", "\ts_cbranch_vccnz .Lread\n", "1" },
+		{ "\tv_cmp_eq_u32_e64 vcc, s11, 0\n", "\tv_cmp_lt_u32_e32 vcc, v5, v6\n",
+		  "\ts_cbranch_vccnz .Lread\n", "1" },
+		/* decided when VCC was written: s11 changing after it does not matter */
+		{ "\tv_cmp_eq_u32_e64 vcc, s11, 0\n", "\ts_mov_b32 s11, 0\n", "\ts_cbranch_vccnz .Lread\n",
+		  "0" },
+		{ "\ts_mov_b32 s11, s12\n\tv_cmp_eq_u32_e64 vcc, s11, 0\n", "",
+		  "\ts_cbranch_vccnz .Lread\n", "1" },
+		{ "\tv_cmp_eq_u32_e64 vcc, s11, 0\n", "\ts_and_b64 vcc, vcc, s[20:21]\n",
+		  "\ts_cbranch_vccnz .Lread\n", "1" },
+	};
+	kw_verify_result *r;
+	char text[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), VCC("%s", "%s", "%s"), cases[i][0], cases[i][1], cases[i][2]);
+		r = run(text);
+		if (at(r, KW_VF_RACE_RAW, 11) != atoi(cases[i][3]) || races(r) != (uint64_t)atoi(cases[i][3]))
+			fail_msg("%s%s%s: expected %s race(s) at line 11", cases[i][0], cases[i][1],
+				 cases[i][2], cases[i][3]);
+		kw_verify_result_free(r);
+	}
+}
+
 /* The count a finding asks for is the one its fix needs: ops issued
  * after the last wait do not count for that wait. */
 static void test_fix_at_last_wait(void **state)
@@ -663,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_derived_counter),
 		cmocka_unit_test(test_valu_sgpr_source),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_vcc_branch),
 		cmocka_unit_test(test_fix_at_last_wait),
 		cmocka_unit_test(test_most_demanding_producer),
 		cmocka_unit_test(test_tightest_path),
