@@ -211,6 +211,14 @@ void vf_facts_clear(vf_facts *F)
 	memset(F->has, 0, sizeof(F->has));
 	memset(&F->scc, 0, sizeof(F->scc));
 	memset(&F->vcc, 0, sizeof(F->vcc));
+	F->basem[0] = F->basem[1] = 0;
+}
+
+/* f (a fact about to be stored in F) may be related to its base. */
+static void note_base(vf_facts *F, const vf_sfact *f)
+{
+	if (f->rel && f->base < 128)
+		F->basem[f->base >> 6] |= 1ull << (f->base & 63);
 }
 
 void vf_facts_kill_all(vf_facts *F)
@@ -232,6 +240,7 @@ static void put(vf_facts *F, const vf_sfact *f)
 		return;
 	if (informative(f)) {
 		F->f[f->reg] = *f;
+		note_base(F, f);
 		F->has[f->reg] = 1;
 	} else {
 		F->has[f->reg] = 0;
@@ -242,12 +251,15 @@ static void put(vf_facts *F, const vf_sfact *f)
  * comparison reading it no longer hold. */
 static void invalidate(vf_facts *F, int r)
 {
-	for (int q = 0; q < VF_NSGPR; q++)
-		if (F->has[q] && F->f[q].rel && F->f[q].base == r) {
-			F->f[q].rel = 0;
-			if (!informative(&F->f[q]))
-				F->has[q] = 0;
-		}
+	if ((F->basem[r >> 6] >> (r & 63)) & 1) {
+		for (int q = 0; q < VF_NSGPR; q++)
+			if (F->has[q] && F->f[q].rel && F->f[q].base == r) {
+				F->f[q].rel = 0;
+				if (!informative(&F->f[q]))
+					F->has[q] = 0;
+			}
+		F->basem[r >> 6] &= ~(1ull << (r & 63));
+	}
 	if (F->scc.kind == 2 && (F->scc.a == r || F->scc.b == r))
 		F->scc.kind = 0;
 	if (F->vcc.kind == 2 && (F->vcc.a == r || F->vcc.b == r))
@@ -270,6 +282,7 @@ void vf_facts_load(vf_facts *F, const vf_sfacts *s)
 	for (uint32_t i = 0; i < s->n; i++) {
 		F->f[s->f[i].reg] = s->f[i];
 		F->has[s->f[i].reg] = 1;
+		note_base(F, &s->f[i]);
 	}
 	F->scc = s->scc;
 	F->vcc = s->vcc;
@@ -645,6 +658,7 @@ static int refine(vf_facts *F, int r, vf_sfact *nf)
 	nf->reg = (uint8_t)r;
 	nf->why = F->why;
 	F->f[r] = *nf;
+	note_base(F, nf);
 	F->has[r] = 1;
 	if (nf->rel && nf->base < VF_NSGPR && nf->base != r) {
 		int b = nf->base;
@@ -670,6 +684,7 @@ static int refine(vf_facts *F, int r, vf_sfact *nf)
 		bf.tested = 1;
 		bf.why = F->why;
 		F->f[b] = bf;
+		note_base(F, &bf);
 		F->has[b] = 1;
 	}
 	for (int q = 0; q < VF_NSGPR; q++) {
@@ -1320,6 +1335,8 @@ static void arm_fact(const vf_facts *F, int v, int r, vf_sfact *out)
 
 	memset(G.has, 0, sizeof(G.has));
 	G.scc = F->scc;
+	G.basem[0] = F->basem[0];
+	G.basem[1] = F->basem[1];
 	for (int i = 0; i < 2; i++)
 		if (regs[i] >= 0 && regs[i] < VF_NSGPR && F->has[regs[i]] && F->f[regs[i]].rel)
 			regs[2 + i] = F->f[regs[i]].base;

@@ -324,6 +324,7 @@ typedef struct vf_facts {
 	uint8_t has[VF_NSGPR];
 	vf_sfact f[VF_NSGPR];
 	vf_scc scc;
+	uint64_t basem[2];         /* SGPRs some fact may be related to (a superset) */
 	vf_scc vcc;                /* VCC != 0 as a comparison (a uniform integer
 				      v_cmp_*_e64 vcc set it); kind 0 unknown */
 	uint32_t why;              /* set before vf_facts_assume_scc: the branch
