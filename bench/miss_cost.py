@@ -77,6 +77,21 @@ def measure(binary, kind, n, tmp, flags=()):
     p = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
                           binary, "--listen", "127.0.0.1:0", "--db", db] + extra,
                          stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    try:
+        post(p, kind, n)
+    finally:
+        if p.poll() is None:  # a failed check: stop what was started
+            p.kill()
+            p.wait()
+    with open(out) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise RuntimeError("no totals in " + out)
+
+
+def post(p, kind, n):
+    """Send n misses of kind to the kwgend p started, then SIGTERM it."""
     port = None
     t_end = time.time() + 120
     while time.time() < t_end:
@@ -108,11 +123,6 @@ def measure(binary, kind, n, tmp, flags=()):
     p.send_signal(signal.SIGTERM)
     p.stderr.read()
     assert p.wait(timeout=300) == 0
-    with open(out) as f:
-        for line in f:
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    raise RuntimeError("no totals in " + out)
 
 
 def main():
