@@ -186,16 +186,6 @@ char *kw_arena_strdup(kw_arena *a, const char *s)
 	return p;
 }
 
-int kw_arena_owns(const kw_arena *a, const void *p)
-{
-	const unsigned char *q = p;
-
-	for (const kw_arena_chunk *c = a->head; c; c = c->next)
-		if (q >= c->data && q < c->data + c->size)
-			return 1;
-	return 0;
-}
-
 void kw_arena_reset(kw_arena *a)
 {
 	kw_arena_chunk *c = a->head, *next;

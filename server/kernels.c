@@ -34,7 +34,6 @@
 
 #include "kwgen/buf.h"
 #include "kwgen/text.h"
-#include "jalloc.h"
 #include "log.h"
 #include "metrics.h"
 #include "work.h"
@@ -364,15 +363,12 @@ static int generate_fresh(kw_reply *out, kw_fresh *f, const kw_request *r, const
 	kw_error e = KW_ERROR_INIT;
 	json_t *results = NULL, *resp;
 	double t0 = now_s();
-	int rc, jp;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
-	pthread_once(&answer_once_ctl, answer_once); /* its texts outlive the arena */
-	jp = kw_jalloc_begin();
 	rc = kw_request_run(&results, r, &e);
 	kw_metrics_generation(now_s() - t0);
 	if (rc < 0) {
-		kw_jalloc_end(jp);
 		if (rc == KW_ELIMIT && strcmp(e.field, "generators") == 0) /* s->limits.max_results_bytes */
 			snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 				 " (--max-response-bytes)");
@@ -387,7 +383,6 @@ static int generate_fresh(kw_reply *out, kw_fresh *f, const kw_request *r, const
 		f->asm_text = concat_asm(json_object_get(resp, "results"));
 	}
 	json_decref(resp);
-	kw_jalloc_end(jp); /* the trees are gone; the texts are malloc()ed */
 	if (!f->client || !f->stored || !f->asm_text || !f->tables) {
 		fresh_free(f);
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
@@ -517,17 +512,8 @@ static int prepare(kw_reply *out, kw_request **r, char config_id[65], char key[6
 {
 	kw_error e = KW_ERROR_INIT;
 
-	int rc, jp;
-
-	if (kw_request_parse(r, root, &s->limits, &e) < 0) {
-		kw_reply_kw_error(out, &e);
-		return -1;
-	}
-	/* the canonical tree lives inside kw_request_ids; its text is ours */
-	jp = kw_jalloc_begin();
-	rc = kw_request_ids(config_id, key, canonical, *r, &e);
-	kw_jalloc_end(jp);
-	if (rc < 0) {
+	if (kw_request_parse(r, root, &s->limits, &e) < 0 ||
+	    kw_request_ids(config_id, key, canonical, *r, &e) < 0) {
 		kw_reply_kw_error(out, &e);
 		return -1;
 	}
@@ -712,7 +698,6 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 	char config_id[65], key[65], *canonical = NULL;
 	json_t *root;
 	kw_kjob *j;
-	int jp, rc;
 
 	*job = NULL;
 	if (have_digest && !bypass && memo_hit(out, s, digest, body, len)) {
@@ -720,27 +705,14 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 			kw_kernels_to_text(out);
 		return 0;
 	}
-	/* the body's tree in the arena, read by kw_request_parse (which copies
-	 * what it keeps, with the arena paused) and gone before the lookup */
-	jp = kw_jalloc_begin();
-	root = json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, NULL);
-	kw_jalloc_pause();
-	if (!root || !json_is_object(root)) {
-		json_decref(root);
-		kw_jalloc_end(jp);
-		/* the 400, worded by jansson (a second parse, of a bad body) */
-		json_decref(parse_object(out, body, len));
-		if (out->status != 400)
-			kw_reply_error(out, 400, "syntax", NULL, "the body must be a JSON object");
+	if (!(root = parse_object(out, body, len)))
 		return 0;
-	}
-	rc = prepare(out, &r, config_id, key, &canonical, s, root);
-	json_decref(root);
-	kw_jalloc_end(jp);
-	if (rc < 0) {
+	if (prepare(out, &r, config_id, key, &canonical, s, root) < 0) {
+		json_decref(root);
 		kw_request_free(r);
 		return 0;
 	}
+	json_decref(root);
 	if (!bypass && lookup(out, s, key)) {
 		char *src = kw_request_source(r) ? source_text(r) : NULL;
 

@@ -36,7 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jalloc.h"
 #include "http.h"
 #include "kwgen/codeobj.h"
 
@@ -515,7 +514,6 @@ int main(int argc, char **argv)
 	 * verifications, 1.1x with this (make bench-verify-memory). */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
-	kw_jalloc_init();
 	s.cfg = (kw_srv_config){
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",
 		.threads = cpus > 0 ? (unsigned)cpus : 1, .max_cache_bytes = 1LL << 30,

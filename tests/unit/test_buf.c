@@ -213,36 +213,6 @@ static void test_arena_big_and_many(void **state)
 	kw_arena_free(&a);
 }
 
-/* kw_arena_owns: blocks of every chunk (the first, a later one, one bigger
- * than a chunk) are the arena's; a malloc()ed block, a stack address and
- * NULL are not; after kw_arena_free nothing is. */
-static void test_arena_owns(void **state)
-{
-	kw_arena a = KW_ARENA_INIT;
-	char *first, *later = NULL, *big, *heap = malloc(64), local = 0;
-
-	(void)state;
-	assert_non_null(heap);
-	assert_false(kw_arena_owns(&a, heap));
-	first = kw_arena_alloc(&a, 100);
-	assert_non_null(first);
-	for (int i = 0; i < 100; i++)
-		later = kw_arena_alloc(&a, 1000); /* past the first 16 KiB chunk */
-	big = kw_arena_alloc(&a, (size_t)1 << 20);
-	assert_non_null(later);
-	assert_non_null(big);
-	assert_true(kw_arena_owns(&a, first));
-	assert_true(kw_arena_owns(&a, first + 99));
-	assert_true(kw_arena_owns(&a, later));
-	assert_true(kw_arena_owns(&a, big + ((size_t)1 << 20) - 1));
-	assert_false(kw_arena_owns(&a, heap));
-	assert_false(kw_arena_owns(&a, &local));
-	assert_false(kw_arena_owns(&a, NULL));
-	kw_arena_free(&a);
-	assert_false(kw_arena_owns(&a, first));
-	free(heap);
-}
-
 static void test_arena_reset_reuses(void **state)
 {
 	kw_arena a = KW_ARENA_INIT;
@@ -281,7 +251,6 @@ int main(void)
 		cmocka_unit_test(test_arena_calloc_strdup),
 		cmocka_unit_test(test_arena_big_and_many),
 		cmocka_unit_test(test_arena_reset_reuses),
-		cmocka_unit_test(test_arena_owns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

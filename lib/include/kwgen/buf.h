@@ -50,9 +50,6 @@ typedef struct kw_arena {
 void *kw_arena_alloc(kw_arena *a, size_t n);
 void *kw_arena_calloc(kw_arena *a, size_t n);
 char *kw_arena_strdup(kw_arena *a, const char *s);
-/* 1 when p points into one of a's chunks (it came from kw_arena_alloc
- * since the last reset), else 0.  Costs one comparison per chunk. */
-int kw_arena_owns(const kw_arena *a, const void *p);
 /* Free every chunk but keep the first (reuse across runs). */
 void kw_arena_reset(kw_arena *a);
 void kw_arena_free(kw_arena *a);
