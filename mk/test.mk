@@ -31,6 +31,10 @@ endif
 # ALONE_SUITES run with no other suite beside them (their latency bounds
 # would measure the other suites); an mk file adds one with
 # `ALONE_SUITES += <suite>`.
+# The suites start longest first: by their wall time in the last run
+# ($(BUILD)/test-times.json), else by tests/suite-times.json (a committed
+# estimate; refresh it from a full run's test-times.json when suites change
+# much).
 # TEST_BUILD is built once (make -j$(TEST_JOBS)) before the suites start, so
 # that suites running side by side never build the same file at once; an mk
 # file whose suites need a file no other target builds adds it with
@@ -42,7 +46,7 @@ ALONE_SUITES ?=
 TEST_BUILD += all $(UNIT_BINS) asan-bins
 TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asan-%),$(s)))
 RUN_SUITES = python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --alone "$(ALONE_SUITES)" \
-	--times $(BUILD)/test-times.json --log-dir $(BUILD)/test-logs
+	--times $(BUILD)/test-times.json --estimates tests/suite-times.json --log-dir $(BUILD)/test-logs
 
 .PHONY: test-build
 test-build:
