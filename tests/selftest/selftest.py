@@ -415,6 +415,19 @@ def runner_cases(res, o, tmp, bad):
     res.check(rc != 0 and block and out.strip().splitlines()[-1] == "10 passed, 1 failed, 0 skipped",
               "run-suites -j 2: a suite's output is printed whole; counts add up; a failure still fails",
               "exit %d, last line %r" % (rc, out.strip().splitlines()[-1:]))
+    # the order suites start in: the alone suite first, then longest first by
+    # the last run's times, else by the committed estimates
+    times, est = os.path.join(tmp, "times.json"), os.path.join(tmp, "estimates.json")
+    with open(times, "w") as f:
+        f.write('{"ok": 9}')
+    with open(est, "w") as f:
+        f.write('{"ok": 1, "skips": 5, "chatty": 3, "fails": 7}')
+    rc, out = run(runner + ["-j", "2", "--alone", "fails", "--times", times, "--estimates", est,
+                            "chatty", "skips", "fails", "ok"], {"CI": ""})
+    order = re.findall(r"^test: started (\S+)$", out, re.M)
+    res.check(order == ["fails", "ok", "skips", "chatty"],
+              "run-suites -j 2: the alone suite first, then longest first (last times, else estimates)",
+              "started %r" % order)
     res.check(sanitizer_report("x\n" + SAN_UB + "\n") and not sanitizer_report("RuntimeError: x\n"),
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
