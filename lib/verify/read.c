@@ -626,7 +626,7 @@ size_t vf_default_memory(size_t len)
 int vf_rd_mem_check(rd *r, size_t extra)
 {
 	const vf_prog *p = r->p;
-	uint64_t m = r->xbytes + extra + p->cap_inst * sizeof(vf_inst) + p->cap_addr * sizeof(int64_t) +
+	uint64_t m = r->xbytes + r->held + extra + p->cap_inst * sizeof(vf_inst) + p->cap_addr * sizeof(int64_t) +
 		     p->cap_ops * sizeof(vf_op) + p->cap_waits * sizeof(vf_wait) + (r->words ? r->words->cap : 0);
 
 	if (m <= p->max_memory)
@@ -638,14 +638,9 @@ int vf_rd_mem_check(rd *r, size_t extra)
 			    r->lineno, p->max_memory);
 }
 
-/* Read every line of text into p with r (set up here; rd_free after). */
-static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
-		      kw_error *err)
+int vf_rd_begin(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
+		kw_error *err)
 {
-	const char *s = text, *end = text + len;
-	uint32_t lineno = 0;
-	int rc = 0;
-
 	memset(r, 0, sizeof(*r));
 	r->defining = -1;
 	r->data_addr = r->line_addr = -1;
@@ -666,12 +661,25 @@ static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const cha
 					    "gfx942, gfx950, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201, gfx1250",
 					    isa_name);
 	} else {
-		p->isa = isa_from_text(text, len);
+		p->isa = text ? isa_from_text(text, len) : NULL;
 		if (!p->isa)
 			return kw_error_set(err, KW_EINVAL, "isa",
 					    "no ISA: the text has no .amdgcn_target naming a supported "
 					    "processor; give one (--isa gfx942)");
 	}
+	return 0;
+}
+
+/* Read every line of text into p with r (set up here; vf_rd_free after). */
+static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
+		      kw_error *err)
+{
+	const char *s = text, *end = text + len;
+	uint32_t lineno = 0;
+	int rc = vf_rd_begin(r, p, text, len, isa_name, words, err);
+
+	if (rc)
+		return rc;
 	if (memchr(text, 0, len))
 		return kw_error_set(err, KW_EINVAL, NULL,
 				    "the input contains a NUL byte: not assembly text");
@@ -687,7 +695,7 @@ static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const cha
 	return 0;
 }
 
-static void rd_free(rd *r)
+void vf_rd_free(rd *r)
 {
 	free(r->mc);
 	free(r->mac);
@@ -695,57 +703,61 @@ static void rd_free(rd *r)
 	free(r->lab);
 }
 
-int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
+int vf_rd_end(rd *r)
 {
-	rd r;
-	int rc = read_lines(&r, p, text, len, isa_name, NULL, err);
+	vf_prog *p = r->p;
+	kw_error *err = r->err;
+	int rc = 0;
 
-	if (rc)
-		goto out;
-	if (r.ndata) {
+	if (r->ndata) {
 		/* instructions as numbers (Tensile ships kernels so): reading
 		 * them needs a disassembler, which the CLI and kwgend have */
-		if (p->objdump && r.data_addr < 0)
+		if (p->objdump && r->data_addr < 0)
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u: llvm-objdump elided zero bytes ('...') inside a function: "
 					  "code that is not shown was not checked, so nothing is verified (give "
 					  "the code object, or llvm-objdump -d -z text)",
-					  r.data_line);
-		else if (r.data_addr >= 0)
+					  r->data_line);
+		else if (r->data_addr >= 0)
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u (address 0x%llx): %llu .long/.short/.byte word%s in a code "
 					  "section were not checked (bytes LLVM's disassembler did not decode); "
 					  "nothing is verified",
-					  r.data_line, (unsigned long long)r.data_addr,
-					  (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
+					  r->data_line, (unsigned long long)r->data_addr,
+					  (unsigned long long)r->ndata, r->ndata == 1 ? "" : "s");
 		else
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u: %llu .long/.short/.byte word%s in a code section: instructions "
 					  "given as numbers are not read from assembly text, so nothing is verified; "
 					  "give the file to `kwgen verify` or POST /v1/verify, which decode them, or "
 					  "the assembled code object",
-					  r.data_line, (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
-		goto out;
+					  r->data_line, (unsigned long long)r->ndata, r->ndata == 1 ? "" : "s");
+		return rc;
 	}
-	if (r.skipdir_line) {
-		rc = kw_error_set(err, KW_EINVAL, "directive",
-				  "line %u: %s is not expanded by the reader: the lines it makes were not "
-				  "checked, so nothing is verified (expand it first, e.g. give the code "
-				  "object llvm-mc assembles, or its llvm-objdump -d text)",
-				  r.skipdir_line, r.skipdir);
-		goto out;
-	}
-	if (!p->ninst) {
-		rc = kw_error_set(err, KW_EINVAL, "instructions",
-				  "no instructions in the input: nothing was checked (give assembly text, "
-				  "llvm-objdump -d text or a code object)");
-		goto out;
-	}
-	rc = build_functions(&r);
+	if (r->skipdir_line)
+		return kw_error_set(err, KW_EINVAL, "directive",
+				    "line %u: %s is not expanded by the reader: the lines it makes were not "
+				    "checked, so nothing is verified (expand it first, e.g. give the code "
+				    "object llvm-mc assembles, or its llvm-objdump -d text)",
+				    r->skipdir_line, r->skipdir);
+	if (!p->ninst)
+		return kw_error_set(err, KW_EINVAL, "instructions",
+				    "no instructions in the input: nothing was checked (give assembly text, "
+				    "llvm-objdump -d text or a code object)");
+	rc = build_functions(r);
 	if (!rc)
-		rc = vf_rd_resolve_branches(&r);
-out:
-	rd_free(&r);
+		rc = vf_rd_resolve_branches(r);
+	return rc;
+}
+
+int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
+{
+	rd r;
+	int rc = read_lines(&r, p, text, len, isa_name, NULL, err);
+
+	if (!rc)
+		rc = vf_rd_end(&r);
+	vf_rd_free(&r);
 	return rc ? (rc < 0 ? rc : KW_EINVAL) : 0;
 }
 
@@ -810,7 +822,7 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 		w->len = b.len;
 		w->bytes = (unsigned char *)kw_buf_detach(&b);
 	}
-	rd_free(&r);
+	vf_rd_free(&r);
 	vf_prog_free(&p);
 	kw_buf_free(&b);
 	if (rc)

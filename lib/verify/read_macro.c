@@ -371,6 +371,12 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 		return 0;
 	}
 	if (DIR(".macro")) {
+		/* a streamed text (kw_verify_stream: decoded code) is held in
+		 * pieces, so a body cannot be kept as one span; and a
+		 * disassembler never prints a macro */
+		if (r->stream)
+			return kw_error_set(r->err, KW_EINVAL, NULL,
+					    "line %u: .macro in a streamed text (decoded code has none)", r->lineno);
 		r->in_macro = 1;
 		r->skip_end = ".endm";
 		r->defining = -1;

@@ -172,6 +172,39 @@ int kw_verify_text(kw_verify_result **out, const char *text, size_t len,
 void kw_verify_result_free(kw_verify_result *r);
 
 /*
+ * A text verified as it arrives (a code object's decoded text, read from
+ * the decoder process's pipe: kwgen/codeobj.h), with the findings of
+ * kw_verify_text on the whole text.  Whole lines are read as soon as they
+ * are in; the text is held in chunks of 1 MiB (or twice the longest line),
+ * never in one growing buffer, and they count against o->max_memory with
+ * what reading holds (default 96 MiB here: give the bound).
+ *
+ *   kw_verify_stream_new: o->isa is required (the text is not searched
+ *     for .amdgcn_target); o's strings are used during the call only
+ *     (suppressions parsed, filename and isa copied).  KW_EINVAL (no or
+ *     unknown ISA, bad suppression rule), KW_ENOMEM.
+ *   kw_verify_stream_space: *p = where at least want (>= 1) bytes may be
+ *     written, *avail how many may; then kw_verify_stream_commit(n) with the
+ *     n <= *avail bytes written there (read(2) straight into the stream:
+ *     no copy).  kw_verify_stream_feed copies len bytes in.
+ *   kw_verify_stream_finish: reads the last line, builds and analyses;
+ *     *out as kw_verify_text's (stats.bytes = the bytes given).
+ * Errors as kw_verify_text (KW_ELIMIT with err->field "max_memory" when the
+ * chunks and what reading holds pass o->max_memory; KW_EINVAL for a NUL
+ * byte or a .macro, which decoded text never has).  After an error every
+ * call returns it again; free the stream with kw_verify_stream_free (also
+ * after finish).  One thread at a time per stream.
+ */
+typedef struct kw_verify_stream kw_verify_stream;
+
+int kw_verify_stream_new(kw_verify_stream **out, const kw_verify_opts *o, kw_error *err);
+int kw_verify_stream_space(kw_verify_stream *s, size_t want, char **p, size_t *avail, kw_error *err);
+int kw_verify_stream_commit(kw_verify_stream *s, size_t n, kw_error *err);
+int kw_verify_stream_feed(kw_verify_stream *s, const char *data, size_t len, kw_error *err);
+int kw_verify_stream_finish(kw_verify_stream *s, kw_verify_result **out, kw_error *err);
+void kw_verify_stream_free(kw_verify_stream *s);
+
+/*
  * Assembly text whose instructions are data words (`.long`, `.short`,
  * `.byte`... in a code section; Tensile ships kernels so) cannot be read
  * as instructions: kw_verify_text refuses it (KW_EINVAL, err->field
