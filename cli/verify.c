@@ -289,24 +289,20 @@ int kw_cli_verify(int argc, char **argv)
 			if (rc == KW_EINVAL && !strcmp(err.field, "data_words")) {
 				/* instructions as .long words (Tensile's
 				 * shipped kernels): decoded with LLVM's
-				 * disassembler, in a child process */
-				char *dis = NULL, isa[KW_CODEOBJ_ISA_MAX];
-				size_t dlen = 0;
-				const char *given = o.isa;
-				int undecodable = 0;
+				 * disassembler, in a child process, and
+				 * verified as they come; findings name the
+				 * lines of the words */
+				char isa[KW_CODEOBJ_ISA_MAX];
+				int undecodable = 0, decoder = 0;
 				kw_error werr = KW_ERROR_INIT;
+				size_t given_mem = o.max_memory;
 
-				size_t budget = memory_budget(o.max_memory, len), given_mem = o.max_memory;
-				kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
-
-				if (kw_codeobj_decode_words_child(text, len, o.isa, o.filename, o.max_instructions,
-								  &co, &dis, &dlen, isa, &undecodable, &werr) == 0) {
-					o.isa = isa;
-					o.max_memory = budget - (dlen < budget / 2 ? dlen : budget / 2);
-					rc = kw_verify_text(&r, dis, dlen, &o, &err);
-					o.isa = given;
-					o.max_memory = given_mem;
-					free(dis);
+				o.max_memory = memory_budget(o.max_memory, len);
+				rc = kw_codeobj_verify_words_child(text, len, o.isa, o.filename, o.max_instructions, NULL, &o,
+								   &r, isa, &undecodable, &decoder, &werr);
+				o.max_memory = given_mem;
+				if (rc == 0) {
+					kw_error_clear(&err);
 				} else if (strcmp(werr.field, "objdump")) {
 					err = werr; /* why the words cannot be decoded */
 				}

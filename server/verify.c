@@ -371,12 +371,11 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	char isa_buf[KW_CODEOBJ_ISA_MAX];
 	size_t len = q->len, hit_len = 0;
 	double t0 = mono_s();
-	/* the memory bound of this verification: the decoded text may take
-	 * half, reading it the rest */
+	/* the memory bound of this verification: a decoded text and what
+	 * reading it holds together */
 	size_t budget = s->cfg.max_verify_memory ? s->cfg.max_verify_memory
 		      : q->len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX
 								      : 16 * q->len + ((size_t)96 << 20);
-	kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
 
 	memcpy(out->key, q->key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
@@ -430,17 +429,15 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	}
 	if (q->form == FORM_TEXT && kw_verify_text(&r, text, len, &o, &e) < 0 && !strcmp(e.field, "data_words")) {
 		/* instructions as .long words (Tensile's shipped kernels):
-		 * decoded with LLVM's disassembler in a child process */
+		 * decoded with LLVM's disassembler in a child process,
+		 * verified as they come; findings name the words' lines */
 		kw_error we = KW_ERROR_INIT;
-		int undecodable = 0;
+		int undecodable = 0, decoder = 0;
 
-		if (kw_codeobj_decode_words_child(q->data, q->len, isa, "request", s->cfg.max_verify_instructions, &co,
-						  &dis, &len, isa_buf, &undecodable, &we) == 0) {
-			o.isa = isa_buf;
-			o.max_memory = budget - (len < budget / 2 ? len : budget / 2);
+		if (kw_codeobj_verify_words_child(q->data, q->len, isa, "request", s->cfg.max_verify_instructions, NULL,
+						  &o, &r, isa_buf, &undecodable, &decoder, &we) == 0) {
 			kw_error_clear(&e);
-			kw_verify_text(&r, dis, len, &o, &e);
-		} else if (undecodable) {
+		} else if (undecodable || (decoder && we.code == KW_ENOMEM)) {
 			kw_reply_error(out, 422, "undecodable", "body", "%s", we.message);
 			goto done;
 		} else if (we.code == KW_EIO && atomic_load(&s->draining)) {

@@ -185,6 +185,10 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 		                  strerror(errno));
 		goto out;
 	}
+	/* 1 MiB of pipe (the most an unprivileged process may ask;
+	 * 64 KiB if refused): the decoder writes 64 KiB pieces without
+	 * waiting for each to be read, and the reader takes several at once */
+	fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, mfd, 0);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);

@@ -627,7 +627,8 @@ int vf_rd_mem_check(rd *r, size_t extra)
 {
 	const vf_prog *p = r->p;
 	uint64_t m = r->xbytes + r->held + extra + p->cap_inst * sizeof(vf_inst) + p->cap_addr * sizeof(int64_t) +
-		     p->cap_ops * sizeof(vf_op) + p->cap_waits * sizeof(vf_wait) + (r->words ? r->words->cap : 0);
+		     p->cap_ops * sizeof(vf_op) + p->cap_waits * sizeof(vf_wait) + (r->words ? r->words->cap : 0) +
+		     (r->wlines ? r->wlines->cap : 0);
 
 	if (m <= p->max_memory)
 		return 0;
@@ -672,12 +673,13 @@ int vf_rd_begin(rd *r, vf_prog *p, const char *text, size_t len, const char *isa
 
 /* Read every line of text into p with r (set up here; vf_rd_free after). */
 static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
-		      kw_error *err)
+		      kw_buf *wlines, kw_error *err)
 {
 	const char *s = text, *end = text + len;
 	uint32_t lineno = 0;
 	int rc = vf_rd_begin(r, p, text, len, isa_name, words, err);
 
+	r->wlines = wlines;
 	if (rc)
 		return rc;
 	if (memchr(text, 0, len))
@@ -753,7 +755,7 @@ int vf_rd_end(rd *r)
 int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
 {
 	rd r;
-	int rc = read_lines(&r, p, text, len, isa_name, NULL, err);
+	int rc = read_lines(&r, p, text, len, isa_name, NULL, NULL, err);
 
 	if (!rc)
 		rc = vf_rd_end(&r);
@@ -769,13 +771,14 @@ void kw_verify_words_free(kw_verify_words *w)
 	for (size_t i = 0; i < w->nsyms; i++)
 		free(w->syms[i].name);
 	free(w->syms);
+	free(w->lines);
 	memset(w, 0, sizeof(*w));
 }
 
 int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
 			 kw_error *err)
 {
-	kw_buf b = KW_BUF_INIT;
+	kw_buf b = KW_BUF_INIT, wl = KW_BUF_INIT;
 	vf_prog p;
 	rd r;
 	int rc;
@@ -783,7 +786,7 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 	memset(w, 0, sizeof(*w));
 	memset(&p, 0, sizeof(p));
 	p.max_instructions = (size_t)64 << 20;
-	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, err);
+	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, &wl, err);
 	if (!rc && p.objdump)
 		rc = kw_error_set(err, KW_EINVAL, "objdump",
 				  "llvm-objdump text: its .long lines are bytes the disassembler did not decode");
@@ -815,16 +818,22 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 		o->kernel = sy && (sy->flags & VF_SYM_KERNEL);
 		w->nsyms++;
 	}
-	if (!rc && b.oom)
+	if (!rc && (b.oom || wl.oom))
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the data words");
 	if (!rc) {
 		snprintf(w->isa, sizeof(w->isa), "%s", p.isa->name);
 		w->len = b.len;
 		w->bytes = (unsigned char *)kw_buf_detach(&b);
+		w->nlines = wl.len / sizeof(*w->lines);
+		if (w->nlines && !(w->lines = malloc(w->nlines * sizeof(*w->lines))))
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the data words' lines");
+		else if (w->nlines)
+			memcpy(w->lines, wl.p, w->nlines * sizeof(*w->lines));
 	}
 	vf_rd_free(&r);
 	vf_prog_free(&p);
 	kw_buf_free(&b);
+	kw_buf_free(&wl);
 	if (rc)
 		kw_verify_words_free(w);
 	return rc;

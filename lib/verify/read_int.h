@@ -93,6 +93,7 @@ typedef struct rd {
 	uint64_t npad;
 	/* kw_verify_text_words: the data words of code sections, collected */
 	kw_buf *words;
+	kw_buf *wlines;              /* and their lines: kw_verify_word_line runs */
 	int64_t cur_sym_addr;
 	/* SGPR constants of straight-line scalar code (objdump form), to
 	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */

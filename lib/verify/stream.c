@@ -236,8 +236,17 @@ int kw_verify_stream_finish(kw_verify_stream *s, kw_verify_result **out, kw_erro
 		if (rc > 0)
 			rc = KW_EINVAL;
 	}
-	if (!rc)
+	if (!rc) {
+		if (s->o.source_lines && s->o.n_source_lines) {
+			s->res->src = s->o.source_lines;
+			s->res->nsrc = s->o.n_source_lines;
+			s->res->src_prog = &s->p;
+		}
 		rc = vf_analyze(&s->p, s->res, &s->o, err);
+		s->res->src = NULL;
+		s->res->nsrc = 0;
+		s->res->src_prog = NULL;
+	}
 	if (rc)
 		return fail(s, err, rc);
 	snprintf(s->res->isa, sizeof(s->res->isa), "%s", s->p.isa->name);

@@ -204,6 +204,21 @@ int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa,
                                   size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
                                   kw_error *err);
 
+/*
+ * The same text verified as its code object's decoded text streams in
+ * (kw_codeobj_verify_child), every finding naming the line of text that
+ * holds its word (and the "line N" of its message: the producer's, the
+ * call site's): kw_verify_opts.source_lines from kw_verify_text_words.
+ * Arguments, results and errors as kw_codeobj_verify_child and
+ * kw_verify_text_words (field "objdump" for llvm-objdump text).
+ */
+struct kw_verify_opts;
+int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa, const char *name,
+                                  size_t max_insts, const kw_codeobj_child_opts *opts,
+                                  const struct kw_verify_opts *vo, struct kw_verify_result **out,
+                                  char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable, int *decoder,
+                                  kw_error *err);
+
 /* The default address-space bound of the child for a len-byte object and
  * max_insts instructions (0 = no limit): 1 GiB (libLLVM and its tables)
  * + 2 x len + 1 KiB per instruction that can fit.  0 if that overflows. */

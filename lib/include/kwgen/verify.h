@@ -124,9 +124,16 @@ typedef struct kw_verify_opts {
 	 * a macro line expands); past it KW_ELIMIT naming the bound.  0 = the
 	 * default, 16 x the text's length + 96 MiB. */
 	size_t max_memory;
+	/* The text is decoded from data words (kw_verify_text_words' lines,
+	 * sorted by offset): every finding's line, producer_line and the
+	 * "line N" its message names become the source line of the word at
+	 * that byte offset (objdump form; kw_verify_stream only: NULL = the
+	 * text's own lines).  Read during the verification only. */
+	const struct kw_verify_word_line *source_lines;
+	size_t n_source_lines;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0 }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
@@ -214,7 +221,9 @@ void kw_verify_stream_free(kw_verify_stream *s);
  * `.p2align` pads with s_nop 0), syms[0..nsyms) its labels with their byte
  * offsets, func set for `.type NAME,@function`, kernel for
  * `.amdhsa_kernel NAME`; isa the processor (given, or the text's
- * .amdgcn_target).  All owned by w (kw_verify_words_free).  Errors:
+ * .amdgcn_target); lines[0..nlines) the source line of the words from
+ * each offset on (a macro's words: the line that calls it; alignment
+ * padding: the .p2align line).  All owned by w (kw_verify_words_free).  Errors:
  * KW_EINVAL (no ISA, a word that does not evaluate, no data words, or
  * instructions mixed with data words: their offsets are unknown; field
  * "objdump" for llvm-objdump text, whose words are bytes that did not
@@ -227,12 +236,20 @@ typedef struct kw_verify_word_sym {
 	int func, kernel;
 } kw_verify_word_sym;
 
+/* The words from offset on (up to the next entry's) come from line. */
+typedef struct kw_verify_word_line {
+	uint64_t offset;
+	uint64_t line;
+} kw_verify_word_line;
+
 typedef struct kw_verify_words {
 	unsigned char *bytes;
 	size_t len;
 	kw_verify_word_sym *syms;
 	size_t nsyms;
 	char isa[32];
+	kw_verify_word_line *lines; /* ascending offsets: the source line of each run of words */
+	size_t nlines;
 } kw_verify_words;
 
 int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
