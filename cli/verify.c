@@ -116,6 +116,9 @@ static int stdout_error(void)
 
 /* The memory bound of one file's verification: --max-memory, or 16 x its
  * bytes + 96 MiB (the verifier's default, vf_default_memory). */
+/* the decoder process forked, not spawned: kwgen verify has one thread */
+static const kw_codeobj_child_opts fork_child = { NULL, 0, 0, 0, 1 };
+
 static size_t memory_budget(size_t given, size_t len)
 {
 	if (given)
@@ -281,7 +284,7 @@ int kw_cli_verify(int argc, char **argv)
 			size_t given_mem = o.max_memory;
 
 			o.max_memory = memory_budget(o.max_memory, len);
-			rc = kw_codeobj_verify_child(text, len, o.isa, o.filename, o.max_instructions, NULL, &o, &r, isa,
+			rc = kw_codeobj_verify_child(text, len, o.isa, o.filename, o.max_instructions, &fork_child, &o, &r, isa,
 						     &undecodable, &decoder, &err);
 			o.max_memory = given_mem;
 		} else {
@@ -298,7 +301,7 @@ int kw_cli_verify(int argc, char **argv)
 				size_t given_mem = o.max_memory;
 
 				o.max_memory = memory_budget(o.max_memory, len);
-				rc = kw_codeobj_verify_words_child(text, len, o.isa, o.filename, o.max_instructions, NULL, &o,
+				rc = kw_codeobj_verify_words_child(text, len, o.isa, o.filename, o.max_instructions, &fork_child, &o,
 								   &r, isa, &undecodable, &decoder, &werr);
 				o.max_memory = given_mem;
 				if (rc == 0) {

@@ -209,7 +209,30 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawn(&pid, exe, &fa, &at, argv, environ);
+	if (opts && opts->fork) {
+		/* the same child without exec: it has kwgen's libraries, and
+		 * loads libLLVM itself (a single-threaded caller only) */
+		pid = fork();
+		if (pid == 0) {
+			struct sigaction dfl_act;
+			memset(&dfl_act, 0, sizeof dfl_act);
+			dfl_act.sa_handler = SIG_DFL;
+			for (int sig = 1; sig < NSIG; sig++)
+				if (sigismember(&dfl, sig))
+					sigaction(sig, &dfl_act, NULL);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			int nul = open("/dev/null", O_WRONLY);
+			if (dup2(mfd, 0) < 0 || dup2(pfd[1], 1) < 0 || nul < 0 || dup2(nul, 2) < 0)
+				_exit(127);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+			closefrom(3);
+#endif
+			_exit(kw_codeobj_child_main((int)(sizeof argv / sizeof argv[0]) - 1, argv));
+		}
+		rc = pid < 0 ? errno : 0;
+	} else {
+		rc = posix_spawn(&pid, exe, &fa, &at, argv, environ);
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	close(pfd[1]);
@@ -488,7 +511,7 @@ int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const
 	kw_verify_opts def = KW_VERIFY_OPTS_INIT;
 	stream_ctx sc = { vo ? vo : &def, NULL };
 	consumer c = { stream_start, stream_space, stream_commit, &sc };
-	kw_codeobj_child_opts co = opts ? *opts : (kw_codeobj_child_opts){ NULL, 0, 0, 0 };
+	kw_codeobj_child_opts co = opts ? *opts : (kw_codeobj_child_opts){ NULL, 0, 0, 0, 0 };
 
 	*out = NULL;
 	/* the decoder's own bound on the text it hands on: what its address

@@ -97,6 +97,9 @@ int kw_verify_stream_new(kw_verify_stream **out, const kw_verify_opts *o, kw_err
 static int fail(kw_verify_stream *s, kw_error *err, int rc)
 {
 	if (!s->failed) {
+		/* the reader returns -1 for every error it names in err */
+		if (err && err->code)
+			rc = err->code;
 		s->failed = rc ? rc : KW_EINTERNAL;
 		if (err && err != &s->err_buf)
 			s->err_buf = *err;

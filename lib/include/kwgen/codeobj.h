@@ -139,6 +139,11 @@ typedef struct kw_codeobj_child_opts {
 	unsigned seconds;  /* CPU-time bound of the child (0 = the default) */
 	size_t max_memory; /* address-space bound of the child, bytes (0 = computed) */
 	size_t max_text;   /* bytes of decoded text (0 = no bound but max_memory) */
+	int fork;          /* 1: fork() without exec (exe unused): the child does not load the
+			      executable and its libraries again (~30 ms of a small object's
+			      time).  Only for a single-threaded caller (kwgen verify): a
+			      forked child of a multithreaded one may block on a lock another
+			      thread held (posix_spawn is used otherwise). */
 } kw_codeobj_child_opts;
 
 int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
