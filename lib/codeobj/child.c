@@ -4,16 +4,23 @@
  * LLVM 22's AMDGPU disassembler crashes on some byte sequences (a NULL
  * read in llvm::Twine::printOneChild below LLVMDisasmInstruction, the class
  * of llvm/llvm-project#170318), and any code object's .text can hold them.
- * So kwgen and kwgend never run it in their own process: the parent writes
+ * So kwgen and kwgend never run it in their own process (in-process
+ * decoding would be faster by one process start, but a crash there would
+ * take kwgend down with every request it serves): the parent writes
  * the object to a memfd, posix_spawn()s its own executable (/proc/self/exe)
- * with KW_CODEOBJ_CHILD_ARG, and the child bounds itself (setrlimit: CPU
- * seconds, address space, no core file), decodes with
- * kw_codeobj_disassemble and writes one framed answer on stdout:
- *     "KWCO1 0 <isa> <instructions> <bytes>\n" then the objdump text, or
- *     "KWCO1 <code> <bytes>\n" then the error message (code: KW_E*).
- * Anything else (a signal, a non-zero exit, a short or malformed answer,
- * the wall-clock bound passed) is "undecodable".  posix_spawn (not fork)
- * because kwgend is multithreaded: only exec is safe in a forked child.
+ * with KW_CODEOBJ_CHILD_ARG (or, single-threaded kwgen verify, forks), and
+ * the child bounds itself (setrlimit: CPU seconds, address space, no core
+ * file), maps the object, decodes with kw_codeobj_disassemble_to and writes
+ * its answer on stdout as it goes:
+ *     "KWCO2 <isa>\n" ("-" when it failed before knowing it), the text in
+ *     64 KiB pieces (it holds no NUL), then "\0<code> <instructions>
+ *     <bytes>\n" and, for an error (code: KW_E*), its message.
+ * The parent reads the text straight into its consumer (kw_verify_stream's
+ * chunks: the lines are read while the child decodes the next ones) and
+ * checks the trailer: <bytes> must be what came.  Anything else (a signal,
+ * a non-zero exit, a short or malformed answer, the wall-clock bound
+ * passed) is "undecodable".  posix_spawn (not fork) for kwgend: it is
+ * multithreaded, and only exec is safe in a forked child of such a process.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create, pipe2 */
@@ -274,7 +281,9 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 		if (phase == 0) {
 			buf = head + nhead;
 			cap = sizeof head - 1 - nhead;
-		} else if (phase == 1) {
+		} else if (phase == 1 && isa_out[0]) {
+			/* (without an ISA, an error's header: only the trailer
+			 * may follow, read into local) */
 			if ((rc = c->space(c->ctx, &buf, &cap, err)) != 0) {
 				failed = 1;
 				break;
