@@ -420,7 +420,7 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 				out->retry_after = 1;
 				goto done;
 			}
-			if (decoder && e.code == KW_ELIMIT)
+			if (decoder && e.code == KW_ELIMIT && strcmp(e.field, "max_memory"))
 				snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 					 " (--max-verify-instructions)");
 			kw_reply_kw_error(out, &e);

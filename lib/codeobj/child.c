@@ -14,7 +14,7 @@
  * its answer on stdout as it goes:
  *     "KWCO2 <isa>\n" ("-" when it failed before knowing it), the text in
  *     64 KiB pieces (it holds no NUL), then "\0<code> <instructions>
- *     <bytes>\n" and, for an error (code: KW_E*), its message.
+ *     <bytes> <field or ->\n" and, for an error (code: KW_E*), its message.
  * The parent reads the text straight into its consumer (kw_verify_stream's
  * chunks: the lines are read while the child decodes the next ones) and
  * checks the trailer: <bytes> must be what came.  Anything else (a signal,
@@ -164,7 +164,7 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 	char a_insts[32], a_secs[32], a_mem[32], a_text[32];
 	char *argv[] = { (char *)"kwgen-codeobj", (char *)KW_CODEOBJ_CHILD_ARG, (char *)(isa ? isa : "-"),
 		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), a_text,
-		         (char *)(compact ? "1" : "0"), NULL };
+		         (char *)(compact == 2 ? "2" : compact ? "1" : "0"), NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
@@ -371,7 +371,8 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 	int code = 1, used = 0;
 	unsigned long long ninst = 0, nbytes = 0;
 	char *tnl = phase == 2 ? memchr(trailer, '\n', ntrailer) : NULL;
-	int ok = tnl && sscanf(trailer, "%d %llu %llu%n", &code, &ninst, &nbytes, &used) == 3 &&
+	char field[32] = "-";
+	int ok = tnl && sscanf(trailer, "%d %llu %llu %31s%n", &code, &ninst, &nbytes, field, &used) == 4 &&
 	         trailer + used == tnl && nbytes == ntext && code <= 0 && (code < 0 || isa_out[0]);
 	/* a complete answer counts even if the child was then killed by our
 	 * SIGKILL above (it had nothing left to do) */
@@ -397,7 +398,7 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 	}
 	if (code != 0) {
 		*decoder = 1;
-		rc = kw_error_set(err, code, NULL, "%s", tnl + 1);
+		rc = kw_error_set(err, code, strcmp(field, "-") ? field : NULL, "%s", tnl + 1);
 		goto out;
 	}
 	if (n_insts)
@@ -523,15 +524,24 @@ int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const
 	kw_codeobj_child_opts co = opts ? *opts : (kw_codeobj_child_opts){ NULL, 0, 0, 0, 0 };
 
 	*out = NULL;
-	/* the decoder's own bound on the text it hands on: what its address
-	 * space would have had to hold of it (2 x the object + 1 KiB per
-	 * instruction), so that a text made huge by names repeated in every
-	 * line is refused there, as when it was held whole */
+	/* the bound on the text the decoder hands on, so that a text made
+	 * huge by names repeated in every line is refused there, before it
+	 * is all read: the verification's bound (vo->max_memory: 422 limit)
+	 * or, when lower, the decoder's own, what its address space would
+	 * have had to hold of it (2 x the object + 1 KiB per instruction
+	 * + 256 MiB: KW_ENOMEM, undecodable) */
+	int mode = 1;
 	if (!co.max_text) {
 		size_t m = kw_codeobj_child_memory(len, max_insts);
-		co.max_text = m > ((size_t)1 << 30) ? m - ((size_t)1 << 30) : 1;
+		size_t budget = sc.o->max_memory ? sc.o->max_memory
+		              : len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX : 16 * len + ((size_t)96 << 20);
+		co.max_text = m > ((size_t)1 << 30) ? m - ((size_t)1 << 30) + ((size_t)256 << 20) : (size_t)256 << 20;
+		if (budget < co.max_text) {
+			co.max_text = budget;
+			mode = 2;
+		}
 	}
-	int rc = run_child(data, len, isa, name, max_insts, &co, 1, &c, isa_out, NULL, undecodable, decoder, err);
+	int rc = run_child(data, len, isa, name, max_insts, &co, mode, &c, isa_out, NULL, undecodable, decoder, err);
 	if (!rc && !sc.s)
 		rc = kw_error_set(err, KW_EINTERNAL, NULL, "the decoder process gave no ISA");
 	if (!rc)
@@ -587,8 +597,11 @@ int kw_codeobj_child_main(int argc, char **argv)
 	char tail[160];
 	int rc;
 
+	/* argv[8]: 0 llvm-objdump's text, 1 compact text whose bound
+	 * (max_text) is this process's own (past it KW_ENOMEM), 2 compact
+	 * text whose bound is the verification's (KW_ELIMIT "max_memory") */
 	if (argc != 9 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem) ||
-	    parse_u64(argv[7], &max_text) || (strcmp(argv[8], "0") && strcmp(argv[8], "1"))) {
+	    parse_u64(argv[7], &max_text) || (strcmp(argv[8], "0") && strcmp(argv[8], "1") && strcmp(argv[8], "2"))) {
 		fputs("kwgen: internal decoder mode: bad arguments\n", stderr);
 		return 2;
 	}
@@ -632,14 +645,15 @@ int kw_codeobj_child_main(int argc, char **argv)
 		rc = err.code;
 	else
 		rc = kw_codeobj_disassemble_to(data, len, strcmp(argv[2], "-") ? argv[2] : NULL, argv[6],
-		                               (size_t)insts, (size_t)max_text, argv[8][0] == '1', &sink, &o.isa,
+		                               (size_t)insts, (size_t)max_text, argv[8][0] != '0', &sink, &o.isa,
 		                               &n, &err);
-	if (rc == KW_ELIMIT && !strcmp(err.field, "max_memory"))
+	if (rc == KW_ELIMIT && !strcmp(err.field, "max_memory") && argv[8][0] == '1')
 		/* the bound the parent gave the text: what this process's
 		 * address space would have had to hold of it */
 		kw_error_set(&err, rc = KW_ENOMEM, NULL,
 		             "the decoded text passes the decoder process's memory bound of %llu MiB (twice the "
-		             "code object + 1 KiB per instruction it can hold; a long symbol name in every line?)",
+		             "code object + 1 KiB per instruction it can hold + 256 MiB; a long symbol name in "
+		             "every line?)",
 		             max_text >> 20);
 	/* the text ends at a NUL (it holds none), then the trailer:
 	 * "<code> <instructions> <text bytes>\n" and an error's message */
@@ -647,7 +661,8 @@ int kw_codeobj_child_main(int argc, char **argv)
 		const char *m = rc == 0 ? "" : err.message[0] ? err.message : kw_error_code_name(rc);
 		int w = child_header(&o);
 		tail[0] = '\0';
-		snprintf(tail + 1, sizeof tail - 1, "%d %zu %zu\n", rc, n, o.sent);
+		snprintf(tail + 1, sizeof tail - 1, "%d %zu %zu %s\n", rc, n, o.sent,
+		         rc && err.field[0] && !strchr(err.field, ' ') ? err.field : "-");
 		rc = w || write_all(1, tail, 1 + strlen(tail + 1)) || write_all(1, m, strlen(m)) ? 1 : 0;
 	} else {
 		rc = 1;

@@ -164,10 +164,11 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
  *
  * vo: the verification's options (vo->isa ignored: the ISA used, given
  * or from e_flags, is copied to isa_out; vo->max_memory bounds the text
- * held and what reading holds together).  opts->max_text (0 = 2 x len +
- * 1 KiB per instruction that fits, what the child's address space would
- * have held of a whole text) bounds the text the child hands on: past it
- * the decoder answers KW_ENOMEM ("memory bound").  *out as kw_verify_text's.
+ * held and what reading holds together).  opts->max_text bounds the text
+ * the child hands on; 0 = vo->max_memory (past it KW_ELIMIT, field
+ * "max_memory") or, when lower, 2 x len + 1 KiB per instruction that fits
+ * + 256 MiB, what the child's address space would have held of a whole
+ * text (past it KW_ENOMEM, "memory bound", *decoder = 1).  *out as kw_verify_text's.
  * Errors: as kw_codeobj_disassemble_child (*undecodable = 1: a crash, a
  * bound of the child, no complete answer); *decoder = 1 when err is the
  * decoder's own answer (its code: KW_EINVAL, KW_ELIMIT instructions,
