@@ -526,8 +526,9 @@ int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const
 	*out = NULL;
 	/* the bound on the text the decoder hands on, so that a text made
 	 * huge by names repeated in every line is refused there, before it
-	 * is all read: the verification's bound (vo->max_memory: 422 limit)
-	 * or, when lower, the decoder's own, what its address space would
+	 * is all read: half the verification's bound (vo->max_memory; the
+	 * rest for the instructions read from it and the analysis: 422
+	 * limit) or, when lower, the decoder's own, what its address space would
 	 * have had to hold of it (2 x the object + 1 KiB per instruction
 	 * + 256 MiB: KW_ENOMEM, undecodable) */
 	int mode = 1;
@@ -536,8 +537,8 @@ int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const
 		size_t budget = sc.o->max_memory ? sc.o->max_memory
 		              : len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX : 16 * len + ((size_t)96 << 20);
 		co.max_text = m > ((size_t)1 << 30) ? m - ((size_t)1 << 30) + ((size_t)256 << 20) : (size_t)256 << 20;
-		if (budget < co.max_text) {
-			co.max_text = budget;
+		if (budget / 2 < co.max_text) {
+			co.max_text = budget / 2;
 			mode = 2;
 		}
 	}

@@ -165,7 +165,7 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
  * vo: the verification's options (vo->isa ignored: the ISA used, given
  * or from e_flags, is copied to isa_out; vo->max_memory bounds the text
  * held and what reading holds together).  opts->max_text bounds the text
- * the child hands on; 0 = vo->max_memory (past it KW_ELIMIT, field
+ * the child hands on; 0 = vo->max_memory / 2 (past it KW_ELIMIT, field
  * "max_memory") or, when lower, 2 x len + 1 KiB per instruction that fits
  * + 256 MiB, what the child's address space would have held of a whole
  * text (past it KW_ENOMEM, "memory bound", *decoder = 1).  *out as kw_verify_text's.
