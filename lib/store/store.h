@@ -57,7 +57,9 @@ enum {
 #define KW_QUEUE_FACTOR 5
 
 /* Checkpoint tries (1 ms apart) before a write is refused because another
- * connection holds an old snapshot of a WAL past its share (write_begin). */
+ * connection holds an old snapshot of a WAL past its share (write_begin):
+ * this process's own reads that began before its last commit get this many
+ * ms after that commit to end; later tries stop once they have had them. */
 #define KW_SNAPSHOT_TRIES 20
 
 typedef struct kw_cache_conn {
@@ -101,6 +103,7 @@ struct kw_cache {
 	atomic_int wal_frames; /* pages in the WAL after the last commit (the hook) */
 	atomic_int_fast64_t locked_until; /* ms: another connection held the write
 					   * lock; puts fail at once until then */
+	atomic_int_fast64_t last_commit_ms; /* ms: this process's last commit */
 	/* recency */
 	size_t nsets;
 	kw_recent_slot *recent;
@@ -166,10 +169,12 @@ int store_write_begin(kw_cache *c, kw_error *err);
 int store_write_end(kw_cache *c, int ok, kw_error *err);
 /* KW_EINVAL when a field of e is NULL, else 0. */
 int store_entry_check(const kw_cache_entry *e, kw_error *err);
-/* Inside the writer's open transaction: upsert e, then evict past the
- * bounds (never e's row).  Returns the rows evicted, or KW_EIO (err set;
- * the caller rolls back). */
-long store_stage(kw_cache *c, const kw_cache_entry *e, kw_error *err);
+/* Inside the writer's open transaction: upsert e, then, when evict_rows
+ * > 0, evict past the bounds (never e's row; evict_rows: the rows written
+ * since the last eviction, which sizes the first batch of candidates).  A
+ * group stages its puts with 0 and evicts once, after its last.  Returns
+ * the rows evicted, or KW_EIO (err set; the caller rolls back). */
+long store_stage(kw_cache *c, const kw_cache_entry *e, int evict_rows, kw_error *err);
 
 /* group.c */
 /* Commit what is queued, stop the committer thread (kw_cache_close). */
