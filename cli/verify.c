@@ -116,6 +116,9 @@ static int stdout_error(void)
 
 /* The memory bound of one file's verification: --max-memory, or 16 x its
  * bytes + 96 MiB (the verifier's default, vf_default_memory). */
+/* the decoder process forked, not spawned: kwgen verify has one thread */
+static const kw_codeobj_child_opts fork_child = { NULL, 0, 0, 0, 1 };
+
 static size_t memory_budget(size_t given, size_t len)
 {
 	if (given)
@@ -272,57 +275,37 @@ int kw_cli_verify(int argc, char **argv)
 		if (kw_codeobj_is_elf(text, len)) {
 			/* A code object: decode it (LLVM's disassembler, ISA from
 			 * e_flags unless --isa) into objdump text, whose
-			 * `// ADDR:` comments give every finding its offset. */
-			char *dis = NULL, isa[KW_CODEOBJ_ISA_MAX];
-			size_t dlen = 0;
-			const char *given = o.isa;
-			int undecodable = 0;
-
-			/* in a child process: LLVM's disassembler crashes on
-			 * some bytes; that is exit 2 with a message, not a
-			 * crash of kwgen */
-			size_t budget = memory_budget(o.max_memory, len);
-			kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
+			 * `// ADDR:` comments give every finding its offset,
+			 * verified as it comes.  In a child process: LLVM's
+			 * disassembler crashes on some bytes; that is exit 2
+			 * with a message, not a crash of kwgen. */
+			char isa[KW_CODEOBJ_ISA_MAX];
+			int undecodable = 0, decoder = 0;
 			size_t given_mem = o.max_memory;
 
-			rc = kw_codeobj_disassemble_child(text, len, o.isa, o.filename, o.max_instructions, &co,
-							  &dis, &dlen, isa, NULL, &undecodable, &err);
-			free(text);
-			if (rc) {
-				fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
-				worst = 2;
-				continue;
-			}
-			text = dis;
-			len = dlen;
-			o.isa = isa;
-			o.max_memory = budget - (dlen < budget / 2 ? dlen : budget / 2);
-			rc = kw_verify_text(&r, text, len, &o, &err);
-			o.isa = given;
+			o.max_memory = memory_budget(o.max_memory, len);
+			rc = kw_codeobj_verify_child(text, len, o.isa, o.filename, o.max_instructions, &fork_child, &o, &r, isa,
+						     &undecodable, &decoder, &err);
 			o.max_memory = given_mem;
 		} else {
 			rc = kw_verify_text(&r, text, len, &o, &err);
 			if (rc == KW_EINVAL && !strcmp(err.field, "data_words")) {
 				/* instructions as .long words (Tensile's
 				 * shipped kernels): decoded with LLVM's
-				 * disassembler, in a child process */
-				char *dis = NULL, isa[KW_CODEOBJ_ISA_MAX];
-				size_t dlen = 0;
-				const char *given = o.isa;
-				int undecodable = 0;
+				 * disassembler, in a child process, and
+				 * verified as they come; findings name the
+				 * lines of the words */
+				char isa[KW_CODEOBJ_ISA_MAX];
+				int undecodable = 0, decoder = 0;
 				kw_error werr = KW_ERROR_INIT;
+				size_t given_mem = o.max_memory;
 
-				size_t budget = memory_budget(o.max_memory, len), given_mem = o.max_memory;
-				kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
-
-				if (kw_codeobj_decode_words_child(text, len, o.isa, o.filename, o.max_instructions,
-								  &co, &dis, &dlen, isa, &undecodable, &werr) == 0) {
-					o.isa = isa;
-					o.max_memory = budget - (dlen < budget / 2 ? dlen : budget / 2);
-					rc = kw_verify_text(&r, dis, dlen, &o, &err);
-					o.isa = given;
-					o.max_memory = given_mem;
-					free(dis);
+				o.max_memory = memory_budget(o.max_memory, len);
+				rc = kw_codeobj_verify_words_child(text, len, o.isa, o.filename, o.max_instructions, &fork_child, &o,
+								   &r, isa, &undecodable, &decoder, &werr);
+				o.max_memory = given_mem;
+				if (rc == 0) {
+					kw_error_clear(&err);
 				} else if (strcmp(werr.field, "objdump")) {
 					err = werr; /* why the words cannot be decoded */
 				}

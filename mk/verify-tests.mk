@@ -33,7 +33,9 @@
 #   make bench-verify-memory  kwgend's peak RSS per hostile POST /v1/verify body and
 #                             its RSS after 10 s idle (bench/bench_verify_memory.py)
 #   make bench-verify         MB/s of `kwgen verify` against llvm-mc assembling
-#                             the same files (ratio, goal >= 1)
+#                             the same files (ratio, goal >= 1), and on code
+#                             objects against llvm-objdump -d (per file, large,
+#                             linked, 2M s_nop with peak RSS)
 # Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c),
 # lld-22 (linked code objects), clang-22 (verify-isas).
 

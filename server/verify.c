@@ -371,12 +371,11 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	char isa_buf[KW_CODEOBJ_ISA_MAX];
 	size_t len = q->len, hit_len = 0;
 	double t0 = mono_s();
-	/* the memory bound of this verification: the decoded text may take
-	 * half, reading it the rest */
+	/* the memory bound of this verification: a decoded text and what
+	 * reading it holds together */
 	size_t budget = s->cfg.max_verify_memory ? s->cfg.max_verify_memory
 		      : q->len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX
 								      : 16 * q->len + ((size_t)96 << 20);
-	kw_codeobj_child_opts co = { NULL, 0, 0, budget / 2 };
 
 	memcpy(out->key, q->key, sizeof(out->key));
 	snprintf(out->etag, sizeof(out->etag), "\"%s\"", q->key);
@@ -387,27 +386,30 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 		out->cached = 1;
 		return;
 	}
+	o.isa = isa;
+	o.max_instructions = s->cfg.max_verify_instructions;
+	o.max_work = (uint64_t)s->cfg.max_verify_work;
+	o.suppressions = q->supp;
+	o.max_memory = budget;
+	o.no_redundant = q->no_redundant;
+	o.filename = "request";
 	if (q->form == FORM_CODEOBJ) {
-		size_t n = 0;
-		int undecodable = 0;
+		int undecodable = 0, decoder = 0;
 
-		/* in a child process: LLVM's disassembler crashes on some
-		 * bytes, which must not take the daemon down */
-		if (kw_codeobj_disassemble_child(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions,
-						 &co, &dis, &len, isa_buf, &n, &undecodable, &e) < 0) {
-			/* KW_ENOMEM: the decoded text did not fit the decoder
-			 * process's address-space bound (a property of the
-			 * body: retrying cannot help) */
-			if (undecodable || e.code == KW_ENOMEM) {
+		/* decoded in a child process (LLVM's disassembler crashes on
+		 * some bytes, which must not take the daemon down), its text
+		 * verified as it comes */
+		if (kw_codeobj_verify_child(q->data, q->len, isa, "code object", s->cfg.max_verify_instructions, NULL,
+					    &o, &r, isa_buf, &undecodable, &decoder, &e) < 0) {
+			/* KW_ENOMEM from the decoder: its text passed the
+			 * decoder process's bound (a property of the body:
+			 * retrying cannot help) */
+			if (undecodable || (decoder && e.code == KW_ENOMEM)) {
 				kw_log(KW_LOG_WARN, "verification %s: %s", q->key, e.message);
 				if (undecodable)
 					kw_reply_error(out, 422, "undecodable", "body", "%s", e.message);
 				else
-					kw_reply_error(out, 422, "undecodable", "body",
-						       "cannot decode the code object: its decoded text passes the "
-						       "decoder process's memory bound of %zu MiB (1 GiB + twice the "
-						       "body + 1 KiB per instruction; %s)",
-						       kw_codeobj_child_memory(q->len, s->cfg.max_verify_instructions) >> 20,
+					kw_reply_error(out, 422, "undecodable", "body", "cannot decode the code object: %s",
 						       e.message);
 				goto done;
 			}
@@ -418,35 +420,24 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 				out->retry_after = 1;
 				goto done;
 			}
-			if (e.code == KW_ELIMIT && !strstr(e.message, "memory bound"))
+			if (decoder && e.code == KW_ELIMIT && strcmp(e.field, "max_memory"))
 				snprintf(e.message + strlen(e.message), sizeof(e.message) - strlen(e.message),
 					 " (--max-verify-instructions)");
 			kw_reply_kw_error(out, &e);
 			goto done;
 		}
-		isa = isa_buf;
-		text = dis;
 	}
-	o.isa = isa;
-	o.max_instructions = s->cfg.max_verify_instructions;
-	o.max_work = (uint64_t)s->cfg.max_verify_work;
-	o.suppressions = q->supp;
-	o.max_memory = budget - (dis ? (len < budget / 2 ? len : budget / 2) : 0);
-	o.no_redundant = q->no_redundant;
-	o.filename = "request";
-	if (kw_verify_text(&r, text, len, &o, &e) < 0 && q->form == FORM_TEXT && !strcmp(e.field, "data_words")) {
+	if (q->form == FORM_TEXT && kw_verify_text(&r, text, len, &o, &e) < 0 && !strcmp(e.field, "data_words")) {
 		/* instructions as .long words (Tensile's shipped kernels):
-		 * decoded with LLVM's disassembler in a child process */
+		 * decoded with LLVM's disassembler in a child process,
+		 * verified as they come; findings name the words' lines */
 		kw_error we = KW_ERROR_INIT;
-		int undecodable = 0;
+		int undecodable = 0, decoder = 0;
 
-		if (kw_codeobj_decode_words_child(q->data, q->len, isa, "request", s->cfg.max_verify_instructions, &co,
-						  &dis, &len, isa_buf, &undecodable, &we) == 0) {
-			o.isa = isa_buf;
-			o.max_memory = budget - (len < budget / 2 ? len : budget / 2);
+		if (kw_codeobj_verify_words_child(q->data, q->len, isa, "request", s->cfg.max_verify_instructions, NULL,
+						  &o, &r, isa_buf, &undecodable, &decoder, &we) == 0) {
 			kw_error_clear(&e);
-			kw_verify_text(&r, dis, len, &o, &e);
-		} else if (undecodable) {
+		} else if (undecodable || (decoder && we.code == KW_ENOMEM)) {
 			kw_reply_error(out, 422, "undecodable", "body", "%s", we.message);
 			goto done;
 		} else if (we.code == KW_EIO && atomic_load(&s->draining)) {

@@ -4,16 +4,23 @@
  * LLVM 22's AMDGPU disassembler crashes on some byte sequences (a NULL
  * read in llvm::Twine::printOneChild below LLVMDisasmInstruction, the class
  * of llvm/llvm-project#170318), and any code object's .text can hold them.
- * So kwgen and kwgend never run it in their own process: the parent writes
+ * So kwgen and kwgend never run it in their own process (in-process
+ * decoding would be faster by one process start, but a crash there would
+ * take kwgend down with every request it serves): the parent writes
  * the object to a memfd, posix_spawn()s its own executable (/proc/self/exe)
- * with KW_CODEOBJ_CHILD_ARG, and the child bounds itself (setrlimit: CPU
- * seconds, address space, no core file), decodes with
- * kw_codeobj_disassemble and writes one framed answer on stdout:
- *     "KWCO1 0 <isa> <instructions> <bytes>\n" then the objdump text, or
- *     "KWCO1 <code> <bytes>\n" then the error message (code: KW_E*).
- * Anything else (a signal, a non-zero exit, a short or malformed answer,
- * the wall-clock bound passed) is "undecodable".  posix_spawn (not fork)
- * because kwgend is multithreaded: only exec is safe in a forked child.
+ * with KW_CODEOBJ_CHILD_ARG (or, single-threaded kwgen verify, forks), and
+ * the child bounds itself (setrlimit: CPU seconds, address space, no core
+ * file), maps the object, decodes with kw_codeobj_disassemble_to and writes
+ * its answer on stdout as it goes:
+ *     "KWCO2 <isa>\n" ("-" when it failed before knowing it), the text in
+ *     64 KiB pieces (it holds no NUL), then "\0<code> <instructions>
+ *     <bytes> <field or ->\n" and, for an error (code: KW_E*), its message.
+ * The parent reads the text straight into its consumer (kw_verify_stream's
+ * chunks: the lines are read while the child decodes the next ones) and
+ * checks the trailer: <bytes> must be what came.  Anything else (a signal,
+ * a non-zero exit, a short or malformed answer, the wall-clock bound
+ * passed) is "undecodable".  posix_spawn (not fork) for kwgend: it is
+ * multithreaded, and only exec is safe in a forked child of such a process.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create, pipe2 */
@@ -32,15 +39,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kwgen/buf.h"
+#include "kwgen/verify.h"
 
 extern char **environ;
 
-#define MAGIC "KWCO1 "
+#define MAGIC "KWCO2 "
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define KW_SANITIZED 1
@@ -108,10 +117,45 @@ static const char *signame(int sig)
 	}
 }
 
-int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
-                                 size_t max_insts, const kw_codeobj_child_opts *opts, char **text,
-                                 size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
-                                 int *undecodable, kw_error *err)
+/* What the parent does with the text as it comes: the ISA first, then
+ * the text written where space() says and commit()ted. */
+typedef struct consumer {
+	int (*start)(void *ctx, const char *isa, kw_error *err);
+	int (*space)(void *ctx, char **p, size_t *avail, kw_error *err);
+	int (*commit)(void *ctx, size_t n, kw_error *err);
+	void *ctx;
+} consumer;
+
+/* Copy n bytes into the consumer. */
+static int consume(const consumer *c, const char *p, size_t n, kw_error *err)
+{
+	while (n) {
+		char *q;
+		size_t avail;
+		int rc = c->space(c->ctx, &q, &avail, err);
+		if (rc)
+			return rc;
+		if (avail > n)
+			avail = n;
+		memcpy(q, p, avail);
+		if ((rc = c->commit(c->ctx, avail, err)) != 0)
+			return rc;
+		p += avail;
+		n -= avail;
+	}
+	return 0;
+}
+
+#define TRAILER_MAX 1024 /* the answer after the text: numbers and a message */
+
+/* Run the decoder process on data and hand its text to c as it comes (the
+ * framing: child_main).  *undecodable: it crashed, passed a bound or gave
+ * no complete answer; *decoder: the error is the decoder's own answer
+ * (its code and message); else the error is c's or starting the child. */
+static int run_child(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
+                     const kw_codeobj_child_opts *opts, int compact, const consumer *c,
+                     char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts, int *undecodable, int *decoder,
+                     kw_error *err)
 {
 	const char *exe = opts && opts->exe ? opts->exe : "/proc/self/exe";
 	unsigned seconds = opts && opts->seconds ? opts->seconds : KW_CODEOBJ_CHILD_SECONDS;
@@ -119,20 +163,21 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	size_t max_text = opts ? opts->max_text : 0;
 	char a_insts[32], a_secs[32], a_mem[32], a_text[32];
 	char *argv[] = { (char *)"kwgen-codeobj", (char *)KW_CODEOBJ_CHILD_ARG, (char *)(isa ? isa : "-"),
-		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), a_text, NULL };
+		         a_insts, a_secs, a_mem, (char *)(name ? name : "code object"), a_text,
+		         (char *)(compact == 2 ? "2" : compact ? "1" : "0"), NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
-	int mfd = -1, pfd[2] = { -1, -1 }, rc, st = 0, timed_out = 0, stopped = 0;
+	int mfd = -1, pfd[2] = { -1, -1 }, rc = 0, st = 0, timed_out = 0, stopped = 0, phase = 0, failed = 0;
 	pid_t pid = -1;
-	kw_buf out = KW_BUF_INIT;
+	char head[160], trailer[TRAILER_MAX + 1];
+	size_t nhead = 0, ntrailer = 0, ntext = 0;
 
-	*text = NULL;
-	*text_len = 0;
 	isa_out[0] = '\0';
 	if (n_insts)
 		*n_insts = 0;
 	*undecodable = 0;
+	*decoder = 0;
 	snprintf(a_insts, sizeof a_insts, "%zu", max_insts);
 	snprintf(a_secs, sizeof a_secs, "%u", seconds);
 	snprintf(a_mem, sizeof a_mem, "%zu", mem);
@@ -147,6 +192,10 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 		                  strerror(errno));
 		goto out;
 	}
+	/* 1 MiB of pipe (the most an unprivileged process may ask;
+	 * 64 KiB if refused): the decoder writes 64 KiB pieces without
+	 * waiting for each to be read, and the reader takes several at once */
+	fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, mfd, 0);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
@@ -167,7 +216,30 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawn(&pid, exe, &fa, &at, argv, environ);
+	if (opts && opts->fork) {
+		/* the same child without exec: it has kwgen's libraries, and
+		 * loads libLLVM itself (a single-threaded caller only) */
+		pid = fork();
+		if (pid == 0) {
+			struct sigaction dfl_act;
+			memset(&dfl_act, 0, sizeof dfl_act);
+			dfl_act.sa_handler = SIG_DFL;
+			for (int sig = 1; sig < NSIG; sig++)
+				if (sigismember(&dfl, sig))
+					sigaction(sig, &dfl_act, NULL);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			int nul = open("/dev/null", O_WRONLY);
+			if (dup2(mfd, 0) < 0 || dup2(pfd[1], 1) < 0 || nul < 0 || dup2(nul, 2) < 0)
+				_exit(127);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+			closefrom(3);
+#endif
+			_exit(kw_codeobj_child_main((int)(sizeof argv / sizeof argv[0]) - 1, argv));
+		}
+		rc = pid < 0 ? errno : 0;
+	} else {
+		rc = posix_spawn(&pid, exe, &fa, &at, argv, environ);
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	close(pfd[1]);
@@ -180,8 +252,10 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 		goto out;
 	}
 
-	/* read the answer within the wall-clock bound (twice the CPU bound:
-	 * a loaded machine) */
+	/* read the answer as it comes, within the wall-clock bound (twice
+	 * the CPU bound: a loaded machine).  phase 0: the header line; 1:
+	 * the text, read straight into the consumer's space; 2: after the
+	 * NUL that ends it, the trailer. */
 	double deadline = now() + 2.0 * seconds + 1.0;
 	for (;;) {
 		double left = deadline - now();
@@ -194,26 +268,91 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 			break;
 		}
 		/* 100 ms at most: kw_codeobj_child_stop_all is seen that soon */
-		struct pollfd p = { pfd[0], POLLIN, 0 };
-		int pr = poll(&p, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
+		struct pollfd pl = { pfd[0], POLLIN, 0 };
+		int pr = poll(&pl, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr < 0)
 			break;
 		if (pr == 0)
 			continue;
-		char chunk[65536];
-		ssize_t n = read(pfd[0], chunk, sizeof chunk);
+		char local[4096], *buf = local;
+		size_t cap = sizeof local;
+		if (phase == 0) {
+			buf = head + nhead;
+			cap = sizeof head - 1 - nhead;
+		} else if (phase == 1 && isa_out[0]) {
+			/* (without an ISA, an error's header: only the trailer
+			 * may follow, read into local) */
+			if ((rc = c->space(c->ctx, &buf, &cap, err)) != 0) {
+				failed = 1;
+				break;
+			}
+		} else {
+			buf = trailer + ntrailer;
+			cap = TRAILER_MAX - ntrailer;
+		}
+		if (cap == 0)
+			break; /* a header or trailer longer than ours: not our child's answer */
+		ssize_t n = read(pfd[0], buf, cap);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			break;
-		if (out.len + (size_t)n > mem || (max_text && out.len + (size_t)n > max_text + 4096) ||
-		    kw_buf_put(&out, chunk, (size_t)n) || out.oom)
-			break; /* more than the child could hold: not our child's answer */
+		if (phase == 0) {
+			nhead += (size_t)n;
+			char *nl = memchr(head, '\n', nhead);
+			if (!nl)
+				continue;
+			*nl = '\0';
+			char isa_buf[KW_CODEOBJ_ISA_MAX];
+			if (strncmp(head, MAGIC, sizeof MAGIC - 1) || sscanf(head + 6, "%31s", isa_buf) != 1)
+				break;
+			phase = 1;
+			if (strcmp(isa_buf, "-")) {
+				snprintf(isa_out, KW_CODEOBJ_ISA_MAX, "%s", isa_buf);
+				if ((rc = c->start(c->ctx, isa_out, err)) != 0) {
+					failed = 1;
+					break;
+				}
+			}
+			/* what came after the header: text, maybe the NUL and the trailer */
+			size_t rest = nhead - (size_t)(nl + 1 - head);
+			char *z = memchr(nl + 1, 0, rest);
+			size_t t = z ? (size_t)(z - (nl + 1)) : rest;
+			if (t && (!isa_out[0] || (rc = consume(c, nl + 1, t, err)) != 0)) {
+				failed = rc != 0;
+				break;
+			}
+			ntext += t;
+			if (z) {
+				phase = 2;
+				ntrailer = rest - t - 1;
+				memcpy(trailer, z + 1, ntrailer);
+			}
+			continue;
+		}
+		if (phase == 1) {
+			char *z = memchr(buf, 0, (size_t)n);
+			size_t t = z ? (size_t)(z - buf) : (size_t)n;
+			if (t && !isa_out[0])
+				break; /* text after an error header: not our child's answer */
+			if (t && (rc = c->commit(c->ctx, t, err)) != 0) {
+				failed = 1;
+				break;
+			}
+			ntext += t;
+			if (z) {
+				phase = 2;
+				ntrailer = (size_t)n - t - 1;
+				memmove(trailer, z + 1, ntrailer);
+			}
+			continue;
+		}
+		ntrailer += (size_t)n;
 	}
 	/* harmless if it exited; one that closed stdout but lingers, or
-	 * passed the bound, goes */
+	 * passed a bound, or whose text the consumer refused, goes */
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
@@ -223,27 +362,18 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 		rc = kw_error_set(err, KW_EIO, NULL, "the decoder process was stopped: stopping");
 		goto out;
 	}
+	if (failed)
+		goto out; /* the consumer's error (a bound of the verification, a bad line) */
 
-	/* the frame */
-	const char *p = out.p ? out.p : "", *nl = out.len ? memchr(p, '\n', out.len) : NULL;
-	char head[160];
-	int code = 1;
+	/* the trailer: "<code> <instructions> <text bytes>\n" then the
+	 * message of an error */
+	trailer[ntrailer] = '\0';
+	int code = 1, used = 0;
 	unsigned long long ninst = 0, nbytes = 0;
-	char isa_buf[KW_CODEOBJ_ISA_MAX] = "";
-	int ok = nl && (size_t)(nl - p) < sizeof head && out.len >= sizeof MAGIC - 1 &&
-	         memcmp(p, MAGIC, sizeof MAGIC - 1) == 0;
-	if (ok) {
-		memcpy(head, p, (size_t)(nl - p));
-		head[nl - p] = '\0';
-		int used = 0;
-		if (sscanf(head + 6, "%d%n", &code, &used) != 1)
-			ok = 0;
-		else if (code == 0)
-			ok = sscanf(head + 6 + used, " %31s %llu %llu", isa_buf, &ninst, &nbytes) == 3;
-		else
-			ok = sscanf(head + 6 + used, " %llu", &nbytes) == 1 && code < 0;
-		ok = ok && nbytes == out.len - (size_t)(nl + 1 - p);
-	}
+	char *tnl = phase == 2 ? memchr(trailer, '\n', ntrailer) : NULL;
+	char field[32] = "-";
+	int ok = tnl && sscanf(trailer, "%d %llu %llu %31s%n", &code, &ninst, &nbytes, field, &used) == 4 &&
+	         trailer + used == tnl && nbytes == ntext && code <= 0 && (code < 0 || isa_out[0]);
 	/* a complete answer counts even if the child was then killed by our
 	 * SIGKILL above (it had nothing left to do) */
 	if (!ok || timed_out) {
@@ -266,23 +396,11 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
 			                  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), seconds, mem >> 20);
 		goto out;
 	}
-	const char *body = nl + 1;
 	if (code != 0) {
-		rc = kw_error_set(err, code, NULL, "%.*s", (int)(nbytes < 511 ? nbytes : 511), body);
+		*decoder = 1;
+		rc = kw_error_set(err, code, strcmp(field, "-") ? field : NULL, "%s", tnl + 1);
 		goto out;
 	}
-	/* the text in place: the header out, the buffer handed over (no
-	 * second copy of a text that can be hundreds of MB) */
-	memmove(out.p, body, (size_t)nbytes);
-	out.len = (size_t)nbytes;
-	kw_buf_putc(&out, '\0');
-	if (out.oom) {
-		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
-		goto out;
-	}
-	*text_len = (size_t)nbytes;
-	*text = kw_buf_detach(&out);
-	snprintf(isa_out, KW_CODEOBJ_ISA_MAX, "%s", isa_buf);
 	if (n_insts)
 		*n_insts = (size_t)ninst;
 	rc = 0;
@@ -298,7 +416,138 @@ out:
 		close(pfd[0]);
 	if (pfd[1] >= 0)
 		close(pfd[1]);
-	kw_buf_free(&out);
+	return rc;
+}
+
+/* ---- the text into one buffer (kw_codeobj_disassemble_child) ---- */
+
+typedef struct buf_ctx {
+	kw_buf b;
+	size_t max; /* more than the child could hold: not our child's answer */
+} buf_ctx;
+
+static int buf_start(void *ctx, const char *isa, kw_error *err)
+{
+	(void)ctx;
+	(void)isa;
+	(void)err;
+	return 0;
+}
+
+static int buf_space(void *ctx, char **p, size_t *avail, kw_error *err)
+{
+	buf_ctx *bc = ctx;
+	if (bc->b.len >= bc->max)
+		return kw_error_set(err, KW_EINVAL, NULL,
+		                    "cannot decode the code object: the decoder process gave more text than it "
+		                    "could hold");
+	if (kw_buf_grow(&bc->b, 65536) || bc->b.oom)
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
+	*p = bc->b.p + bc->b.len;
+	*avail = bc->b.cap - bc->b.len - 1;
+	return 0;
+}
+
+static int buf_commit(void *ctx, size_t n, kw_error *err)
+{
+	buf_ctx *bc = ctx;
+	(void)err;
+	bc->b.len += n;
+	bc->b.p[bc->b.len] = '\0';
+	return 0;
+}
+
+int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
+                                 size_t max_insts, const kw_codeobj_child_opts *opts, char **text,
+                                 size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
+                                 int *undecodable, kw_error *err)
+{
+	size_t mem = opts && opts->max_memory ? opts->max_memory : kw_codeobj_child_memory(len, max_insts);
+	size_t max_text = opts ? opts->max_text : 0;
+	buf_ctx bc = { KW_BUF_INIT, max_text && max_text + 4096 < mem ? max_text + 4096 : mem };
+	consumer c = { buf_start, buf_space, buf_commit, &bc };
+	int decoder;
+
+	*text = NULL;
+	*text_len = 0;
+	int rc = run_child(data, len, isa, name, max_insts, opts, 0, &c, isa_out, n_insts, undecodable, &decoder,
+	                   err);
+	if (rc) {
+		kw_buf_free(&bc.b);
+		return rc;
+	}
+	if (kw_buf_putc(&bc.b, '\0') || bc.b.oom) { /* an empty text still gets its buffer */
+		kw_buf_free(&bc.b);
+		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
+	}
+	bc.b.len--;
+	*text_len = bc.b.len;
+	*text = kw_buf_detach(&bc.b);
+	return 0;
+}
+
+/* ---- the text verified as it comes (kw_codeobj_verify_child) ---- */
+
+typedef struct stream_ctx {
+	const kw_verify_opts *o;
+	kw_verify_stream *s;
+} stream_ctx;
+
+static int stream_start(void *ctx, const char *isa, kw_error *err)
+{
+	stream_ctx *sc = ctx;
+	kw_verify_opts o = *sc->o;
+	o.isa = isa;
+	return kw_verify_stream_new(&sc->s, &o, err);
+}
+
+static int stream_space(void *ctx, char **p, size_t *avail, kw_error *err)
+{
+	stream_ctx *sc = ctx;
+	return kw_verify_stream_space(sc->s, 4096, p, avail, err);
+}
+
+static int stream_commit(void *ctx, size_t n, kw_error *err)
+{
+	stream_ctx *sc = ctx;
+	return kw_verify_stream_commit(sc->s, n, err);
+}
+
+int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
+                            const kw_codeobj_child_opts *opts, const struct kw_verify_opts *vo,
+                            struct kw_verify_result **out, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
+                            int *decoder, kw_error *err)
+{
+	kw_verify_opts def = KW_VERIFY_OPTS_INIT;
+	stream_ctx sc = { vo ? vo : &def, NULL };
+	consumer c = { stream_start, stream_space, stream_commit, &sc };
+	kw_codeobj_child_opts co = opts ? *opts : (kw_codeobj_child_opts){ NULL, 0, 0, 0, 0 };
+
+	*out = NULL;
+	/* the bound on the text the decoder hands on, so that a text made
+	 * huge by names repeated in every line is refused there, before it
+	 * is all read: half the verification's bound (vo->max_memory; the
+	 * rest for the instructions read from it and the analysis: 422
+	 * limit) or, when lower, the decoder's own, what its address space would
+	 * have had to hold of it (2 x the object + 1 KiB per instruction
+	 * + 256 MiB: KW_ENOMEM, undecodable) */
+	int mode = 1;
+	if (!co.max_text) {
+		size_t m = kw_codeobj_child_memory(len, max_insts);
+		size_t budget = sc.o->max_memory ? sc.o->max_memory
+		              : len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX : 16 * len + ((size_t)96 << 20);
+		co.max_text = m > ((size_t)1 << 30) ? m - ((size_t)1 << 30) + ((size_t)256 << 20) : (size_t)256 << 20;
+		if (budget / 2 < co.max_text) {
+			co.max_text = budget / 2;
+			mode = 2;
+		}
+	}
+	int rc = run_child(data, len, isa, name, max_insts, &co, mode, &c, isa_out, NULL, undecodable, decoder, err);
+	if (!rc && !sc.s)
+		rc = kw_error_set(err, KW_EINTERNAL, NULL, "the decoder process gave no ISA");
+	if (!rc)
+		rc = kw_verify_stream_finish(sc.s, out, err);
+	kw_verify_stream_free(sc.s);
 	return rc;
 }
 
@@ -310,18 +559,50 @@ static int parse_u64(const char *s, unsigned long long *v)
 	return errno || !*s || *end || *s == '-' ? -1 : 0;
 }
 
+typedef struct child_out {
+	const char *isa;   /* set by kw_codeobj_disassemble_to before its first piece */
+	int headed;        /* the header line is out */
+	size_t sent;       /* bytes of text written */
+} child_out;
+
+static int child_header(child_out *o)
+{
+	char head[64];
+	if (o->headed)
+		return 0;
+	o->headed = 1;
+	snprintf(head, sizeof head, MAGIC "%s\n", o->isa ? o->isa : "-");
+	return write_all(1, head, strlen(head)) ? KW_EIO : 0;
+}
+
+static int child_put(void *ctx, const char *p, size_t n)
+{
+	child_out *o = ctx;
+	if (child_header(o) || write_all(1, p, n))
+		return KW_EIO; /* the parent stopped reading: nothing to tell it */
+	o->sent += n;
+	return 0;
+}
+
 int kw_codeobj_child_main(int argc, char **argv)
 {
 	unsigned long long insts, secs, mem, max_text;
 	kw_error err = KW_ERROR_INIT;
 	kw_buf in = KW_BUF_INIT;
-	char *text = NULL, head[160];
-	const char *isa = NULL;
+	child_out o = { NULL, 0, 0 };
+	kw_codeobj_sink sink = { child_put, &o };
+	const void *data = NULL;
 	size_t len = 0, n = 0;
+	struct stat sb;
+	void *map = MAP_FAILED;
+	char tail[160];
 	int rc;
 
-	if (argc != 8 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem) ||
-	    parse_u64(argv[7], &max_text)) {
+	/* argv[8]: 0 llvm-objdump's text, 1 compact text whose bound
+	 * (max_text) is this process's own (past it KW_ENOMEM), 2 compact
+	 * text whose bound is the verification's (KW_ELIMIT "max_memory") */
+	if (argc != 9 || parse_u64(argv[3], &insts) || parse_u64(argv[4], &secs) || parse_u64(argv[5], &mem) ||
+	    parse_u64(argv[7], &max_text) || (strcmp(argv[8], "0") && strcmp(argv[8], "1") && strcmp(argv[8], "2"))) {
 		fputs("kwgen: internal decoder mode: bad arguments\n", stderr);
 		return 2;
 	}
@@ -335,7 +616,13 @@ int kw_codeobj_child_main(int argc, char **argv)
 		setrlimit(RLIMIT_AS, &as);
 	}
 #endif
-	for (;;) {
+	/* the object: the parent's memfd, mapped (read if stdin is not one) */
+	if (fstat(0, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, 0, 0)) != MAP_FAILED) {
+		data = map;
+		len = (size_t)sb.st_size;
+	}
+	while (!data) {
 		char chunk[65536];
 		ssize_t r = read(0, chunk, sizeof chunk);
 		if (r < 0 && errno == EINTR)
@@ -345,8 +632,11 @@ int kw_codeobj_child_main(int argc, char **argv)
 			             strerror(errno));
 			break;
 		}
-		if (r == 0)
+		if (r == 0) {
+			data = in.p ? in.p : "";
+			len = in.len;
 			break;
+		}
 		if (kw_buf_put(&in, chunk, (size_t)r) || in.oom) {
 			kw_error_set(&err, KW_ENOMEM, NULL, "out of memory for the code object");
 			break;
@@ -355,18 +645,32 @@ int kw_codeobj_child_main(int argc, char **argv)
 	if (err.code)
 		rc = err.code;
 	else
-		rc = kw_codeobj_disassemble(in.p ? in.p : "", in.len, strcmp(argv[2], "-") ? argv[2] : NULL, argv[6],
-		                            (size_t)insts, (size_t)max_text, &text, &len, &isa, &n, &err);
-	kw_buf_free(&in);
-	if (rc == 0) {
-		snprintf(head, sizeof head, MAGIC "0 %s %zu %zu\n", isa, n, len);
-		rc = write_all(1, head, strlen(head)) || write_all(1, text, len) ? 1 : 0;
+		rc = kw_codeobj_disassemble_to(data, len, strcmp(argv[2], "-") ? argv[2] : NULL, argv[6],
+		                               (size_t)insts, (size_t)max_text, argv[8][0] != '0', &sink, &o.isa,
+		                               &n, &err);
+	if (rc == KW_ELIMIT && !strcmp(err.field, "max_memory") && argv[8][0] == '1')
+		/* the bound the parent gave the text: what this process's
+		 * address space would have had to hold of it */
+		kw_error_set(&err, rc = KW_ENOMEM, NULL,
+		             "the decoded text passes the decoder process's memory bound of %llu MiB (twice the "
+		             "code object + 1 KiB per instruction it can hold + 256 MiB; a long symbol name in "
+		             "every line?)",
+		             max_text >> 20);
+	/* the text ends at a NUL (it holds none), then the trailer:
+	 * "<code> <instructions> <text bytes>\n" and an error's message */
+	if (rc == 0 || rc != KW_EIO || !o.headed) {
+		const char *m = rc == 0 ? "" : err.message[0] ? err.message : kw_error_code_name(rc);
+		int w = child_header(&o);
+		tail[0] = '\0';
+		snprintf(tail + 1, sizeof tail - 1, "%d %zu %zu %s\n", rc, n, o.sent,
+		         rc && err.field[0] && !strchr(err.field, ' ') ? err.field : "-");
+		rc = w || write_all(1, tail, 1 + strlen(tail + 1)) || write_all(1, m, strlen(m)) ? 1 : 0;
 	} else {
-		const char *m = err.message[0] ? err.message : kw_error_code_name(rc);
-		snprintf(head, sizeof head, MAGIC "%d %zu\n", rc, strlen(m));
-		rc = write_all(1, head, strlen(head)) || write_all(1, m, strlen(m)) ? 1 : 0;
+		rc = 1;
 	}
-	free(text);
+	if (map != MAP_FAILED)
+		munmap(map, len);
+	kw_buf_free(&in);
 	/* _exit: LLVM's static destructors have nothing to give back */
 	_exit(rc);
 }

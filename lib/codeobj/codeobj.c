@@ -279,7 +279,7 @@ static void put_sym_ref(kw_buf *b, const sym *s, uint64_t addr)
 
 /* One decoded instruction line. */
 static void put_inst(kw_buf *b, const char *txt, uint64_t addr, const unsigned char *bytes, size_t n,
-                     const sym *syms, size_t nsyms)
+                     const sym *syms, size_t nsyms, int compact)
 {
 	while (*txt == ' ' || *txt == '\t')
 		txt++;
@@ -288,7 +288,9 @@ static void put_inst(kw_buf *b, const char *txt, uint64_t addr, const unsigned c
 		tl--;
 	kw_buf_putc(b, '\t');
 	kw_buf_put(b, txt, tl);
-	if (tl < OBJDUMP_INST_COLUMNS)
+	if (compact)
+		kw_buf_putc(b, ' '); /* the reader needs no columns: a third of the bytes of a short line */
+	else if (tl < OBJDUMP_INST_COLUMNS)
 		kw_buf_spaces(b, OBJDUMP_INST_COLUMNS - tl);
 	kw_buf_puts(b, "// ");
 	put_addr(b, addr, 12);
@@ -484,12 +486,27 @@ oom:
 	return KW_ENOMEM;
 }
 
-int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
-                           size_t max_text, char **text, size_t *text_len, const char **isa_out, size_t *n_insts,
-                           kw_error *err)
+/* The text is handed to the sink in pieces of about this many bytes. */
+#define SINK_PIECE ((size_t)64 << 10)
+
+/* Hand out's bytes to the sink (counted in *sent) and empty it; 0, or the
+ * sink's error (out.oom: KW_ENOMEM). */
+static int flush(kw_buf *out, const kw_codeobj_sink *sink, size_t *sent)
 {
-	*text = NULL;
-	*text_len = 0;
+	if (out->oom)
+		return KW_ENOMEM;
+	if (!out->len)
+		return 0;
+	int rc = sink->put(sink->ctx, out->p, out->len);
+	*sent += out->len;
+	kw_buf_reset(out);
+	return rc;
+}
+
+int kw_codeobj_disassemble_to(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
+                              size_t max_text, int compact, const kw_codeobj_sink *sink, const char **isa_out,
+                              size_t *n_insts, kw_error *err)
+{
 	if (n_insts)
 		*n_insts = 0;
 	const char *use_isa;
@@ -541,7 +558,7 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 
 	kw_buf out = KW_BUF_INIT;
 	int rc = 0, sections = 0;
-	size_t insts = 0;
+	size_t insts = 0, sent = 0;
 	kw_buf_puts(&out, "\n");
 	kw_buf_puts(&out, name ? name : "code object");
 	kw_buf_puts(&out, ":\tfile format elf64-amdgpu\n");
@@ -599,7 +616,9 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 				off += (z - off) & ~(uint64_t)3;
 				continue;
 			}
-			if (max_text && out.len > max_text) {
+			if (out.len >= SINK_PIECE && (rc = flush(&out, sink, &sent)) != 0)
+				break;
+			if (max_text && sent + out.len > max_text) {
 				rc = kw_error_set(err, KW_ELIMIT, "max_memory",
 				                  "the decoded text of the code object is over %zu bytes, the memory bound "
 				                  "of one verification (16 x the input + 96 MiB unless set: kwgen verify "
@@ -623,10 +642,10 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 					v |= (uint32_t)bytes[off + i] << (8 * i);
 				char lit[32];
 				snprintf(lit, sizeof lit, ".long 0x%08" PRIX32, v);
-				put_inst(&out, lit, addr, bytes + off, w, syms, nsyms);
+				put_inst(&out, lit, addr, bytes + off, w, syms, nsyms, compact);
 				off += w;
 			} else {
-				put_inst(&out, txt, addr, bytes + off, n, syms, nsyms);
+				put_inst(&out, txt, addr, bytes + off, n, syms, nsyms, compact);
 				off += n;
 			}
 			insts++;
@@ -647,24 +666,51 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
 			kw_buf_putc(&out, '\n');
 		}
 	}
+	if (rc == 0)
+		rc = flush(&out, sink, &sent);
 	syms_free(all, nall);
 	elf_tab_free(&et);
 	L.LLVMDisasmDispose(dc);
 	L.LLVMDisposeBinary(bin);
 	L.LLVMDisposeMemoryBuffer(mb);
-	if (rc == KW_ENOMEM)
+	kw_buf_free(&out);
+	if (rc == KW_ENOMEM && !(err && err->code))
 		kw_error_set(err, KW_ENOMEM, NULL, "out of memory while decoding the code object");
 	if (rc == 0 && sections == 0)
 		rc = kw_error_set(err, KW_EINVAL, NULL, "the ELF file has no .text section to decode");
-	if (rc == 0 && out.oom)
-		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
-	if (rc) {
-		kw_buf_free(&out);
+	if (rc && err && !err->code)
+		kw_error_set(err, rc, NULL, "the decoded text could not be handed on (%s)", kw_error_code_name(rc));
+	if (rc)
 		return rc;
-	}
 	if (n_insts)
 		*n_insts = insts;
-	*text_len = out.len;
-	*text = kw_buf_detach(&out);
+	return 0;
+}
+
+static int buf_put(void *ctx, const char *p, size_t n)
+{
+	kw_buf *b = ctx;
+	return kw_buf_put(b, p, n) || b->oom ? KW_ENOMEM : 0;
+}
+
+int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
+                           size_t max_text, char **text, size_t *text_len, const char **isa_out, size_t *n_insts,
+                           kw_error *err)
+{
+	kw_buf b = KW_BUF_INIT;
+	kw_codeobj_sink sink = { buf_put, &b };
+
+	*text = NULL;
+	*text_len = 0;
+	int rc = kw_codeobj_disassemble_to(data, len, isa, name, max_insts, max_text, 0, &sink, isa_out, n_insts,
+	                                   err);
+	if (rc == 0 && b.oom)
+		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the disassembly text");
+	if (rc) {
+		kw_buf_free(&b);
+		return rc;
+	}
+	*text_len = b.len;
+	*text = kw_buf_detach(&b);
 	return 0;
 }

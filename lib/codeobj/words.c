@@ -156,3 +156,34 @@ int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa,
 	kw_verify_words_free(&w);
 	return rc;
 }
+
+int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa, const char *name,
+                                  size_t max_insts, const kw_codeobj_child_opts *opts,
+                                  const kw_verify_opts *vo, kw_verify_result **out,
+                                  char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable, int *decoder,
+                                  kw_error *err)
+{
+	kw_verify_opts def = KW_VERIFY_OPTS_INIT, o = vo ? *vo : def;
+	kw_verify_words w;
+	char *elf = NULL;
+	size_t elf_len = 0;
+	int rc;
+
+	*out = NULL;
+	*undecodable = 0;
+	*decoder = 0;
+	isa_out[0] = 0;
+	rc = kw_verify_text_words(&w, text, len, isa, err);
+	if (rc)
+		return rc;
+	rc = kw_codeobj_from_words(&w, &elf, &elf_len, err);
+	/* findings name the lines of the words in text */
+	o.source_lines = w.lines;
+	o.n_source_lines = w.nlines;
+	if (!rc)
+		rc = kw_codeobj_verify_child(elf, elf_len, w.isa, name, max_insts, opts, &o, out, isa_out, undecodable,
+		                             decoder, err);
+	free(elf);
+	kw_verify_words_free(&w);
+	return rc;
+}

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,9 +319,82 @@ static const char *arena_dup(kw_arena *a, const char *s, size_t n)
 	return p;
 }
 
+/* The source line of the word at byte offset off (r->src), or -1. */
+static int64_t src_line_at(const kw_verify_result *r, int64_t off)
+{
+	size_t lo = 0, hi = r->nsrc;
+
+	if (off < 0 || !r->nsrc || (uint64_t)off < r->src[0].offset)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->src[mid].offset <= (uint64_t)off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (int64_t)r->src[lo].line;
+}
+
+/* The source line of the instruction on decoded line n, or -1. */
+static int64_t src_line_of(const kw_verify_result *r, uint64_t n)
+{
+	const vf_prog *p = r->src_prog;
+	size_t lo = 0, hi = p && p->addr ? p->ninst : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->insts[mid].line < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (p && p->addr ? p->ninst : 0) && p->insts[lo].line == n ? src_line_at(r, p->addr[lo]) : -1;
+}
+
+/* msg with every "line N" naming a decoded line naming its source line
+ * instead, into out (n bytes). */
+static void src_message(const kw_verify_result *r, const char *msg, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (const char *s = msg; *s && k + 1 < n;) {
+		if (!strncmp(s, "line ", 5) && isdigit((unsigned char)s[5]) && (s == msg || !isalnum((unsigned char)s[-1]))) {
+			char *end;
+			unsigned long long v = strtoull(s + 5, &end, 10);
+			int64_t l = src_line_of(r, v);
+			int w = snprintf(out + k, n - k, "line %llu", l >= 0 ? (unsigned long long)l : v);
+			if (w < 0 || (size_t)w >= n - k)
+				break;
+			k += (size_t)w;
+			s = end;
+			continue;
+		}
+		out[k++] = *s++;
+	}
+	out[k] = '\0';
+}
+
 int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
 {
 	kw_verify_finding *f;
+	vf_finding_in mapped;
+	char msg[2048];
+
+	if (r->src && in->offset >= 0) {
+		/* decoded from data words: the source's lines */
+		int64_t l = src_line_at(r, in->offset), pl = src_line_at(r, in->producer_offset);
+		mapped = *in;
+		if (l >= 0)
+			mapped.line = l;
+		if (pl >= 0)
+			mapped.producer_line = pl;
+		if (in->message) {
+			src_message(r, in->message, msg, sizeof msg);
+			mapped.message = msg;
+		}
+		in = &mapped;
+	}
 
 	if (in->code == KW_VF_REDUNDANT_WAIT && r->no_redundant)
 		return 0;

@@ -626,8 +626,9 @@ size_t vf_default_memory(size_t len)
 int vf_rd_mem_check(rd *r, size_t extra)
 {
 	const vf_prog *p = r->p;
-	uint64_t m = r->xbytes + extra + p->cap_inst * sizeof(vf_inst) + p->cap_addr * sizeof(int64_t) +
-		     p->cap_ops * sizeof(vf_op) + p->cap_waits * sizeof(vf_wait) + (r->words ? r->words->cap : 0);
+	uint64_t m = r->xbytes + r->held + extra + p->cap_inst * sizeof(vf_inst) + p->cap_addr * sizeof(int64_t) +
+		     p->cap_ops * sizeof(vf_op) + p->cap_waits * sizeof(vf_wait) + (r->words ? r->words->cap : 0) +
+		     (r->wlines ? r->wlines->cap : 0);
 
 	if (m <= p->max_memory)
 		return 0;
@@ -638,14 +639,9 @@ int vf_rd_mem_check(rd *r, size_t extra)
 			    r->lineno, p->max_memory);
 }
 
-/* Read every line of text into p with r (set up here; rd_free after). */
-static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
-		      kw_error *err)
+int vf_rd_begin(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
+		kw_error *err)
 {
-	const char *s = text, *end = text + len;
-	uint32_t lineno = 0;
-	int rc = 0;
-
 	memset(r, 0, sizeof(*r));
 	r->defining = -1;
 	r->data_addr = r->line_addr = -1;
@@ -666,12 +662,26 @@ static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const cha
 					    "gfx942, gfx950, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201, gfx1250",
 					    isa_name);
 	} else {
-		p->isa = isa_from_text(text, len);
+		p->isa = text ? isa_from_text(text, len) : NULL;
 		if (!p->isa)
 			return kw_error_set(err, KW_EINVAL, "isa",
 					    "no ISA: the text has no .amdgcn_target naming a supported "
 					    "processor; give one (--isa gfx942)");
 	}
+	return 0;
+}
+
+/* Read every line of text into p with r (set up here; vf_rd_free after). */
+static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
+		      kw_buf *wlines, kw_error *err)
+{
+	const char *s = text, *end = text + len;
+	uint32_t lineno = 0;
+	int rc = vf_rd_begin(r, p, text, len, isa_name, words, err);
+
+	r->wlines = wlines;
+	if (rc)
+		return rc;
 	if (memchr(text, 0, len))
 		return kw_error_set(err, KW_EINVAL, NULL,
 				    "the input contains a NUL byte: not assembly text");
@@ -687,7 +697,7 @@ static int read_lines(rd *r, vf_prog *p, const char *text, size_t len, const cha
 	return 0;
 }
 
-static void rd_free(rd *r)
+void vf_rd_free(rd *r)
 {
 	free(r->mc);
 	free(r->mac);
@@ -695,57 +705,61 @@ static void rd_free(rd *r)
 	free(r->lab);
 }
 
-int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
+int vf_rd_end(rd *r)
 {
-	rd r;
-	int rc = read_lines(&r, p, text, len, isa_name, NULL, err);
+	vf_prog *p = r->p;
+	kw_error *err = r->err;
+	int rc = 0;
 
-	if (rc)
-		goto out;
-	if (r.ndata) {
+	if (r->ndata) {
 		/* instructions as numbers (Tensile ships kernels so): reading
 		 * them needs a disassembler, which the CLI and kwgend have */
-		if (p->objdump && r.data_addr < 0)
+		if (p->objdump && r->data_addr < 0)
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u: llvm-objdump elided zero bytes ('...') inside a function: "
 					  "code that is not shown was not checked, so nothing is verified (give "
 					  "the code object, or llvm-objdump -d -z text)",
-					  r.data_line);
-		else if (r.data_addr >= 0)
+					  r->data_line);
+		else if (r->data_addr >= 0)
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u (address 0x%llx): %llu .long/.short/.byte word%s in a code "
 					  "section were not checked (bytes LLVM's disassembler did not decode); "
 					  "nothing is verified",
-					  r.data_line, (unsigned long long)r.data_addr,
-					  (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
+					  r->data_line, (unsigned long long)r->data_addr,
+					  (unsigned long long)r->ndata, r->ndata == 1 ? "" : "s");
 		else
 			rc = kw_error_set(err, KW_EINVAL, "data_words",
 					  "line %u: %llu .long/.short/.byte word%s in a code section: instructions "
 					  "given as numbers are not read from assembly text, so nothing is verified; "
 					  "give the file to `kwgen verify` or POST /v1/verify, which decode them, or "
 					  "the assembled code object",
-					  r.data_line, (unsigned long long)r.ndata, r.ndata == 1 ? "" : "s");
-		goto out;
+					  r->data_line, (unsigned long long)r->ndata, r->ndata == 1 ? "" : "s");
+		return rc;
 	}
-	if (r.skipdir_line) {
-		rc = kw_error_set(err, KW_EINVAL, "directive",
-				  "line %u: %s is not expanded by the reader: the lines it makes were not "
-				  "checked, so nothing is verified (expand it first, e.g. give the code "
-				  "object llvm-mc assembles, or its llvm-objdump -d text)",
-				  r.skipdir_line, r.skipdir);
-		goto out;
-	}
-	if (!p->ninst) {
-		rc = kw_error_set(err, KW_EINVAL, "instructions",
-				  "no instructions in the input: nothing was checked (give assembly text, "
-				  "llvm-objdump -d text or a code object)");
-		goto out;
-	}
-	rc = build_functions(&r);
+	if (r->skipdir_line)
+		return kw_error_set(err, KW_EINVAL, "directive",
+				    "line %u: %s is not expanded by the reader: the lines it makes were not "
+				    "checked, so nothing is verified (expand it first, e.g. give the code "
+				    "object llvm-mc assembles, or its llvm-objdump -d text)",
+				    r->skipdir_line, r->skipdir);
+	if (!p->ninst)
+		return kw_error_set(err, KW_EINVAL, "instructions",
+				    "no instructions in the input: nothing was checked (give assembly text, "
+				    "llvm-objdump -d text or a code object)");
+	rc = build_functions(r);
 	if (!rc)
-		rc = vf_rd_resolve_branches(&r);
-out:
-	rd_free(&r);
+		rc = vf_rd_resolve_branches(r);
+	return rc;
+}
+
+int vf_read(vf_prog *p, const char *text, size_t len, const char *isa_name, kw_error *err)
+{
+	rd r;
+	int rc = read_lines(&r, p, text, len, isa_name, NULL, NULL, err);
+
+	if (!rc)
+		rc = vf_rd_end(&r);
+	vf_rd_free(&r);
 	return rc ? (rc < 0 ? rc : KW_EINVAL) : 0;
 }
 
@@ -757,13 +771,14 @@ void kw_verify_words_free(kw_verify_words *w)
 	for (size_t i = 0; i < w->nsyms; i++)
 		free(w->syms[i].name);
 	free(w->syms);
+	free(w->lines);
 	memset(w, 0, sizeof(*w));
 }
 
 int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
 			 kw_error *err)
 {
-	kw_buf b = KW_BUF_INIT;
+	kw_buf b = KW_BUF_INIT, wl = KW_BUF_INIT;
 	vf_prog p;
 	rd r;
 	int rc;
@@ -771,7 +786,7 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 	memset(w, 0, sizeof(*w));
 	memset(&p, 0, sizeof(p));
 	p.max_instructions = (size_t)64 << 20;
-	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, err);
+	rc = read_lines(&r, &p, text ? text : "", text ? len : 0, isa, &b, &wl, err);
 	if (!rc && p.objdump)
 		rc = kw_error_set(err, KW_EINVAL, "objdump",
 				  "llvm-objdump text: its .long lines are bytes the disassembler did not decode");
@@ -803,16 +818,22 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 		o->kernel = sy && (sy->flags & VF_SYM_KERNEL);
 		w->nsyms++;
 	}
-	if (!rc && b.oom)
+	if (!rc && (b.oom || wl.oom))
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the data words");
 	if (!rc) {
 		snprintf(w->isa, sizeof(w->isa), "%s", p.isa->name);
 		w->len = b.len;
 		w->bytes = (unsigned char *)kw_buf_detach(&b);
+		w->nlines = wl.len / sizeof(*w->lines);
+		if (w->nlines && !(w->lines = malloc(w->nlines * sizeof(*w->lines))))
+			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the data words' lines");
+		else if (w->nlines)
+			memcpy(w->lines, wl.p, w->nlines * sizeof(*w->lines));
 	}
-	rd_free(&r);
+	vf_rd_free(&r);
 	vf_prog_free(&p);
 	kw_buf_free(&b);
+	kw_buf_free(&wl);
 	if (rc)
 		kw_verify_words_free(w);
 	return rc;

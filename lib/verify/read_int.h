@@ -65,6 +65,10 @@ typedef struct rd {
 	int depth;
 	uint8_t allow_inherit;
 	uint64_t xbytes, xcount;
+	/* kw_verify_stream: the text arrives in pieces (no .macro), of
+	 * which held bytes are kept */
+	int stream;
+	uint64_t held;
 	/* conditional assembly: .if / .ifdef / .ifndef / .else / .elseif /
 	 * .endif; lines are skipped while any enclosing condition is false */
 	uint32_t cond_depth, skip_from; /* skip_from: depth where skipping began, 0 = none */
@@ -89,6 +93,7 @@ typedef struct rd {
 	uint64_t npad;
 	/* kw_verify_text_words: the data words of code sections, collected */
 	kw_buf *words;
+	kw_buf *wlines;              /* and their lines: kw_verify_word_line runs */
 	int64_t cur_sym_addr;
 	/* SGPR constants of straight-line scalar code (objdump form), to
 	 * resolve long branches: s_getpc_b64 + s_add/s_addc + s_setpc_b64 */
@@ -172,6 +177,15 @@ typedef struct cinfo {
 /* read.c: 0 if what reading holds (macro expansions, the arrays) plus extra
  * bytes is within p->max_memory, else KW_ELIMIT naming the bound. */
 int vf_rd_mem_check(rd *r, size_t extra);
+
+/* read.c: the reading of a text line by line: vf_rd_begin sets r up
+ * (isa_name NULL: from text's .amdgcn_target; text may be NULL with an
+ * isa_name, for a stream), vf_rd_line reads each line, vf_rd_end checks
+ * and completes p (functions, branch targets); vf_rd_free after. */
+int vf_rd_begin(rd *r, vf_prog *p, const char *text, size_t len, const char *isa_name, kw_buf *words,
+		kw_error *err);
+int vf_rd_end(rd *r);
+void vf_rd_free(rd *r);
 
 /* read_lex.c: one line (raw [s, e), 1-based lineno): comments, labels,
  * symbol assignments, then a directive, a macro call or an instruction. */

@@ -283,7 +283,27 @@ static int data_words(rd *r, const char *d, size_t dn, const char *q, const char
 		kw_buf_put(r->words, (const char *)b, size);
 		q = c < e ? c + 1 : e;
 	}
-	return r->words->oom ? vf_rd_oom(r) : 0;
+	return r->words->oom || (r->wlines && r->wlines->oom) ? vf_rd_oom(r) : 0;
+}
+
+/* The words appended from here on come from the line being read. */
+static void word_line(rd *r)
+{
+	kw_verify_word_line wl = { r->words->len, r->lineno };
+	const kw_buf *b = r->wlines;
+	if (!b)
+		return;
+	if (b->len >= sizeof wl) {
+		kw_verify_word_line last;
+		memcpy(&last, b->p + b->len - sizeof wl, sizeof wl);
+		if (last.line == wl.line)
+			return;
+		if (last.offset == wl.offset) { /* nothing came of that line */
+			memcpy(r->wlines->p + b->len - sizeof wl, &wl, sizeof wl);
+			return;
+		}
+	}
+	kw_buf_put(r->wlines, (const char *)&wl, sizeof wl);
 }
 
 int vf_rd_directive(rd *r, const char *s, const char *e)
@@ -342,6 +362,8 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 			r->data_line = r->lineno;
 			r->data_addr = r->line_addr;
 		}
+		if (r->words)
+			word_line(r);
 		return r->words ? data_words(r, d, dn, q, e) : 0;
 	}
 	if (r->words && !r->data_section && (DIR(".p2align") || DIR(".balign") || DIR(".align"))) {
@@ -355,6 +377,7 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 		if (vf_expr(&r->p->syms, x, rtrim(x, c ? c : e), &v) || v < 0 || v > 16)
 			return 0;
 		al = DIR(".p2align") ? (size_t)1 << v : (size_t)v;
+		word_line(r);
 		while (al > 1 && r->words->len % al && !r->words->oom) {
 			if (r->words->len % 4)
 				kw_buf_putc(r->words, 0);
@@ -371,6 +394,12 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 		return 0;
 	}
 	if (DIR(".macro")) {
+		/* a streamed text (kw_verify_stream: decoded code) is held in
+		 * pieces, so a body cannot be kept as one span; and a
+		 * disassembler never prints a macro */
+		if (r->stream)
+			return kw_error_set(r->err, KW_EINVAL, NULL,
+					    "line %u: .macro in a streamed text (decoded code has none)", r->lineno);
 		r->in_macro = 1;
 		r->skip_end = ".endm";
 		r->defining = -1;

@@ -208,7 +208,8 @@ int vf_expr(const vf_symtab *st, const char *s, const char *e, int64_t *out);
  * range or whose index does not evaluate. */
 int vf_parse_reg(const vf_symtab *st, const char *s, const char *e, uint16_t *slot, uint8_t *n);
 
-typedef struct vf_prog {
+typedef struct vf_prog vf_prog;
+struct vf_prog {
 	const char *text;
 	size_t len;
 	const vf_isa *isa;
@@ -229,7 +230,7 @@ typedef struct vf_prog {
 	vf_symtab syms;
 	size_t nbranch_unresolved;
 	kw_arena xtext;      /* macro expansions (stable addresses) */
-} vf_prog;
+};
 
 
 /* ---- result and findings (findings.c) ---- */
@@ -251,6 +252,12 @@ struct kw_verify_result {
 	vf_rule *rules;
 	size_t nrules;
 	int no_redundant;
+	/* text decoded from data words: findings name the source lines
+	 * (kw_verify_opts.source_lines; src_prog: the decoded text's
+	 * instructions, their lines and addresses), set during the analysis */
+	const struct kw_verify_word_line *src;
+	size_t nsrc;
+	const struct vf_prog *src_prog;
 };
 
 /* A finding about to be added: strings are copied. */

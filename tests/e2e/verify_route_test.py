@@ -230,6 +230,9 @@ class T:
         e = self.post(data, "application/octet-stream", status=422)
         grew = hwm() - before
         assert "memory bound" in e["error"]["message"], e
+        # the bound per verification comes first (the decoder's own is
+        # larger by default): 422 limit, not undecodable
+        assert e["error"]["code"] == "limit", e
         # (under AddressSanitizer its shadow memory is not the verifier's)
         assert grew <= 16 * len(data) + (96 << 20) or os.environ.get("ASAN_OPTIONS"), \
             "kwgend peak RSS grew by %d MiB" % (grew >> 20)

@@ -322,6 +322,46 @@ def repeat_directives(a, tmp, R):
     R.check(rc == 0, ".rept inside a false .if: skipped with its lines, exit 0", f"exit {rc}: {err.strip()[-200:]!r}")
 
 
+
+def streamed(a, tmp, R):
+    """Code objects verified as their decoded text streams in: 2,000,000
+    4-byte instructions (8 MB; ~70 MB of text) verify within the default
+    bound; findings on `.long` words name the line of the word."""
+    co = os.path.join(tmp, "nops.co")
+    with open(co, "wb") as f:
+        f.write(tiny_elf.elf(struct.pack("<I", 0xBF800000) * 2000000 + tiny_elf.S_ENDPGM_GFX9))
+    p = run([a.kwgen, "verify", "--json", co], text=True)
+    st = json.loads(p.stdout)["stats"] if p.returncode in (0, 1) else {}
+    R.check(p.returncode == 0 and st.get("instructions") == 2000001,
+            "8 MB code object of 2,000,000 s_nop: verified (exit 0, 2,000,001 instructions) within the default bound",
+            f"exit {p.returncode}, stats {st}, {p.stderr.strip()[-200:]!r}")
+    # one .long word a line, a comment line between: the line of each
+    # word is known
+    obj = os.path.join(tmp, "lines.o")
+    ok, why = assemble(RACY.format(k="k"), obj, tmp)
+    if not ok:
+        R.fail(".long findings name the source line: assemble", why)
+        return
+    code = text_bytes(obj)[".text.k"]
+    lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", ".globl k", ".type k,@function", "k:"]
+    line_of = {}
+    for off in range(0, len(code), 4):
+        lines.append("// word at 0x%x" % off)
+        lines.append("\t.long 0x%08X" % struct.unpack_from("<I", code, off))
+        line_of[off] = len(lines)
+    path = os.path.join(tmp, "lines.long.s")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    rc, fs, err = verify(a, path)
+    _, fo, _ = verify(a, obj)
+    bad = [f for f in fs or [] if f["line"] != line_of.get(f.get("offset"))
+           or (f.get("producer_offset") is not None and f["producer_line"] != line_of.get(f["producer_offset"]))
+           or any(int(n) not in line_of.values() for n in re.findall(r"\bline (\d+)", f["message"]))]
+    R.check(rc == 1 and fs and fo and len(fs) == len(fo) and not bad,
+            f".long words: {len(fs or [])} findings name the lines of their words (and of the producer and "
+            "the lines their messages name)",
+            f"exit {rc}, {err.strip()[-200:]!r}, wrong: {[(f['line'], f.get('offset'), f['message'][:80]) for f in bad][:3]}")
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -337,6 +377,7 @@ def main():
             long_words(a, tmp, R)
             memory_bounds(a, tmp, R)
             repeat_directives(a, tmp, R)
+            streamed(a, tmp, R)
     R.line()
     return R.status()
 

@@ -88,6 +88,27 @@ int kw_codeobj_disassemble(const void *data, size_t len, const char *isa, const 
                            const char **isa_out, size_t *n_insts, kw_error *err);
 
 /*
+ * The same decoding, the text handed on as it is made: sink->put(ctx, p, n)
+ * gets its bytes in order, in pieces of about 64 KiB (the whole text is
+ * never held), and returns 0 or a KW_E* code that stops the decoding (that
+ * code is returned; err is set unless the sink set it).  compact: no
+ * padding of the instruction to 59 columns (one space before the `//`
+ * comment; same lines otherwise, which kw_verify_text reads alike: about a
+ * third of the bytes of a 4-byte instruction's line); 0 gives llvm-objdump's
+ * exact text.  max_text bounds the bytes handed on.  *isa_out is set before
+ * the first piece.  Other arguments, results and errors as
+ * kw_codeobj_disassemble.
+ */
+typedef struct kw_codeobj_sink {
+	int (*put)(void *ctx, const char *p, size_t n);
+	void *ctx;
+} kw_codeobj_sink;
+
+int kw_codeobj_disassemble_to(const void *data, size_t len, const char *isa, const char *name,
+                              size_t max_insts, size_t max_text, int compact, const kw_codeobj_sink *sink,
+                              const char **isa_out, size_t *n_insts, kw_error *err);
+
+/*
  * The same decoding in a child process, so that a crash or a runaway in
  * LLVM's disassembler (LLVM 22 crashes on some .text bytes) cannot take the
  * caller down: kwgen verify and kwgend call this, never
@@ -118,12 +139,49 @@ typedef struct kw_codeobj_child_opts {
 	unsigned seconds;  /* CPU-time bound of the child (0 = the default) */
 	size_t max_memory; /* address-space bound of the child, bytes (0 = computed) */
 	size_t max_text;   /* bytes of decoded text (0 = no bound but max_memory) */
+	int fork;          /* 1: fork() without exec (exe unused): the child does not load the
+			      executable and its libraries again (~30 ms of a small object's
+			      time).  Only for a single-threaded caller (kwgen verify): a
+			      forked child of a multithreaded one may block on a lock another
+			      thread held (posix_spawn is used otherwise). */
 } kw_codeobj_child_opts;
 
 int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **text,
                                  size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
                                  int *undecodable, kw_error *err);
+
+/*
+ * A code object decoded in the child process (as kw_codeobj_disassemble_child)
+ * and verified as its text comes (kw_verify_stream, kwgen/verify.h): the
+ * child hands each 64 KiB of compact text (kw_codeobj_disassemble_to) to
+ * the pipe as it decodes, the caller reads it straight into the stream's
+ * chunks and reads its lines while the child decodes the next ones, so
+ * the two processes work at once and no whole text is built, copied or
+ * held by the child.  The findings are those of kw_verify_text on
+ * kw_codeobj_disassemble's text (the same lines, so the same line
+ * numbers); stats.bytes counts the compact text.
+ *
+ * vo: the verification's options (vo->isa ignored: the ISA used, given
+ * or from e_flags, is copied to isa_out; vo->max_memory bounds the text
+ * held and what reading holds together).  opts->max_text bounds the text
+ * the child hands on; 0 = vo->max_memory / 2 (past it KW_ELIMIT, field
+ * "max_memory") or, when lower, 2 x len + 1 KiB per instruction that fits
+ * + 256 MiB, what the child's address space would have held of a whole
+ * text (past it KW_ENOMEM, "memory bound", *decoder = 1).  *out as kw_verify_text's.
+ * Errors: as kw_codeobj_disassemble_child (*undecodable = 1: a crash, a
+ * bound of the child, no complete answer); *decoder = 1 when err is the
+ * decoder's own answer (its code: KW_EINVAL, KW_ELIMIT instructions,
+ * KW_ENOMEM its text bound); otherwise kw_verify_stream's errors
+ * (KW_ELIMIT "max_memory", ...) or KW_EIO (not started, or stopped by
+ * kw_codeobj_child_stop_all).
+ */
+struct kw_verify_opts;
+struct kw_verify_result;
+int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const char *name, size_t max_insts,
+                            const kw_codeobj_child_opts *opts, const struct kw_verify_opts *vo,
+                            struct kw_verify_result **out, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
+                            int *decoder, kw_error *err);
 
 /* Kill the child of every kw_codeobj_disassemble_child waiting now, within
  * 100 ms, and refuse every later call: they return KW_EIO ("stopping",
@@ -150,6 +208,21 @@ int kw_codeobj_from_words(const struct kw_verify_words *w, char **elf, size_t *e
 int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa, const char *name,
                                   size_t max_insts, const kw_codeobj_child_opts *opts, char **out,
                                   size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
+                                  kw_error *err);
+
+/*
+ * The same text verified as its code object's decoded text streams in
+ * (kw_codeobj_verify_child), every finding naming the line of text that
+ * holds its word (and the "line N" of its message: the producer's, the
+ * call site's): kw_verify_opts.source_lines from kw_verify_text_words.
+ * Arguments, results and errors as kw_codeobj_verify_child and
+ * kw_verify_text_words (field "objdump" for llvm-objdump text).
+ */
+struct kw_verify_opts;
+int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa, const char *name,
+                                  size_t max_insts, const kw_codeobj_child_opts *opts,
+                                  const struct kw_verify_opts *vo, struct kw_verify_result **out,
+                                  char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable, int *decoder,
                                   kw_error *err);
 
 /* The default address-space bound of the child for a len-byte object and

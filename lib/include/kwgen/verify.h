@@ -130,9 +130,16 @@ typedef struct kw_verify_opts {
 	 * a macro line expands); past it KW_ELIMIT naming the bound.  0 = the
 	 * default, 16 x the text's length + 96 MiB. */
 	size_t max_memory;
+	/* The text is decoded from data words (kw_verify_text_words' lines,
+	 * sorted by offset): every finding's line, producer_line and the
+	 * "line N" its message names become the source line of the word at
+	 * that byte offset (objdump form; kw_verify_stream only: NULL = the
+	 * text's own lines).  Read during the verification only. */
+	const struct kw_verify_word_line *source_lines;
+	size_t n_source_lines;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0 }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
@@ -180,6 +187,39 @@ int kw_verify_text(kw_verify_result **out, const char *text, size_t len,
 void kw_verify_result_free(kw_verify_result *r);
 
 /*
+ * A text verified as it arrives (a code object's decoded text, read from
+ * the decoder process's pipe: kwgen/codeobj.h), with the findings of
+ * kw_verify_text on the whole text.  Whole lines are read as soon as they
+ * are in; the text is held in chunks of 1 MiB (or twice the longest line),
+ * never in one growing buffer, and they count against o->max_memory with
+ * what reading holds (default 96 MiB here: give the bound).
+ *
+ *   kw_verify_stream_new: o->isa is required (the text is not searched
+ *     for .amdgcn_target); o's strings are used during the call only
+ *     (suppressions parsed, filename and isa copied).  KW_EINVAL (no or
+ *     unknown ISA, bad suppression rule), KW_ENOMEM.
+ *   kw_verify_stream_space: *p = where at least want (>= 1) bytes may be
+ *     written, *avail how many may; then kw_verify_stream_commit(n) with the
+ *     n <= *avail bytes written there (read(2) straight into the stream:
+ *     no copy).  kw_verify_stream_feed copies len bytes in.
+ *   kw_verify_stream_finish: reads the last line, builds and analyses;
+ *     *out as kw_verify_text's (stats.bytes = the bytes given).
+ * Errors as kw_verify_text (KW_ELIMIT with err->field "max_memory" when the
+ * chunks and what reading holds pass o->max_memory; KW_EINVAL for a NUL
+ * byte or a .macro, which decoded text never has).  After an error every
+ * call returns it again; free the stream with kw_verify_stream_free (also
+ * after finish).  One thread at a time per stream.
+ */
+typedef struct kw_verify_stream kw_verify_stream;
+
+int kw_verify_stream_new(kw_verify_stream **out, const kw_verify_opts *o, kw_error *err);
+int kw_verify_stream_space(kw_verify_stream *s, size_t want, char **p, size_t *avail, kw_error *err);
+int kw_verify_stream_commit(kw_verify_stream *s, size_t n, kw_error *err);
+int kw_verify_stream_feed(kw_verify_stream *s, const char *data, size_t len, kw_error *err);
+int kw_verify_stream_finish(kw_verify_stream *s, kw_verify_result **out, kw_error *err);
+void kw_verify_stream_free(kw_verify_stream *s);
+
+/*
  * Assembly text whose instructions are data words (`.long`, `.short`,
  * `.byte`... in a code section; Tensile ships kernels so) cannot be read
  * as instructions: kw_verify_text refuses it (KW_EINVAL, err->field
@@ -189,7 +229,9 @@ void kw_verify_result_free(kw_verify_result *r);
  * `.p2align` pads with s_nop 0), syms[0..nsyms) its labels with their byte
  * offsets, func set for `.type NAME,@function`, kernel for
  * `.amdhsa_kernel NAME`; isa the processor (given, or the text's
- * .amdgcn_target).  All owned by w (kw_verify_words_free).  Errors:
+ * .amdgcn_target); lines[0..nlines) the source line of the words from
+ * each offset on (a macro's words: the line that calls it; alignment
+ * padding: the .p2align line).  All owned by w (kw_verify_words_free).  Errors:
  * KW_EINVAL (no ISA, a word that does not evaluate, no data words, or
  * instructions mixed with data words: their offsets are unknown; field
  * "objdump" for llvm-objdump text, whose words are bytes that did not
@@ -202,12 +244,20 @@ typedef struct kw_verify_word_sym {
 	int func, kernel;
 } kw_verify_word_sym;
 
+/* The words from offset on (up to the next entry's) come from line. */
+typedef struct kw_verify_word_line {
+	uint64_t offset;
+	uint64_t line;
+} kw_verify_word_line;
+
 typedef struct kw_verify_words {
 	unsigned char *bytes;
 	size_t len;
 	kw_verify_word_sym *syms;
 	size_t nsyms;
 	char isa[32];
+	kw_verify_word_line *lines; /* ascending offsets: the source line of each run of words */
+	size_t nlines;
 } kw_verify_words;
 
 int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
