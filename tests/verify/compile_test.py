@@ -24,7 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
 from checks import Results  # noqa: E402
-from corpus_test import is_race, run_verify  # noqa: E402
+from corpus_test import is_race  # noqa: E402
+import batch as B  # noqa: E402
 
 CLANG = os.environ.get("CLANG22", "clang-22")
 ISAS = "gfx908,gfx950,gfx1101,gfx1102,gfx1200"
@@ -86,18 +87,21 @@ def main():
             else:
                 items.append((name, isa, path))
         vt = tempfile.mkdtemp(dir=tmp)
-
-        def one(it):
-            name, isa, path = it
+        # `kwgen verify --json-lines` on many files of one ISA per process (batch.py)
+        res, jobs = [], []
+        for name, isa, path in items:
             with gzip.open(path, "rt") as f:
                 text = f.read()
             if not re.search(r'\.amdgcn_target "amdgcn-amd-amdhsa--%s"' % isa, text):
-                return name, None, None, "no .amdgcn_target naming " + isa
-            fs, out, err = run_verify(a.kwgen, isa, text, vt, name.replace("/", "_") + ".s", a.timeout)
-            return name, fs, out, err
-
+                res.append((name, None, None, "no .amdgcn_target naming " + isa))
+                continue
+            res.append(None)
+            jobs.append((len(res) - 1, name, isa, text))
         with ThreadPoolExecutor(a.jobs) as ex:
-            res = list(ex.map(one, items))
+            done = B.verify_texts(a.kwgen, [(isa, text, name.replace("/", "_") + ".s") for _, name, isa, text in jobs],
+                                  vt, ex, a.timeout)
+        for (k, name, _, _), (fs, out, err) in zip(jobs, done):
+            res[k] = (name, fs, out, err)
         per = {}
         for name, fs, out, err in res:
             isa = name.split("/")[0]

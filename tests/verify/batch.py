@@ -1,0 +1,147 @@
+"""Many files per process for the verify suites (tests/verify/*.py).
+
+Every llvm-objdump-22 or `kwgen verify FILE.o` process spends most of its
+CPU loading libLLVM (about 70 ms), a `kwgen verify FILE.s` process about
+20 ms: the suites run the same tools on the same files as before, but hand
+each process a batch of files.
+
+  verify_many(kwgen, paths, isa=None)  `kwgen verify --json-lines` on the
+      paths (in chunks): per path (findings, json object, error), with the
+      same checks as one process per file: the file's own exit status
+      ("exit") is 0 or 1, agrees with the findings' severities, no sanitizer
+      report.
+  objdump_many(paths)  `llvm-objdump-22 -d` on the paths, one process per
+      chunk of objects with the same e_flags (llvm-objdump reads the processor
+      of the first file for all): per path (text, error); the text is what
+      `llvm-objdump-22 -d PATH` prints alone (objdump_one checks that on one
+      file per group).
+  verify_texts(kwgen, jobs, tmp, pool)  jobs [(isa, text, name)]: each text
+      written to tmp and verified with --isa ISA, chunks of one ISA per
+      process, the chunks run by pool (a ThreadPoolExecutor): per job
+      (findings, json object, error), in order.
+  chunks(seq, n)  seq cut into n-sized lists.
+"""
+import json, os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from checks import sanitizer_report  # noqa: E402
+
+LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
+CHUNK = 24
+
+
+def chunks(seq, n=CHUNK):
+    seq = list(seq)
+    return [seq[i:i + n] for i in range(0, len(seq), n)]
+
+
+def verify_many(kwgen, paths, isa=None, timeout=60, extra=()):
+    """-> [(findings, out, error)] in the order of paths (one process per
+    chunk; timeout is per file, the chunk gets timeout x its length)."""
+    res = []
+    for part in chunks(paths):
+        res += _verify_chunk(kwgen, part, isa, timeout, extra)
+    return res
+
+
+def _verify_chunk(kwgen, paths, isa, timeout, extra):
+    cmd = [kwgen, "verify", "--json-lines"] + (["--isa", isa] if isa else []) + list(extra) + ["--"] + list(paths)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout * len(paths))
+    except subprocess.TimeoutExpired:
+        return [(None, None, f"timeout after {timeout} s per file ({len(paths)} files)")] * len(paths)
+    san = sanitizer_report(p.stderr)
+    if san:
+        return [(None, None, f"sanitizer: {san}")] * len(paths)
+    lines = p.stdout.splitlines()
+    if len(lines) != len(paths):
+        why = f"exit {p.returncode}, {len(lines)} lines for {len(paths)} files: {p.stderr.strip()[-300:]}"
+        return [(None, None, why)] * len(paths)
+    res, worst = [], 0
+    for path, line in zip(paths, lines):
+        try:
+            out = json.loads(line)
+            if out.get("file") != path:
+                raise ValueError(f"line for {out.get('file')!r}, expected {path!r}")
+            rc = out["exit"]
+            worst = max(worst, rc)
+            if rc not in (0, 1):
+                res.append((None, None, f"exit {rc}: {out.get('error', '')[-300:]}"))
+                continue
+            fs = out["findings"]
+            if not isinstance(fs, list):
+                raise ValueError("findings is not a list")
+        except (ValueError, KeyError, TypeError) as e:
+            res.append((None, None, f"bad JSON ({e}): {line[:200]!r}"))
+            continue
+        # exit 1 = an error finding; warnings (redundant_wait, unsupported, race_lds_latency) alone exit 0
+        if (rc == 1 and not fs) or (rc == 0 and any(f.get("severity") == "error" for f in fs)):
+            res.append((None, None, f"exit {rc} with findings {[f.get('code') for f in fs][:5]}"))
+            continue
+        res.append((fs, out, None))
+    if p.returncode != worst:
+        why = f"process exit {p.returncode}, the worst file's exit {worst}"
+        return [(None, None, why)] * len(paths)
+    return res
+
+
+def verify_texts(kwgen, jobs, tmp, pool, timeout=60):
+    by = {}
+    for k, (isa, text, name) in enumerate(jobs):
+        path = os.path.join(tmp, "%05d_%s" % (k, name.replace("/", "_").replace(".gz", "")))
+        with open(path, "w") as f:
+            f.write(text)
+        by.setdefault(isa, []).append((k, path))
+    tasks = [(isa, part) for isa, lst in sorted(by.items()) for part in chunks(lst)]
+    out = [None] * len(jobs)
+    for (isa, part), res in zip(tasks, pool.map(
+            lambda t: verify_many(kwgen, [p for _, p in t[1]], t[0], timeout), tasks)):
+        for (k, path), r in zip(part, res):
+            os.unlink(path)
+            out[k] = r
+    return out
+
+
+def e_flags(path):
+    with open(path, "rb") as f:
+        head = f.read(52)
+    return head[48:52] if len(head) >= 52 and head[:4] == b"\x7fELF" else None
+
+
+def objdump_many(paths, timeout=120):
+    """-> {path: (text, error)}: llvm-objdump -d per chunk of same-e_flags objects."""
+    groups = {}
+    for p in paths:
+        groups.setdefault(e_flags(p), []).append(p)
+    res = {}
+    for _, group in sorted(groups.items(), key=lambda g: str(g[0])):
+        for part in chunks(group, 64):
+            res.update(_objdump_chunk(part, timeout))
+    return res
+
+
+def _objdump_chunk(paths, timeout):
+    p = subprocess.run([LLVM_OBJDUMP, "-d"] + list(paths), capture_output=True, timeout=timeout)
+    if p.returncode != 0:
+        why = p.stderr.decode()[-300:]
+        return {path: (None, why) for path in paths}
+    text = p.stdout.decode()
+    heads = []
+    at = 0
+    for path in paths:
+        h = text.find(f"\n{path}:\tfile format ", at)
+        if h < 0:
+            return {q: (None, f"no `{q}:\tfile format` header in llvm-objdump's output") for q in paths}
+        heads.append(h)
+        at = h + 1
+    heads.append(len(text))
+    if heads[0] != 0:
+        return {q: (None, "llvm-objdump's output does not start with the first file's header") for q in paths}
+    return {path: (text[heads[i]:heads[i + 1]], None) for i, path in enumerate(paths)}
+
+
+def objdump_one(path, timeout=120):
+    """llvm-objdump -d PATH alone: (text, error)."""
+    p = subprocess.run([LLVM_OBJDUMP, "-d", path], capture_output=True, timeout=timeout)
+    return (p.stdout.decode(), None) if p.returncode == 0 else (None, p.stderr.decode()[-300:])
