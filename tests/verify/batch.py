@@ -20,15 +20,114 @@ each process a batch of files.
       process, the chunks run by pool (a ThreadPoolExecutor): per job
       (findings, json object, error), in order.
   chunks(seq, n)  seq cut into n-sized lists.
+
+The tools' outputs on the committed sources do not change between runs:
+with a cache directory (--tool-cache DIR, make passes
+$(BUILD)/verify-cache), what llvm-mc-22, llvm-objdump-22, ld.lld-22 and
+clang-22 make is kept under the SHA-256 of the tool (its `--version` text
+and the binary's size and time), its arguments and its input bytes, and
+read back instead of running the tool again: the suites that assemble the
+same kernel (verify-forms and verify-mutants-objdump) share it, and a second
+`make test` runs none of them.  Outputs of kwgen and codeobj_dump (what is
+under test) are never cached.  Entries are written to a temporary name and
+renamed, so suites running side by side share the directory safely.
 """
-import json, os, subprocess, sys
+import hashlib, json, os, shutil, subprocess, sys, threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from checks import sanitizer_report  # noqa: E402
 
 LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
+LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
+LD_LLD = os.environ.get("LD_LLD", "ld.lld-22")
 CHUNK = 24
+
+
+class ToolCache:
+    """Outputs of the LLVM tools keyed by tool, arguments and input (above).
+    ToolCache(None) caches nothing."""
+
+    def __init__(self, d):
+        self.d = d
+        self.ids, self.lock = {}, threading.Lock()
+        self.hits = self.misses = 0
+        if d:
+            os.makedirs(d, exist_ok=True)
+
+    def tool_id(self, tool):
+        with self.lock:
+            if tool not in self.ids:
+                path = shutil.which(tool) or tool
+                real = os.path.realpath(path)
+                st = os.stat(real) if os.path.exists(real) else None
+                p = subprocess.run([path, "--version"], capture_output=True)
+                self.ids[tool] = "%s %s %s\n%s" % (real, st.st_size if st else 0, st.st_mtime_ns if st else 0,
+                                                   p.stdout.decode("utf-8", "replace"))
+            return self.ids[tool]
+
+    def key(self, tool, args, data):
+        h = hashlib.sha256(self.tool_id(tool).encode())
+        h.update(json.dumps(list(args)).encode() + b"\0")
+        h.update(data)
+        return h.hexdigest()
+
+    def get(self, key):
+        if not self.d:
+            return None
+        try:
+            with open(os.path.join(self.d, key[:2], key), "rb") as f:
+                data = f.read()
+        except OSError:
+            with self.lock:
+                self.misses += 1
+            return None
+        with self.lock:
+            self.hits += 1
+        return data
+
+    def put(self, key, data):
+        if not self.d:
+            return
+        d = os.path.join(self.d, key[:2])
+        os.makedirs(d, exist_ok=True)
+        tmp = os.path.join(d, "%s.%d.%d.tmp" % (key, os.getpid(), threading.get_ident()))
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, os.path.join(d, key))
+
+    def run_file(self, tool, args, src, out, argv):
+        """Run argv (tool with args, reading src, writing out) unless the cache
+        holds out for (tool, args, src's bytes): -> (returncode, stderr text)."""
+        key = None
+        if self.d:
+            with open(src, "rb") as f:
+                key = self.key(tool, args, f.read())
+            data = self.get(key)
+            if data is not None:
+                with open(out, "wb") as f:
+                    f.write(data)
+                return 0, ""
+        p = subprocess.run(argv, capture_output=True, timeout=300)
+        if p.returncode == 0 and key:
+            with open(out, "rb") as f:
+                self.put(key, f.read())
+        return p.returncode, p.stderr.decode("utf-8", "replace")
+
+
+NO_CACHE = ToolCache(None)
+
+
+def assemble(src, out, mcpu, cache=NO_CACHE):
+    """llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=MCPU -filetype=obj SRC -o OUT:
+    -> (returncode, stderr)."""
+    args = ["-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-filetype=obj"]
+    return cache.run_file(LLVM_MC, args, src, out, [LLVM_MC] + args + [src, "-o", out])
+
+
+def link(obj, out, cache=NO_CACHE):
+    """ld.lld -shared OBJ -o OUT: -> (returncode, stderr)."""
+    return cache.run_file(LD_LLD, ["-shared"], obj, out, [LD_LLD, "-shared", obj, "-o", out])
 
 
 def chunks(seq, n=CHUNK):
@@ -109,15 +208,27 @@ def e_flags(path):
     return head[48:52] if len(head) >= 52 and head[:4] == b"\x7fELF" else None
 
 
-def objdump_many(paths, timeout=120):
-    """-> {path: (text, error)}: llvm-objdump -d per chunk of same-e_flags objects."""
-    groups = {}
+def objdump_many(paths, timeout=120, cache=NO_CACHE):
+    """-> {path: (text, error)}: llvm-objdump -d per chunk of same-e_flags
+    objects (the cache keeps each object's text without its first line,
+    which names the file)."""
+    groups, res, keys = {}, {}, {}
     for p in paths:
+        if cache.d:
+            with open(p, "rb") as f:
+                keys[p] = cache.key(LLVM_OBJDUMP, ["-d"], f.read())
+            data = cache.get(keys[p])
+            if data is not None:
+                res[p] = (f"\n{p}:" + data.decode(), None)
+                continue
         groups.setdefault(e_flags(p), []).append(p)
-    res = {}
     for _, group in sorted(groups.items(), key=lambda g: str(g[0])):
         for part in chunks(group, 64):
-            res.update(_objdump_chunk(part, timeout))
+            got = _objdump_chunk(part, timeout)
+            for p, (text, err) in got.items():
+                if err is None and p in keys:
+                    cache.put(keys[p], text[len(f"\n{p}:"):].encode())
+            res.update(got)
     return res
 
 

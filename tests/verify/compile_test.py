@@ -32,7 +32,7 @@ ISAS = "gfx908,gfx950,gfx1101,gfx1102,gfx1200"
 ALL_ISAS = "gfx908,gfx90a,gfx942,gfx950,gfx1100,gfx1101,gfx1102,gfx1200,gfx1201,gfx1250"
 
 
-def compile_one(src, isa, out_dir):
+def compile_one(src, isa, out_dir, cache=B.NO_CACHE):
     """-> (path of the .s.gz, error)"""
     name = os.path.basename(src)[:-len(".cl.gz")]
     d = os.path.join(out_dir, "llvm", isa)
@@ -40,11 +40,12 @@ def compile_one(src, isa, out_dir):
     with gzip.open(src, "rb") as f, open(cl, "wb") as g:
         g.write(f.read())
     asm = os.path.join(out_dir, f"{isa}_{name}.s")
-    p = subprocess.run([CLANG, "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={isa}", "-nogpulib", "-O2",
-                        "-S", cl, "-o", asm], capture_output=True, text=True, timeout=300)
+    args = ["-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={isa}", "-nogpulib", "-O2", "-S"]
+    # the cache key holds the file's name too: clang may print it
+    rc, err = cache.run_file(CLANG, args + [os.path.basename(cl)], cl, asm, [CLANG] + args + [cl, "-o", asm])
     os.unlink(cl)
-    if p.returncode:
-        return None, f"clang-22 exited {p.returncode}: {p.stderr.strip()[-300:]}"
+    if rc:
+        return None, f"clang-22 exited {rc}: {err.strip()[-300:]}"
     with open(asm, "rb") as f, gzip.open(os.path.join(d, name + ".s.gz"), "wb") as g:
         g.write(f.read())
     os.unlink(asm)
@@ -59,6 +60,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--no-mutants", action="store_true")
+    ap.add_argument("--tool-cache", help="keep clang-22's output here (batch.py)")
     a = ap.parse_args()
     R = Results("verify-isas")
     if not shutil.which(CLANG):
@@ -78,7 +80,10 @@ def main():
             os.makedirs(os.path.join(tmp, "llvm", isa))
         jobs = [(s, i) for i in isas for s in srcs] + [(s, i) for i in extra_isas for s in extra]
         with ThreadPoolExecutor(a.jobs) as ex:
-            built = list(ex.map(lambda j: compile_one(j[0], j[1], tmp), jobs))
+            cache = B.ToolCache(a.tool_cache)
+            built = list(ex.map(lambda j: compile_one(j[0], j[1], tmp, cache), jobs))
+        if cache.d:
+            print(f"clang-22 outputs read from {a.tool_cache}: {cache.hits}, made: {cache.misses}")
         items = []
         for (src, isa), (path, err) in zip(jobs, built):
             name = f"{isa}/{os.path.basename(src)[:-6]}"

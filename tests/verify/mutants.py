@@ -272,7 +272,7 @@ def nop_text(base_text, m):
     return "\n".join(lines)
 
 
-def to_objdump_many(jobs, tmp, pool):
+def to_objdump_many(jobs, tmp, pool, cache=None):
     """[(name, isa, text)] -> [(objdump text, {.s line: objdump line}) or
     RuntimeError]: each text assembled with llvm-mc (one process each),
     disassembled with llvm-objdump -d (many objects per process,
@@ -286,19 +286,20 @@ def to_objdump_many(jobs, tmp, pool):
             f.write(text)
         paths.append(base)
 
+    cache = cache or B.NO_CACHE
+
     def assemble(k):
         isa = jobs[k][1]
-        return subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={OT.MCPU.get(isa, isa)}",
-                               "-filetype=obj", paths[k] + ".s", "-o", paths[k] + ".o"], capture_output=True, text=True)
+        return B.assemble(paths[k] + ".s", paths[k] + ".o", OT.MCPU.get(isa, isa), cache)
     asm = list(pool.map(assemble, range(len(jobs))))
-    dis = B.objdump_many([b + ".o" for b, p in zip(paths, asm) if not p.returncode])
+    dis = B.objdump_many([b + ".o" for b, (rc, _) in zip(paths, asm) if not rc], cache=cache)
     out = []
-    for (name, isa, text), base, p in zip(jobs, paths, asm):
+    for (name, isa, text), base, (rc, err) in zip(jobs, paths, asm):
         for f in (base + ".s", base + ".o"):
             if os.path.exists(f):
                 os.unlink(f)
-        if p.returncode:
-            out.append(RuntimeError(f"llvm-mc: {p.stderr[-200:]}"))
+        if rc:
+            out.append(RuntimeError(f"llvm-mc: {err[-200:]}"))
             continue
         d, err = dis[base + ".o"]
         if err is not None:
@@ -393,6 +394,7 @@ def main():
                          "text; deleted waits become s_nop 0 at the same address (as in shipped kernels)")
     ap.add_argument("--report", help="write every mutant, its label and the verdict as JSON lines here")
     ap.add_argument("--write-labels", help="write the labelled mutants (JSON lines) here")
+    ap.add_argument("--tool-cache", help="objdump form: keep the outputs of llvm-mc and llvm-objdump here (batch.py)")
     a = ap.parse_args()
 
     bases = base_files(a.root)
@@ -438,7 +440,11 @@ def main():
         jobs = [(rel, isa_of[rel], texts[rel]) for rel in used] + \
                [(m["id"], m["isa"], nop_text(texts[m["base"]], m)) for m in kept]
         with ThreadPoolExecutor(a.jobs) as ex:
-            forms = to_objdump_many(jobs, tmpd, ex)
+            import batch as B
+            cache = B.ToolCache(a.tool_cache)
+            forms = to_objdump_many(jobs, tmpd, ex, cache)
+            if cache.d:
+                print(f"tool outputs read from {a.tool_cache}: {cache.hits}, made: {cache.misses}")
             ok = [k for k, f in enumerate(forms) if not isinstance(f, RuntimeError)]
             vres = dict(zip(ok, V.run_all([(jobs[k][0], jobs[k][1], forms[k][0]) for k in ok], ex)))
         os.rmdir(tmpd)

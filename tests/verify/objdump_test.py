@@ -206,17 +206,16 @@ def all_forms(a, items, tmp):
 
     # 1. assemble (llvm-mc takes one file)
     def assemble(s):
-        return run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={MCPU.get(s['isa'], s['isa'])}", "-filetype=obj",
-                    s["s_path"], "-o", s["o_path"]])
-    for k, (s, p) in enumerate(zip(st, pmap(a, assemble, st))):
-        if p.returncode != 0:
-            res[k] = [(False, f"{s['name']}: assemble", p.stderr.decode()[-300:])]
+        return B.assemble(s["s_path"], s["o_path"], MCPU.get(s["isa"], s["isa"]), a.cache)
+    for k, (s, (rc, err)) in enumerate(zip(st, pmap(a, assemble, st))):
+        if rc != 0:
+            res[k] = [(False, f"{s['name']}: assemble", err[-300:])]
             s["alive"] = False
     live = [s for s in st if s["alive"]]
 
     # 2. disassemble, many objects per llvm-objdump; the first object of
     #    each e_flags group also alone: the same text
-    dis = B.objdump_many([s["o_path"] for s in live])
+    dis = B.objdump_many([s["o_path"] for s in live], cache=a.cache)
     firsts = {}
     for s in live:
         firsts.setdefault(B.e_flags(s["o_path"]), s)
@@ -310,12 +309,12 @@ def all_forms(a, items, tmp):
     # 5. a linked (ET_DYN, .hsaco-like) code object: addresses move, the
     #    findings stay at the same instruction of the same function
     live = [s for s in st if s["alive"]]
-    for s, p in zip(live, pmap(a, lambda s: run([LD_LLD, "-shared", s["o_path"], "-o", s["co"]]), live)):
-        if p.returncode != 0:
-            res[st.index(s)].append((False, f"{s['name']}: link with {LD_LLD}", p.stderr.decode()[-300:]))
+    for s, (rc, err) in zip(live, pmap(a, lambda s: B.link(s["o_path"], s["co"], a.cache), live)):
+        if rc != 0:
+            res[st.index(s)].append((False, f"{s['name']}: link with {LD_LLD}", err[-300:]))
             s["alive"] = False
     live = [s for s in st if s["alive"]]
-    co_dis = B.objdump_many([s["co"] for s in live])
+    co_dis = B.objdump_many([s["co"] for s in live], cache=a.cache)
     v = verify_all(a, [(st.index(s), None, s["co"]) for s in live])
     for s in live:
         k, name = st.index(s), s["name"]
@@ -397,7 +396,9 @@ def main():
     ap.add_argument("--mutants", type=int, default=40, help="also check this many mutants (0 = none)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--tool-cache", help="keep the outputs of llvm-mc, llvm-objdump and ld.lld here (batch.py)")
     a = ap.parse_args()
+    a.cache = B.ToolCache(a.tool_cache)
     R = Results("verify-forms")
     a.link = bool(shutil.which(LD_LLD))
     if not a.link:
@@ -451,6 +452,8 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"findings compared at the same instruction: .s vs objdump {COMPARED['s_objdump']}, "
           f"code object vs objdump {COMPARED['codeobj_objdump']} ({len(items)} inputs)")
+    if a.cache.d:
+        print(f"tool outputs read from {a.tool_cache}: {a.cache.hits}, made: {a.cache.misses}")
     R.finish()
 
 
