@@ -55,6 +55,15 @@ VERIFY_JOBS  ?= 2
 VERIFY_TOOL_CACHE ?= $(BUILD)/verify-cache
 VERIFY_CACHE_ARG = $(if $(VERIFY_TOOL_CACHE),--tool-cache $(VERIFY_TOOL_CACHE))
 
+# make test fills it first (TEST_BUILD) with what two suites read (the
+# committed kernels assembled and disassembled), so that suites running side
+# by side do not both make it.
+$(BUILD)/verify-cache.stamp: $(wildcard tests/verify/llvm/*/*.s.gz) tests/verify/tool_cache.py tests/verify/batch.py
+	python3 tests/verify/tool_cache.py --tool-cache $(VERIFY_TOOL_CACHE) --jobs $(VERIFY_JOBS) --stamp $@
+ifneq ($(VERIFY_TOOL_CACHE),)
+TEST_BUILD += $(BUILD)/verify-cache.stamp
+endif
+
 $(CODEOBJ_OBJS): EXTRA_CFLAGS += $(LLVM_CFLAGS) $(if $(LLVM_SONAME),-DKW_LLVM_SONAME='"$(LLVM_SONAME)"')
 
 $(BUILD)/libkwgen-codeobj.a: $(CODEOBJ_OBJS)
