@@ -1141,6 +1141,12 @@ def t_verify_json_lines():
     assert rc == 0 and json.loads(out)["exit"] == 0, out
     rc, out, err = kwgen("verify", "--json", "--json-lines", clean, allowed=(2,))
     assert out == "" and "--json and --json-lines" in err, (out, err)
+    # a name that is not UTF-8 stays valid JSON: its other bytes become '?'
+    odd = os.path.join(O.tmp.encode(), b"odd\xff.s")
+    with open(odd, "wb") as f:
+        f.write(b"k:\n\ts_endpgm\n")
+    p = subprocess.run([O.kwgen, "verify", "--isa", "gfx942", "--json-lines", odd], capture_output=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["file"].endswith("odd?.s"), (p.returncode, p.stdout[:200])
 
 
 def t_verify_max_bytes():
