@@ -703,11 +703,11 @@ static uint32_t path_distance(const work *w, uint32_t prod, uint32_t at, int c)
  * the calls it is inside ("" when nothing narrows it). */
 static void path_text(const work *w, char *out, size_t n)
 {
-	char facts[256];
+	char facts[640];
 	size_t q = 0;
 
 	out[0] = 0;
-	vf_facts_describe(&w->F, facts, sizeof(facts));
+	vf_facts_describe(&w->F, w->p, facts, sizeof(facts));
 	if (facts[0])
 		q += (size_t)snprintf(out + q, n - q, "; on the paths where %s", facts);
 	for (uint32_t c = w->ctx, d = 0; c && q < n && d < 4; c = w->ctxs[c].parent, d++)
@@ -759,9 +759,17 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 		uint32_t prod = w->prod[k][s];
 
 		if (!reported && w->report) {
-			char reg[32], msg[1280], m[64], pm[64], hv[48], extra[320], fix[128], path[400], ops[64];
+			char reg[32], msg[2048], m[64], pm[64], hv[48], extra[320], fix[128], path[800], ops[96];
 			int c = w->isa->cls_cnt[k];
 			int code = write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW;
+			int at_wait = 0;
+			/* in order: the last wait was reached with fewer younger ops
+			 * than are issued now; the count that wait needs is the fix */
+			if (have >= 0 && !w->isa->cls_ooo[k] && w->wub[k] >= sc &&
+			    (int)(w->wub[k] - sc) < needed) {
+				needed = (int)(w->wub[k] - sc);
+				at_wait = 1;
+			}
 			reg_text(reg, sizeof(reg), slot, n);
 			mnem(w->p, at, m, sizeof(m));
 			mnem(w->p, prod, pm, sizeof(pm));
@@ -795,8 +803,8 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 			path_text(w, path, sizeof(path));
 			ops[0] = 0;
 			if (!w->isa->cls_ooo[k])
-				snprintf(ops, sizeof(ops), " (%d younger %s ops issued after it)", needed,
-					 cname(w, c));
+				snprintf(ops, sizeof(ops), " (%d younger %s ops issued after it%s)", needed,
+					 cname(w, c), at_wait ? " when that wait is reached" : "");
 			snprintf(msg, sizeof(msg),
 				 "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s%s%s%s",
 				 reg, write ? "overwritten" : "read", m, pm, w->p->insts[prod].line,
@@ -1783,6 +1791,13 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 				if (!ofacts.valid)
 					vf_facts_view(&w->F, &ofacts, w->obuf);
 				vf_facts_load(&w->F2, &ofacts);
+				{
+					/* the facts this edge narrows name its branch */
+					uint32_t br = bl->end - 1;
+					int taken = p->insts[br].aux < p->ninst &&
+						    e[s].block == g.block_of[p->insts[br].aux];
+					w->F2.why = (br + 1) | (taken ? VF_WHY_TAKEN : 0);
+				}
 				if (!vf_facts_assume_scc(&w->F2, e[s].cond))
 					continue; /* the facts rule this edge out */
 				vf_facts_view(&w->F2, &ef, w->ebuf);

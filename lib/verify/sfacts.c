@@ -337,6 +337,7 @@ static int join_fact(vf_sfact *out, const vf_sfact *a, const vf_sfact *b)
 			out->excl[out->nexcl++] = a->excl[i];
 	}
 	out->tested = a->tested && b->tested;
+	out->why = a->why == b->why ? a->why : 0;
 	return informative(out);
 }
 
@@ -628,6 +629,7 @@ static int refine(vf_facts *F, int r, vf_sfact *nf)
 	if (r < 0 || r >= VF_NSGPR)
 		return 1;
 	nf->reg = (uint8_t)r;
+	nf->why = F->why;
 	F->f[r] = *nf;
 	F->has[r] = 1;
 	if (nf->rel && nf->base < VF_NSGPR && nf->base != r) {
@@ -652,6 +654,7 @@ static int refine(vf_facts *F, int r, vf_sfact *nf)
 			return 0;
 		bf.reg = (uint8_t)b;
 		bf.tested = 1;
+		bf.why = F->why;
 		F->f[b] = bf;
 		F->has[b] = 1;
 	}
@@ -667,6 +670,7 @@ static int refine(vf_facts *F, int r, vf_sfact *nf)
 		if (!intersect(&qf, &d))
 			return 0;
 		qf.tested = 1;
+		qf.why = F->why;
 		F->f[q] = qf;
 	}
 	return 1;
@@ -749,38 +753,80 @@ int vf_facts_values64(const vf_facts *F, int r, uint64_t *out)
 	return n;
 }
 
-size_t vf_facts_describe(const vf_facts *F, char *buf, size_t n)
+static size_t describe_fact(const vf_sfact *f, int r, char *buf, size_t n)
 {
 	size_t q = 0;
+
+	if (f->ulo == f->uhi)
+		q += (size_t)snprintf(buf + q, n - q, "s%d == %u", r, f->ulo);
+	else if (f->nexcl && f->ulo == 0 && f->uhi == UMAX) {
+		for (uint8_t i = 0; i < f->nexcl && q < n; i++)
+			q += (size_t)snprintf(buf + q, n - q, "%ss%d != %u", i ? ", " : "", r, f->excl[i]);
+	} else if (f->nset && f->nset <= 4) {
+		q += (size_t)snprintf(buf + q, n - q, "s%d in {", r);
+		for (uint8_t i = 0; i < f->nset && q < n; i++)
+			q += (size_t)snprintf(buf + q, n - q, "%s%u", i ? ", " : "", f->set[i]);
+		if (q < n)
+			q += (size_t)snprintf(buf + q, n - q, "}");
+	} else if (f->ulo == 1 && f->uhi == UMAX)
+		q += (size_t)snprintf(buf + q, n - q, "s%d != 0", r);
+	else if (f->slo > INT32_MIN && f->shi == INT32_MAX)
+		q += (size_t)snprintf(buf + q, n - q, "s%d >= %d", r, f->slo);
+	else if (f->slo == INT32_MIN && f->shi < INT32_MAX)
+		q += (size_t)snprintf(buf + q, n - q, "s%d <= %d", r, f->shi);
+	else
+		q += (size_t)snprintf(buf + q, n - q, "s%d in [%u, %u]", r, f->ulo, f->uhi);
+	return q < n ? q : n - 1;
+}
+
+/* " (s_cbranch_scc1 at line 40 taken)": the branch a fact came from */
+static size_t describe_branch(uint32_t why, const vf_prog *p, char *buf, size_t n)
+{
+	uint32_t at = (why & ~VF_WHY_TAKEN) - 1;
+	const vf_inst *in;
+	size_t q;
+
+	if (!p || !why || at >= p->ninst)
+		return 0;
+	in = &p->insts[at];
+	q = (size_t)snprintf(buf, n, " (%.*s at line %u", (int)(in->mnem_len < 40 ? in->mnem_len : 40), in->tp,
+			     in->line);
+	if (p->addr && p->addr[at] >= 0 && q < n)
+		q += (size_t)snprintf(buf + q, n - q, ", 0x%llx", (unsigned long long)p->addr[at]);
+	if (q < n)
+		q += (size_t)snprintf(buf + q, n - q, "%s)", why & VF_WHY_TAKEN ? " taken" : " not taken");
+	return q < n ? q : n - 1;
+}
+
+size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t n)
+{
+	size_t q = 0;
+	uint8_t done[VF_NSGPR];
 
 	if (!n)
 		return 0;
 	buf[0] = 0;
+	memset(done, 0, sizeof(done));
+	/* grouped by the branch that decided them, in register order */
 	for (int r = 0; r < VF_NSGPR && q + 48 < n; r++) {
-		const vf_sfact *f = &F->f[r];
-		if (!F->has[r] || !f->tested)
+		uint32_t why;
+		int first = 1;
+		if (!F->has[r] || !F->f[r].tested || done[r])
 			continue;
+		why = F->f[r].why;
 		if (q)
 			q += (size_t)snprintf(buf + q, n - q, ", ");
-		if (f->ulo == f->uhi)
-			q += (size_t)snprintf(buf + q, n - q, "s%d == %u", r, f->ulo);
-		else if (f->nexcl && f->ulo == 0 && f->uhi == UMAX) {
-			for (uint8_t i = 0; i < f->nexcl; i++)
-				q += (size_t)snprintf(buf + q, n - q, "%ss%d != %u", i ? ", " : "", r, f->excl[i]);
+		for (int s = r; s < VF_NSGPR && q + 48 < n; s++) {
+			if (!F->has[s] || !F->f[s].tested || done[s] || F->f[s].why != why)
+				continue;
+			done[s] = 1;
+			if (!first)
+				q += (size_t)snprintf(buf + q, n - q, ", ");
+			first = 0;
+			q += describe_fact(&F->f[s], s, buf + q, n - q);
 		}
-		else if (f->nset && f->nset <= 4) {
-			q += (size_t)snprintf(buf + q, n - q, "s%d in {", r);
-			for (uint8_t i = 0; i < f->nset; i++)
-				q += (size_t)snprintf(buf + q, n - q, "%s%u", i ? ", " : "", f->set[i]);
-			q += (size_t)snprintf(buf + q, n - q, "}");
-		} else if (f->ulo == 1 && f->uhi == UMAX)
-			q += (size_t)snprintf(buf + q, n - q, "s%d != 0", r);
-		else if (f->slo > INT32_MIN && f->shi == INT32_MAX)
-			q += (size_t)snprintf(buf + q, n - q, "s%d >= %d", r, f->slo);
-		else if (f->slo == INT32_MIN && f->shi < INT32_MAX)
-			q += (size_t)snprintf(buf + q, n - q, "s%d <= %d", r, f->shi);
-		else
-			q += (size_t)snprintf(buf + q, n - q, "s%d in [%u, %u]", r, f->ulo, f->uhi);
+		if (q + 1 < n)
+			q += describe_branch(why, p, buf + q, n - q);
 	}
 	if (q >= n)
 		q = n - 1;
@@ -1215,6 +1261,7 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		lo.reg = (uint8_t)d;
 		hi.reg = (uint8_t)(d + 1);
 		lo.tested = hi.tested = 0;
+		lo.why = hi.why = 0;
 		put(F, &lo);
 		put(F, &hi);
 		return;
@@ -1239,6 +1286,7 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		r = a;
 		r.reg = (uint8_t)d;
 		r.tested = 0;
+		r.why = 0;
 		if (o->a >= 0 && o->a != d && !r.rel)
 			r.rel = VF_REL_ADD, r.base = (uint8_t)o->a, r.c = 0;
 		kill_reg(F, d);
@@ -1366,6 +1414,7 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		if (have) {
 			r.reg = (uint8_t)d;
 			r.tested = 0;
+			r.why = 0;
 			put(F, &r);
 		}
 		if (o->op == VF_S_MUL)

@@ -295,6 +295,9 @@ typedef struct vf_sfact {
 	uint8_t nset;              /* 0: no set; else set[0..nset) sorted, distinct */
 	uint8_t rel, base;
 	uint8_t tested;            /* narrowed by a branch condition (for messages) */
+	uint32_t why;              /* the branch that narrowed it (messages only, never
+				      compared): instruction index + 1, VF_WHY_TAKEN
+				      when its taken edge; 0 none or several */
 	uint8_t nexcl;             /* values it cannot hold: excl[0..nexcl) */
 	uint32_t excl[VF_EXCLK];
 	uint32_t c;
@@ -310,11 +313,15 @@ typedef struct vf_scc {
 	uint32_t ia, ib;
 } vf_scc;
 
+#define VF_WHY_TAKEN 0x80000000u
+
 /* The facts of one program point (dense). */
 typedef struct vf_facts {
 	uint8_t has[VF_NSGPR];
 	vf_sfact f[VF_NSGPR];
 	vf_scc scc;
+	uint32_t why;              /* set before vf_facts_assume_scc: the branch
+				      (vf_sfact.why form) its narrowing is put on */
 } vf_facts;
 
 /* Sparse facts at a node's entry (sorted by reg). */
@@ -357,9 +364,11 @@ int vf_facts_scc(const vf_facts *F);
 int vf_facts_assume_scc(vf_facts *F, int v);
 /* Exact values (up to VF_SETK) of the 64-bit pair at SGPR r; count or -1. */
 int vf_facts_values64(const vf_facts *F, int r, uint64_t *out);
-/* Append a description of the narrowed facts ("s11 != 0, s12 == 2") to
- * buf; returns chars written. */
-size_t vf_facts_describe(const vf_facts *F, char *buf, size_t n);
+/* Append a description of the narrowed facts to buf, each with the branch
+ * that decided it ("s11 != 0 (s_cbranch_scc1 at line 40 taken), s12 == 2
+ * (...)"; p gives lines and, for code objects, addresses); returns chars
+ * written. */
+size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t n);
 /* Forget every fact (an unknown callee). */
 void vf_facts_kill_all(vf_facts *F);
 

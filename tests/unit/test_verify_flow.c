@@ -358,6 +358,43 @@ static void test_lds_latency(void **state)
 	kw_verify_result_free(r);
 }
 
+/* A wait reached with fewer younger ops than the use sees (one more load
+ * issued after it): the fix is the count that wait needs, not the count
+ * at the use (Tensile's vmcnt(55) reached with 54 younger loads). */
+static void test_fix_counts_at_the_wait(void **state)
+{
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+
+	(void)state;
+	r = run("k:\n"
+		"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+		"\tbuffer_load_dword v3, v2, s[4:7], 0 offen\n"
+		"\tbuffer_load_dword v4, v2, s[4:7], 0 offen\n"
+		"\ts_waitcnt vmcnt(3)\n" /* 5: reached with 2 younger than v1's load */
+		"\tbuffer_load_dword v7, v2, s[4:7], 0 offen\n"
+		"\tv_mov_b32 v5, v1\n" /* 7: 3 younger now */
+		"\ts_endpgm\n");
+	f = first(r, KW_VF_RACE_RAW);
+	assert_non_null(f);
+	assert_int_equal(f->line, 7);
+	assert_int_equal(f->needed, 2);
+	assert_non_null(strstr(f->message, "needs vmcnt(2), has vmcnt(3)"));
+	assert_non_null(strstr(f->message, "fix: use vmcnt(2)"));
+	kw_verify_result_free(r);
+	/* its twin with the fix: clean */
+	r = run("k:\n"
+		"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+		"\tbuffer_load_dword v3, v2, s[4:7], 0 offen\n"
+		"\tbuffer_load_dword v4, v2, s[4:7], 0 offen\n"
+		"\ts_waitcnt vmcnt(2)\n"
+		"\tbuffer_load_dword v7, v2, s[4:7], 0 offen\n"
+		"\tv_mov_b32 v5, v1\n"
+		"\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+}
+
 /* A finding names the fix and the path its branches narrowed; the text
  * ends with the totals, suppressed findings counted. */
 static void test_message_and_totals(void **state)
@@ -387,7 +424,8 @@ static void test_message_and_totals(void **state)
 	assert_int_equal(f->line, 7);
 	assert_non_null(strstr(f->message, "needs vmcnt(0), has vmcnt(1)"));
 	assert_non_null(strstr(f->message, "fix: use vmcnt(0)"));
-	assert_non_null(strstr(f->message, "on the paths where s12 == 2"));
+	/* the branch that decided it: line 5 (s_cbranch_scc0), not taken */
+	assert_non_null(strstr(f->message, "on the paths where s12 == 2 (s_cbranch_scc0 at line 5 not taken)"));
 	assert_int_equal(kw_verify_result_text(&out, r, &err), 0);
 	assert_non_null(strstr(out.p, "<input>: totals: 1 error, 0 warnings (race_raw=1); 0 hidden by suppressions\n"));
 	kw_buf_free(&out);
@@ -436,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_call_once),
 		cmocka_unit_test(test_lds_latency),
 		cmocka_unit_test(test_message_and_totals),
+		cmocka_unit_test(test_fix_counts_at_the_wait),
 		cmocka_unit_test(test_deterministic),
 	};
 
