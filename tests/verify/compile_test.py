@@ -10,6 +10,10 @@ kernels of tests/verify/src-extra (LDS atomics with return, scratch arrays,
 cross-lane builtins and s_memtime, volatile mixes, double-buffered LDS) for
 every ISA, exactly as the corpus was made:
     clang-22 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=ISA -nogpulib -O2 -S
+(the files of one ISA go through a few `clang -cc1` processes, the command
+line that driver runs, so clang and LLVM load once per batch, not per file;
+on the first file of each ISA the driver alone must make the same bytes;
+outputs are kept in the tool cache, tests/verify/batch.py)
 LLVM placed every wait, so every file must verify with no race-class finding;
 then the short mutation test (tests/verify/mutants.py --short 1) runs over
 these files.
