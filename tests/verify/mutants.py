@@ -130,10 +130,15 @@ def label(gen, blk, k, w_new, affected):
     insts = blk["insts"]
     if any(I.unmodelled for I in insts):
         return "dropped", None, "unmodelled instruction in block"
-    so, oo = refsim.simulate(gen, insts)
-    if refsim.in_block_races(gen, insts, so, oo) is not None:
+    # the unmutated block is simulated once for all its waits' mutants
+    if "_sim" not in blk:
+        so, oo = refsim.simulate(gen, insts)
+        blk["_sim"] = (so, oo, refsim.in_block_races(gen, insts, so, oo))
+    so, oo, race = blk["_sim"]
+    if race is not None:
         return "dropped", None, "simulator race in the unmutated block"
-    sm, _ = refsim.simulate(gen, insts, override=(k, w_new))
+    # the mutant: only its pending sets are read
+    sm, _ = refsim.simulate(gen, insts, override=(k, w_new), prods=False)
     barrier_line, lds_store_barrier, blocked = None, None, None
     for j in range(k + 1, len(insts)):
         I = insts[j]
