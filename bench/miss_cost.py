@@ -14,6 +14,9 @@ counted.  Runs:
   single       N POST /v1/kernels, small answers (~1 KB)
   batch-small  one POST /v1/kernels:batch of N small items
   batch-big    one POST /v1/kernels:batch of N items with ~93 KB answers
+  http         N POST /v1/kernels of bench/http.sh's miss bodies (~6 KB
+               answers); with --max-cache-bytes every miss also evicts
+--keep DIR keeps the callgrind files for callgrind_annotate --inclusive=yes.
 Prints one line per run and a JSON summary; no pass/fail (a benchmark).
 """
 import argparse
@@ -45,21 +48,50 @@ def big(i):
     return r
 
 
+def http_body(i):
+    """bench/http.sh's miss body (wait, syncThreads, accToArchMapper,
+    mapAcctoArchRegs; wait's two read keys varied)."""
+    r = e2e.example()
+    r["generators"] = [{"name": "wait", "args": {"skipGlobalRead": i // 10000, "skipLocalWrite": -1,
+                                                 "skipLocalRead": i % 10000}},
+                       {"name": "syncThreads"}, {"name": "accToArchMapper"},
+                       {"name": "mapAcctoArchRegs"}]
+    return r
+
+
 def has_workers(binary):
     p = subprocess.run([binary, "--help"], capture_output=True, timeout=30)
     return b"--workers" in p.stdout
 
 
-def measure(binary, kind, n, tmp):
+def measure(binary, kind, n, tmp, flags=()):
     """Ir of one callgrind run of kwgend answering n misses of kind."""
     out = os.path.join(tmp, "cg.%s.%d.out" % (kind, n))
     db = os.path.join(tmp, "cg.%s.%d.db" % (kind, n))
-    extra = ["--threads", "1", "--log-level", "error", "--max-body-bytes", str(64 << 20)]
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.unlink(f)
+    extra = ["--threads", "1", "--log-level", "error", "--max-body-bytes", str(64 << 20)] + list(flags)
     if has_workers(binary):
         extra += ["--workers", "1"]
     p = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
                           binary, "--listen", "127.0.0.1:0", "--db", db] + extra,
                          stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    try:
+        post(p, kind, n)
+    finally:
+        if p.poll() is None:  # a failed check: stop what was started
+            p.kill()
+            p.wait()
+    with open(out) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise RuntimeError("no totals in " + out)
+
+
+def post(p, kind, n):
+    """Send n misses of kind to the kwgend p started, then SIGTERM it."""
     port = None
     t_end = time.time() + 120
     while time.time() < t_end:
@@ -73,9 +105,10 @@ def measure(binary, kind, n, tmp):
     assert port, "no port"
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     J = {"Content-Type": "application/json"}
-    if n and kind == "single":
+    if n and kind in ("single", "http"):
+        make = small if kind == "single" else http_body
         for i in range(n):
-            c.request("POST", "/v1/kernels", json.dumps(small(i)), J)
+            c.request("POST", "/v1/kernels", json.dumps(make(i)), J)
             r = c.getresponse()
             body = json.loads(r.read())
             assert r.status == 200 and body["cached"] is False, (r.status, body)
@@ -90,11 +123,6 @@ def measure(binary, kind, n, tmp):
     p.send_signal(signal.SIGTERM)
     p.stderr.read()
     assert p.wait(timeout=300) == 0
-    with open(out) as f:
-        for line in f:
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    raise RuntimeError("no totals in " + out)
 
 
 def main():
@@ -103,13 +131,19 @@ def main():
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--runs", default="single,batch-small,batch-big")
     ap.add_argument("--figures", default="")
+    ap.add_argument("--max-cache-bytes", default="")
+    ap.add_argument("--keep", default="", help="directory to keep the callgrind files in")
     a = ap.parse_args()
     binary = os.path.abspath(a.kwgend)
     fig = {}
+    flags = ["--max-cache-bytes", a.max_cache_bytes] if a.max_cache_bytes else []
     with tempfile.TemporaryDirectory(prefix="kwgen-cg-") as tmp:
-        base = measure(binary, "single", 0, tmp)
+        if a.keep:
+            os.makedirs(a.keep, exist_ok=True)
+            tmp = a.keep
+        base = measure(binary, "single", 0, tmp, flags)
         for kind in a.runs.split(","):
-            ir = measure(binary, kind, a.n, tmp)
+            ir = measure(binary, kind, a.n, tmp, flags)
             per = (ir - base) / a.n
             fig[kind] = {"n": a.n, "ir_total": ir, "ir_idle": base, "ir_per_miss": round(per)}
             print("miss-cost: %-12s %d misses: %.0f instructions per miss" % (kind, a.n, per), flush=True)

@@ -47,7 +47,7 @@ static void verify_usage(FILE *f)
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
 	      "  --no-redundant      do not report redundant_wait\n"
 	      "  --version           print the verifier's version and exit\n"
-	      "  --Werror            warnings (redundant_wait, unsupported, race_lds_latency)\n"
+	      "  --Werror            warnings (redundant_wait, unsupported, lds_latency)\n"
 	      "                      also exit 1\n"
 	      "  --max-bytes N       largest input file (default 134217728, 128 MiB,\n"
 	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
@@ -59,10 +59,10 @@ static void verify_usage(FILE *f)
 	      "                      text, macro expansions, instructions; default 16 x\n"
 	      "                      the file + 96 MiB); more: exit 2 naming the bound\n"
 	      "\n"
-	      "Exit: 0 no error finding, 1 an error finding (race class but race_lds_latency, or\n"
+	      "Exit: 0 no error finding, 1 an error finding (race class but lds_latency, or\n"
 	      "unknown_instruction; with --Werror also a warning), 2 unreadable input or\n"
 	      "usage error; with several files, the worst of theirs.  redundant_wait,\n"
-	      "unsupported and race_lds_latency are warnings: printed, exit 0.\n",
+	      "unsupported and lds_latency are warnings: printed, exit 0.\n",
 	      f);
 }
 
@@ -412,7 +412,7 @@ int kw_cli_verify(int argc, char **argv)
 		{
 			uint64_t warn = kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT) +
 					kw_verify_result_total(r, KW_VF_UNSUPPORTED) +
-					kw_verify_result_total(r, KW_VF_RACE_LDS_LATENCY);
+					kw_verify_result_total(r, KW_VF_LDS_LATENCY);
 			int status = kw_verify_result_errors(r) || (werror && warn) ? 1 : 0;
 
 			rc = json || lines ? kw_verify_result_json(&out, r, &err) : kw_verify_result_text(&out, r, &err);

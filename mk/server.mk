@@ -21,7 +21,9 @@
 #                     the service bound (p99 under 50 ms); part of `make soak`
 #   make bench-miss   instructions per cache miss (valgrind --tool=callgrind):
 #                     single misses, a batch of small and a batch of big
-#                     answers, MISS_N (default 40) each (not part of `make test`)
+#                     answers, MISS_N (default 40) each (not part of `make test`);
+#                     MISS_RUNS=http: bench-http's miss bodies, MISS_FLAGS=
+#                     "--max-cache-bytes 2000000" for its bounded run
 # Figures go to $(BUILD)/serve-figures.json and $(BUILD)/serve-soak-figures.json.
 E2E_PYTHON ?= python3
 E2E_GOLDEN ?= 300
@@ -30,6 +32,8 @@ SERVE_SECONDS ?= 6
 SERVE_P99_MS ?= 250
 SERVE_SOAK_SECONDS ?= 60
 MISS_N ?= 40
+MISS_RUNS ?= single,batch-small,batch-big
+MISS_FLAGS ?=
 
 .PHONY: e2e e2e-smoke bench-http serve-test serve-latency serve-soak bench-miss
 
@@ -57,8 +61,8 @@ serve-soak: $(BUILD)/kwgend
 		--seconds $(SERVE_SOAK_SECONDS) --p99-ms 50 --figures $(BUILD)/serve-soak-figures.json
 
 bench-miss: $(BUILD)/kwgend
-	$(E2E_PYTHON) bench/miss_cost.py --kwgend $(BUILD)/kwgend --n $(MISS_N) \
-		--figures $(BUILD)/miss-cost.json
+	$(E2E_PYTHON) bench/miss_cost.py --kwgend $(BUILD)/kwgend --n $(MISS_N) --runs $(MISS_RUNS) \
+		$(MISS_FLAGS) --figures $(BUILD)/miss-cost.json
 
 SUITES += unit e2e serve-test serve-latency
 ASAN_SUITES += serve-test serve-latency

@@ -26,6 +26,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "kernels.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,16 +90,49 @@ static char *concat_asm(const json_t *results)
 	return text;
 }
 
+/*
+ * Texts jansson writes the same on every miss, written once (answer_once):
+ * the member names of an answer and of its results as `"name"`, and the
+ * tails `"cached":false` and `"cached":true`.  A name not in the table is
+ * written when it comes (put_name).
+ */
+static const char *const answer_names[] = {
+	"key", "config_id", "generator_version", "isa", "results", "name", "args", "asm", "type",
+	"acc2arch", "arch2acc", "value", "diagnostics",
+};
+#define N_ANSWER_NAMES (sizeof(answer_names) / sizeof(answer_names[0]))
+static char *answer_name_text[N_ANSWER_NAMES];
+static char *cached_text[2];
+static pthread_once_t answer_once_ctl = PTHREAD_ONCE_INIT;
+
+static void answer_once(void)
+{
+	for (size_t i = 0; i < N_ANSWER_NAMES; i++) {
+		json_t *k = json_string(answer_names[i]);
+
+		answer_name_text[i] = k ? json_dumps(k, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		json_decref(k);
+	}
+	for (int flag = 0; flag < 2; flag++) {
+		json_t *tail = json_pack("{s:b}", "cached", flag);
+
+		cached_text[flag] = tail ? json_dumps(tail, JSON_COMPACT | JSON_EMBED) : NULL;
+		json_decref(tail);
+	}
+}
+
 /* "{" members "," "cached":flag "}" - malloc()ed, or NULL. */
 static char *with_cached(const char *members, int flag)
 {
-	json_t *tail = json_pack("{s:b}", "cached", flag);
-	char *cached = tail ? json_dumps(tail, JSON_COMPACT | JSON_EMBED) : NULL;
-	size_t a = strlen(members), b = cached ? strlen(cached) : 0;
-	char *text = cached ? malloc(a + b + 4) : NULL;
+	const char *cached;
+	size_t a = strlen(members), b;
+	char *text;
 
-	json_decref(tail);
-	if (text) {
+	pthread_once(&answer_once_ctl, answer_once);
+	if (!(cached = cached_text[flag != 0]))
+		return NULL;
+	b = strlen(cached);
+	if ((text = malloc(a + b + 4))) {
 		text[0] = '{';
 		memcpy(text + 1, members, a);
 		text[1 + a] = ',';
@@ -106,7 +140,6 @@ static char *with_cached(const char *members, int flag)
 		text[2 + a + b] = '}';
 		text[3 + a + b] = '\0';
 	}
-	free(cached);
 	return text;
 }
 
@@ -126,9 +159,17 @@ static void put_json(kw_buf *b, const json_t *v)
 /* A member name as a JSON string appended to b, then ':'. */
 static void put_name(kw_buf *b, const char *name)
 {
-	json_t *k = json_string(name);
+	json_t *k;
 
-	if (!k)
+	pthread_once(&answer_once_ctl, answer_once);
+	for (size_t i = 0; i < N_ANSWER_NAMES; i++) {
+		if (answer_name_text[i] && strcmp(name, answer_names[i]) == 0) {
+			kw_buf_puts(b, answer_name_text[i]);
+			kw_buf_putc(b, ':');
+			return;
+		}
+	}
+	if (!(k = json_string(name)))
 		b->oom = 1;
 	else
 		put_json(b, k);

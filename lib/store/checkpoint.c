@@ -42,9 +42,13 @@ int store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
  * copying and its fsyncs; the writer's own checkpoint waits for it rather
  * than find it running and do nothing), then, holding write_mu so that no
  * write of this process lands in between (a log that gains frames
- * meanwhile cannot restart), a TRUNCATE checkpoint of what was committed
+ * meanwhile cannot restart), a RESTART checkpoint of what was committed
  * meanwhile that waits up to 20 ms for readers of older snapshots (and
- * another process's writer) and empties the -wal file; when it cannot, it
+ * another process's writer), so that the next write starts the log again
+ * at the head of the -wal file (journal_size_limit trims the file to the
+ * share then).  Not TRUNCATE: emptying the file made every round's writes
+ * extend it again block by block, which halved the misses per second
+ * under --max-cache-bytes 2000000 (make bench-http).  When it cannot, it
  * has still copied what it could.  Readers never wait for it.  The
  * connection read once when it was opened (kw_cache_open): one that has
  * never read has no WAL open and its checkpoints do nothing; reading
@@ -71,7 +75,7 @@ static void checkpoint_once(kw_cache *c)
 	pthread_mutex_unlock(&c->ckpt_mu);
 	pthread_mutex_lock(&c->write_mu);
 	sqlite3_busy_timeout(k->db, 20);
-	rc = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	rc = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
 	sqlite3_busy_timeout(k->db, 0);
 	if (rc == SQLITE_OK) {
 		atomic_store(&c->wal_frames, 0);

@@ -57,7 +57,7 @@ static const char *const kw_cache_sql[ST_COUNT] = {
 		" source = excluded.source",
 	[ST_TOTALS] = "SELECT entries, bytes FROM totals WHERE id = 1",
 	[ST_LRU] = ("SELECT key, last_access FROM entries WHERE key <> ?1 ORDER BY last_access"
-		    " LIMIT 32"),
+		    " LIMIT ?2"),
 	[ST_DELETE] = "DELETE FROM entries WHERE key = ?1",
 	[ST_PAGES] = "PRAGMA page_count",
 	[ST_FREE] = "PRAGMA freelist_count",

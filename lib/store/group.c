@@ -43,8 +43,11 @@ static void commit_group(kw_cache *c, store_put *list)
 		answer_all(list, rc, &err);
 		return;
 	}
+	/* every row first, then one eviction for the group (after its last
+	 * row, which it keeps): one look at the bounds and one batch of
+	 * candidates per group rather than per row */
 	for (store_put *p = list; p; p = p->next, n++) {
-		if ((ev = store_stage(c, &p->e, &err)) < 0)
+		if ((ev = store_stage(c, &p->e, p->next ? 0 : (int)n + 1, &err)) < 0)
 			break;
 		evicted += ev;
 	}

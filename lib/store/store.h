@@ -166,10 +166,12 @@ int store_write_begin(kw_cache *c, kw_error *err);
 int store_write_end(kw_cache *c, int ok, kw_error *err);
 /* KW_EINVAL when a field of e is NULL, else 0. */
 int store_entry_check(const kw_cache_entry *e, kw_error *err);
-/* Inside the writer's open transaction: upsert e, then evict past the
- * bounds (never e's row).  Returns the rows evicted, or KW_EIO (err set;
- * the caller rolls back). */
-long store_stage(kw_cache *c, const kw_cache_entry *e, kw_error *err);
+/* Inside the writer's open transaction: upsert e, then, when evict_rows
+ * > 0, evict past the bounds (never e's row; evict_rows: the rows written
+ * since the last eviction, which sizes the first batch of candidates).  A
+ * group stages its puts with 0 and evicts once, after its last.  Returns
+ * the rows evicted, or KW_EIO (err set; the caller rolls back). */
+long store_stage(kw_cache *c, const kw_cache_entry *e, int evict_rows, kw_error *err);
 
 /* group.c */
 /* Commit what is queued, stop the committer thread (kw_cache_close). */

@@ -31,7 +31,9 @@ static int over(kw_cache *c, kw_cache_conn *k)
 
 /*
  * Delete least-recently-used rows (never keep_key) while over the bound.
- * Candidates come by stored last_access, KW_LRU_BATCH at a time; one hit
+ * Candidates come by stored last_access, want at a time (1 to
+ * KW_LRU_BATCH: about the rows the caller expects to delete, one per row
+ * it wrote, so a put that evicts one row reads two, not a batch); one hit
  * in memory since (recent_get) has its last_access rewritten to the hit's
  * time instead, and a candidate stored as newer than such a rewritten time
  * waits for the next batch (which then orders both).  At most
@@ -39,7 +41,7 @@ static int over(kw_cache *c, kw_cache_conn *k)
  * small when every row is hot; past that, candidates go in stored order.
  * Returns the number of rows deleted or -1 on error.
  */
-static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
+static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key, int want)
 {
 	char keys[KW_LRU_BATCH][65];
 	int64_t last[KW_LRU_BATCH];
@@ -52,6 +54,7 @@ static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
 		int64_t moved_min = INT64_MAX;
 
 		sqlite3_bind_text(lru, 1, keep_key, -1, SQLITE_STATIC);
+		sqlite3_bind_int(lru, 2, want < 1 ? 1 : want > KW_LRU_BATCH ? KW_LRU_BATCH : want);
 		while (got < KW_LRU_BATCH && (rc = sqlite3_step(lru)) == SQLITE_ROW) {
 			const char *key = (const char *)sqlite3_column_text(lru, 0);
 
@@ -93,6 +96,7 @@ static long evict(kw_cache *c, kw_cache_conn *k, const char *keep_key)
 		}
 		if (!progressed)
 			return n; /* only keep_key is left */
+		want = KW_LRU_BATCH; /* more than expected: a full batch next */
 	}
 	return o < 0 ? -1 : n;
 }
@@ -211,7 +215,7 @@ int store_entry_check(const kw_cache_entry *e, kw_error *err)
 	return 0;
 }
 
-long store_stage(kw_cache *c, const kw_cache_entry *e, kw_error *err)
+long store_stage(kw_cache *c, const kw_cache_entry *e, int evict_rows, kw_error *err)
 {
 	kw_cache_conn *k = c->writer;
 	sqlite3_stmt *st = k->st[ST_UPSERT];
@@ -236,8 +240,8 @@ long store_stage(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 	sqlite3_clear_bindings(st);
 	if (rc < 0)
 		return store_db_error(err, c, k->db, "writing");
-	if ((c->opt.max_bytes > 0 || c->opt.max_disk_bytes > 0) &&
-	    (evicted = evict(c, k, e->key)) < 0)
+	if (evict_rows > 0 && (c->opt.max_bytes > 0 || c->opt.max_disk_bytes > 0) &&
+	    (evicted = evict(c, k, e->key, evict_rows + 1)) < 0)
 		return store_db_error(err, c, k->db, "evicting");
 	return evicted;
 }
@@ -251,7 +255,7 @@ int kw_cache_put(kw_cache *c, const kw_cache_entry *e, kw_error *err)
 		return rc;
 	if ((rc = store_write_begin(c, err)) < 0)
 		return rc;
-	if ((evicted = store_stage(c, e, err)) < 0) {
+	if ((evicted = store_stage(c, e, 1, err)) < 0) {
 		store_write_end(c, 0, NULL);
 		return (int)evicted;
 	}

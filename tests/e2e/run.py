@@ -397,6 +397,15 @@ def t_errors(d, schemas, st):
                  headers=J, code="syntax")
     expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels", body="",
                  headers=J, code="syntax")
+    # the body is parsed in kwgend's per-miss arena; a bad one is worded by
+    # jansson as before (line, column, what), a duplicate key refused
+    for body, want in (("{bad", r"^invalid JSON at line 1, column \d+: "),
+                       ("[1,2]", r"^the body must be a JSON object$"),
+                       ('{"isa": "gfx942", "isa": "gfx90a"}', r"^invalid JSON at line 1, column \d+: duplicate object key"),
+                       ('{"isa": "gfx942"', r"^invalid JSON at line 1, column \d+: ")):
+        st_, _, data = d.request("POST", "/v1/kernels", body, J)
+        msg = json.loads(data)["error"]["message"]
+        assert st_ == 400 and re.search(want, msg), (body, st_, msg)
     expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels:batch",
                  body="nope", headers=J)
     expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels?cache=sometimes",

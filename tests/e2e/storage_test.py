@@ -195,7 +195,18 @@ def t_hits_write_nothing(binary, tmp, n):
         st, _, data = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(800000 + i)), J, conn=c)
         assert st == 200, st
         keys.append(json.loads(data)["key"])
-    time.sleep(1.5)  # older than a second; the WAL checkpointed
+    time.sleep(1.5)  # older than a second
+    # the POSTs' writes and their checkpoints are over: nothing changes
+    # (group commits, checkpoints, the -wal file) over three polls in a row
+    # (a loaded machine may still be checkpointing after 1.5 s)
+    last, still, deadline = None, 0, time.time() + 60
+    while still < 3 and time.time() < deadline:
+        now = (d.metric("kwgen_cache_group_commits_total"), d.metric("kwgen_cache_checkpoints_total"),
+               files_size(db)["-wal"])
+        still = still + 1 if now == last else 0
+        last = now
+        time.sleep(0.3)
+    assert still >= 3, "the store did not settle within 60 s after 500 POSTs: %r" % (last,)
     f0 = d.metric("kwgen_cache_recency_flushes_total")
     w0 = files_size(db)["-wal"]
     for i in range(n):

@@ -174,7 +174,7 @@ def _verify_chunk(kwgen, paths, isa, timeout, extra):
         except (ValueError, KeyError, TypeError) as e:
             res.append((None, None, f"bad JSON ({e}): {line[:200]!r}"))
             continue
-        # exit 1 = an error finding; warnings (redundant_wait, unsupported, race_lds_latency) alone exit 0
+        # exit 1 = an error finding; warnings (redundant_wait, unsupported, lds_latency) alone exit 0
         if (rc == 1 and not fs) or (rc == 0 and any(f.get("severity") == "error" for f in fs)):
             res.append((None, None, f"exit {rc} with findings {[f.get('code') for f in fs][:5]}"))
             continue

@@ -361,7 +361,7 @@ class Verifier:
                 raise ValueError("findings is not a list")
         except (ValueError, KeyError, TypeError) as e:
             return None, f"bad JSON: {e}: {p.stdout[:200]!r}"
-        # exit 1 = an error finding; warnings (redundant_wait, unsupported, race_lds_latency) alone exit 0
+        # exit 1 = an error finding; warnings (redundant_wait, unsupported, lds_latency) alone exit 0
         if (p.returncode == 1 and not fs) or (p.returncode == 0 and any(f.get("severity") == "error" for f in fs)):
             return None, f"exit {p.returncode} with findings {[f.get('code') for f in fs][:5]}"
         return fs, None

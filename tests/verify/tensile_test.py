@@ -10,7 +10,7 @@ line or with the same producer (the README's rule).
 
 Checks, per label class:
   real        every one still reported as a race (race_raw / race_waw);
-  known_lds   every one reported as race_lds_latency (a warning), none as
+  known_lds   every one reported as lds_latency (a warning), none as
               race_raw;
   infeasible  at most --max-infeasible still reported as races (paths that
               two tests of one unmodified SGPR rule out are pruned);
@@ -112,9 +112,9 @@ def main():
         if r["cls"] == "real":
             check(bool(hit), f"real race lost: {r['file']}:{r['line']} (producer {r['producer_line']})")
         elif r["cls"] == "known_lds":
-            lat = matches(r, fs, {"race_lds_latency"})
+            lat = matches(r, fs, {"lds_latency"})
             check(bool(lat) and not hit,
-                  f"LDS-latency reliance not race_lds_latency: {r['file']}:{r['line']}")
+                  f"LDS-latency reliance not lds_latency: {r['file']}:{r['line']}")
     check(kept["infeasible"] <= a.max_infeasible,
           f"{kept['infeasible']} infeasible races still reported (at most {a.max_infeasible})")
     rtot = collections.Counter()
@@ -134,8 +134,8 @@ def main():
     print("races still reported, per label class (of labelled):")
     for c in ("real", "infeasible", "known_lds", "host_never"):
         print(f"   {c:11s} {kept[c]:5d} / {total[c]:5d}")
-    lat = sum(d["totals"].get("race_lds_latency", 0) for d in out.values())
-    print(f"   race_lds_latency warnings: {lat} (known_lds labelled: {total['known_lds']})")
+    lat = sum(d["totals"].get("lds_latency", 0) for d in out.values())
+    print(f"   lds_latency warnings: {lat} (known_lds labelled: {total['known_lds']})")
     print(f"redundant_wait still reported: right {rkept[True]} / {rtot[True]}, wrong {rkept[False]} / {rtot[False]}")
     tp = kept["real"]
     fp = kept["infeasible"] + kept["host_never"]

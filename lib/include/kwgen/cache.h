@@ -47,9 +47,10 @@
  * WAL: the writer's commit hook (sqlite3_wal_hook) wakes a background
  * thread once the WAL holds half its share; that thread runs a PASSIVE
  * checkpoint beside the writers (the copying and its fsyncs), then holds
- * them off for a TRUNCATE checkpoint of what they committed meanwhile,
- * which empties the -wal file (waiting at most 20 ms for readers of older
- * snapshots).  Once the WAL holds its whole share the writer checkpoints
+ * them off for a RESTART checkpoint of what they committed meanwhile,
+ * after which the next write starts the log again at the head of the -wal
+ * file (waiting at most 20 ms for readers of older snapshots; the file is
+ * reused, not emptied).  Once the WAL holds its whole share the writer checkpoints
  * itself (PASSIVE, after any background round); the log then restarts at
  * the next write and journal_size_limit (the share) trims the file.  The
  * background thread also looks every checkpoint_ms for a -wal file over

@@ -40,8 +40,9 @@
 extern "C" {
 #endif
 
-/* Finding codes.  The first four and race_lds_latency are the race class
- * (CONTRACT.md: codes starting race_, lds_barrier, lds_dma). */
+/* Finding codes.  The first four are the race class (CONTRACT.md: codes
+ * starting race_, lds_barrier, lds_dma); lds_latency is a possible race the
+ * schedule means (a warning). */
 typedef enum kw_verify_code {
 	KW_VF_RACE_RAW = 0,        /* register read while a load that writes it may be in flight */
 	KW_VF_RACE_WAW,            /* register written while a load that writes it may be in flight */
@@ -50,22 +51,27 @@ typedef enum kw_verify_code {
 	KW_VF_REDUNDANT_WAIT,      /* a wait that waits for nothing on every path */
 	KW_VF_UNKNOWN_INSTRUCTION, /* a mnemonic the model does not know */
 	KW_VF_UNSUPPORTED,         /* something the analysis cannot follow (indirect jump, call) */
-	KW_VF_RACE_LDS_LATENCY,    /* an LDS read left in flight by the lgkmcnt/dscnt waits
+	KW_VF_LDS_LATENCY,         /* an LDS read left in flight by the lgkmcnt/dscnt waits
 				      since it and used KW_VF_LDS_LATENCY_MIN or more instructions
-				      later on every path: the schedule relies on LDS latency
-				      (hand-written Tensile style); a warning */
+				      and KW_VF_LDS_LATENCY_MATRIX_MIN or more matrix ops (MFMA,
+				      WMMA) later on every path: the schedule relies on LDS
+				      latency (hand-written Tensile style); a warning */
 	KW_VF_CODE_COUNT
 } kw_verify_code;
 
-/* Instructions (on the shortest path) between an LDS read and a use of its
- * result from which a use that the waits since the read do not cover is
- * race_lds_latency (a deliberate schedule) rather than race_raw; a use with
- * no wait at all on the LDS counter since the read stays race_raw. */
+/* Instructions, and matrix-core instructions, on every path between an LDS
+ * read and a use of its result from which a use that the waits since the
+ * read do not cover is lds_latency (a deliberate schedule: Tensile issues
+ * its local reads early and hides their latency behind MFMAs) rather than
+ * race_raw; a use with no wait at all on the LDS counter since the read,
+ * or with fewer matrix ops in between (a count one too high in compiler
+ * output), stays race_raw. */
 #define KW_VF_LDS_LATENCY_MIN 32
+#define KW_VF_LDS_LATENCY_MATRIX_MIN 4
 
 typedef enum kw_verify_severity {
 	KW_VS_ERROR = 0,   /* race class, unknown_instruction */
-	KW_VS_WARNING = 1, /* redundant_wait, unsupported, race_lds_latency */
+	KW_VS_WARNING = 1, /* redundant_wait, unsupported, lds_latency */
 	KW_VS_NOTE = 2
 } kw_verify_severity;
 
@@ -83,7 +89,7 @@ const char *kw_verify_version(void);
 /* "race_raw", "lds_barrier", ...; NULL for an out-of-range code. */
 const char *kw_verify_code_name(int code);
 /* 1 for the race class (race_raw, race_waw, lds_barrier, lds_dma,
- * race_lds_latency). */
+ * lds_latency). */
 int kw_verify_code_is_race(int code);
 /* Code for a name ("race_raw"); -1 if unknown. */
 int kw_verify_code_from_name(const char *name);
