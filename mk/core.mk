@@ -65,9 +65,13 @@ salt-update: $(BUILD)/kwgen
 SUITES += salt-check
 
 # clang-build: the whole tree and the unit tests under clang with the same
-# -Werror flags (warnings clean under gcc and clang).
+# -Werror flags (warnings clean under gcc and clang).  -O0 without -g:
+# clang's warnings come from its front end and do not depend on the
+# optimisation level, and the objects are only linked, never run, so the
+# -O2 -g code generation (40% of the CPU) bought nothing.
+CLANG_BUILD_OPT ?= -O0
 .PHONY: clang-build
 clang-build:
-	$(MAKE) CC=clang BUILD=build-clang all $(patsubst $(BUILD)/%,build-clang/%,$(UNIT_BINS))
+	$(MAKE) CC=clang BUILD=build-clang OPT="$(CLANG_BUILD_OPT)" all $(patsubst $(BUILD)/%,build-clang/%,$(UNIT_BINS))
 
 SUITES += clang-build

@@ -31,6 +31,10 @@ endif
 # ALONE_SUITES run with no other suite beside them (their latency bounds
 # would measure the other suites); an mk file adds one with
 # `ALONE_SUITES += <suite>`.
+# The suites start longest first: by their wall time in the last run
+# ($(BUILD)/test-times.json), else by tests/suite-times.json (a committed
+# estimate; refresh it from a full run's test-times.json when suites change
+# much).
 # TEST_BUILD is built once (make -j$(TEST_JOBS)) before the suites start, so
 # that suites running side by side never build the same file at once; an mk
 # file whose suites need a file no other target builds adds it with
@@ -41,8 +45,13 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ALONE_SUITES ?=
 TEST_BUILD += all $(UNIT_BINS) asan-bins
 TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asan-%),$(s)))
-RUN_SUITES = python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --alone "$(ALONE_SUITES)" \
-	--times $(BUILD)/test-times.json --log-dir $(BUILD)/test-logs
+# The suites run with the directory of the python3 that `python3` starts
+# first on PATH: the same interpreter, without a version manager's shim
+# (pyenv's costs half a second of CPU per start, and every suite starts
+# python3 at least once).
+PY_BIN_DIR = $$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))')
+RUN_SUITES = PATH="$(PY_BIN_DIR):$$PATH" python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --alone "$(ALONE_SUITES)" \
+	--times $(BUILD)/test-times.json --estimates tests/suite-times.json --log-dir $(BUILD)/test-logs
 
 .PHONY: test-build
 test-build:

@@ -124,6 +124,7 @@ int kw_cache_open(kw_cache **out, const char *path, const kw_cache_options *opt,
 	if (c->opt.recent_flush_ms <= 0)
 		c->opt.recent_flush_ms = 5000;
 	c->last_flush_ms = store_now_ms();
+	atomic_store(&c->last_commit_ms, store_now_ms());
 	c->mode = OPEN_READ;
 	c->page_size = 4096;
 	c->wal_share = kw_cache_wal_share(c->opt.max_disk_bytes);

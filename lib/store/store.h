@@ -57,7 +57,9 @@ enum {
 #define KW_QUEUE_FACTOR 5
 
 /* Checkpoint tries (1 ms apart) before a write is refused because another
- * connection holds an old snapshot of a WAL past its share (write_begin). */
+ * connection holds an old snapshot of a WAL past its share (write_begin):
+ * this process's own reads that began before its last commit get this many
+ * ms after that commit to end; later tries stop once they have had them. */
 #define KW_SNAPSHOT_TRIES 20
 
 typedef struct kw_cache_conn {
@@ -101,6 +103,7 @@ struct kw_cache {
 	atomic_int wal_frames; /* pages in the WAL after the last commit (the hook) */
 	atomic_int_fast64_t locked_until; /* ms: another connection held the write
 					   * lock; puts fail at once until then */
+	atomic_int_fast64_t last_commit_ms; /* ms: this process's last commit */
 	/* recency */
 	size_t nsets;
 	kw_recent_slot *recent;

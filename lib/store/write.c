@@ -146,10 +146,20 @@ int store_write_begin(kw_cache *c, kw_error *err)
 		/* This process's own reads (hits) that began before the last
 		 * commit also hold the checkpoint back, for well under a
 		 * millisecond; no commit can come while write_mu is held, so a
-		 * few tries 1 ms apart tell them from a reader that stays. */
+		 * few tries 1 ms apart tell them from a reader that stays.  Reads
+		 * that began after the last commit see the whole log and hold
+		 * nothing back, so once KW_SNAPSHOT_TRIES ms have passed since
+		 * that commit one try decides (the writes refused one after
+		 * another while a reader stays answer at once, not after 20 ms
+		 * each). */
+		int64_t settled = atomic_load(&c->last_commit_ms) + KW_SNAPSHOT_TRIES;
+
 		for (int tries = 0; tries < KW_SNAPSHOT_TRIES; tries++) {
-			if (tries)
+			if (tries) {
+				if (store_now_ms() >= settled)
+					break;
 				nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+			}
 			pthread_mutex_lock(&c->ckpt_mu);
 			while (c->ckpt_passive)
 				pthread_cond_wait(&c->ckpt_done, &c->ckpt_mu);
@@ -200,6 +210,8 @@ int store_write_end(kw_cache *c, int ok, kw_error *err)
 		rc = store_db_error(err, c, k->db, "committing");
 		ok = 0;
 	}
+	if (ok)
+		atomic_store(&c->last_commit_ms, store_now_ms());
 	if (!ok)
 		store_run(k->st[ST_ROLLBACK]);
 	sqlite3_busy_timeout(k->db, 0);

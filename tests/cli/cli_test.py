@@ -971,7 +971,11 @@ def t_cache_recency():
     def listed():
         return kwgen("cache", "--db", db, "ls")[1]
 
-    d = e2e.Daemon(O.kwgend, db, "--log-level", "error").start()
+    # a round every 200 ms (the test-only KWGEND_TEST_RECENCY_FLUSH_MS hook;
+    # 5 s by default): two rounds are waited for below
+    d = e2e.Daemon(O.kwgend, db, "--log-level", "error")
+    d.prefix = ["env", "KWGEND_TEST_RECENCY_FLUSH_MS=200"]
+    d.start()
     try:
         bodies = [e2e.variant(900 + i) for i in range(3)]
         keys = []
@@ -990,7 +994,7 @@ def t_cache_recency():
         deadline = time.time() + 60
         while d.metric("kwgen_cache_recency_flushes_total") < f0 + 2:
             assert time.time() < deadline, "no recency flush within 60 s"
-            time.sleep(0.2)
+            time.sleep(0.05)
         kwgen("cache", "--db", db, "purge", "--older-than", "30")
         out = listed()
         assert keys[0] in out and keys[1] in out, "rows hit a moment ago were purged:\n" + out

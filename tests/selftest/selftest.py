@@ -14,6 +14,7 @@ Exit status 0 only when every check failed on its broken input.  Stdlib only.
 import argparse
 import os
 import re
+import resource
 import shutil
 import stat
 import subprocess
@@ -27,6 +28,9 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import Results, sanitizer_report  # noqa: E402
 
 PY = sys.executable
+# The wrappers below run once per program call (hundreds of times in the
+# verify cases) and need only the standard library: `python3 -S` skips the
+# site-packages start-up (its .pth files), most of an interpreter's start.
 SAN_LEAK = "==4242==ERROR: LeakSanitizer: detected memory leaks"
 SAN_UB = "lib/fake.c:12:7: runtime error: signed integer overflow: 2147483647 + 1"
 
@@ -40,7 +44,7 @@ def write_exe(path, text):
 
 # ---------------------------------------------------------------- wrappers
 
-KWGEN_WRAPPER = r'''#!%(py)s
+KWGEN_WRAPPER = r'''#!%(py)s -S
 # A broken kwgen: runs the real one, then %(what)s.
 import json, subprocess, sys
 REAL = %(real)r
@@ -81,7 +85,7 @@ sys.stdout.buffer.write(out)
 sys.exit(rc)
 '''
 
-KWGEND_WRAPPER = r'''#!%(py)s
+KWGEND_WRAPPER = r'''#!%(py)s -S
 # A broken kwgend: the real one as a child (killed with us), %(what)s.
 import ctypes, signal, subprocess, sys, threading, time
 REAL = %(real)r
@@ -128,7 +132,7 @@ if MODE == "exit-23":
 sys.exit(rc if rc >= 0 else 128 - rc)
 '''
 
-FAKE_KWGEND = r'''#!%(py)s
+FAKE_KWGEND = r'''#!%(py)s -S
 # A fake kwgend that never serves a hit: every POST of a body seen before is
 # answered 200 with "cached": false; all heavy misses but the first get 503
 # overloaded (so only the hit check can catch it).  Prints the listening line
@@ -259,6 +263,12 @@ class Broken:
 
 
 # ---------------------------------------------------------------- cases
+
+
+def cpu_seconds():
+    """user + system seconds of this process and the children it waited for."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def run(cmd, env=None, timeout=600):
@@ -405,6 +415,19 @@ def runner_cases(res, o, tmp, bad):
     res.check(rc != 0 and block and out.strip().splitlines()[-1] == "10 passed, 1 failed, 0 skipped",
               "run-suites -j 2: a suite's output is printed whole; counts add up; a failure still fails",
               "exit %d, last line %r" % (rc, out.strip().splitlines()[-1:]))
+    # the order suites start in: the alone suite first, then longest first by
+    # the last run's times, else by the committed estimates
+    times, est = os.path.join(tmp, "times.json"), os.path.join(tmp, "estimates.json")
+    with open(times, "w") as f:
+        f.write('{"ok": 9}')
+    with open(est, "w") as f:
+        f.write('{"ok": 1, "skips": 5, "chatty": 3, "fails": 7}')
+    rc, out = run(runner + ["-j", "2", "--alone", "fails", "--times", times, "--estimates", est,
+                            "chatty", "skips", "fails", "ok"], {"CI": ""})
+    order = re.findall(r"^test: started (\S+)$", out, re.M)
+    res.check(order == ["fails", "ok", "skips", "chatty"],
+              "run-suites -j 2: the alone suite first, then longest first (last times, else estimates)",
+              "started %r" % order)
     res.check(sanitizer_report("x\n" + SAN_UB + "\n") and not sanitizer_report("RuntimeError: x\n"),
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
@@ -415,7 +438,7 @@ def flags_cases(res, o, tmp, bad):
                 r"FAILED  kwgend --brand-new-flag has a row")
 
 
-VERIFY_WRAPPER = r'''#!%(py)s
+VERIFY_WRAPPER = r'''#!%(py)s -S
 # A broken `kwgen verify`: runs the real one, then %(what)s.
 import json, subprocess, sys
 REAL = %(real)r
@@ -563,9 +586,10 @@ def main():
         bad = Broken(o, tmp)
         for name, fn in CASES:
             if not only or name in only:
-                t0 = time.time()
+                t0, c0 = time.time(), cpu_seconds()
                 fn(res, o, tmp, bad)
-                print("        (%s: %.1f s)" % (name, time.time() - t0), flush=True)
+                print("        (%s: %.1f s, %.1f s cpu)" % (name, time.time() - t0, cpu_seconds() - c0),
+                      flush=True)
     res.finish()
 
 
