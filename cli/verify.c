@@ -9,6 +9,7 @@
 #include "kwgen/verify.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +17,10 @@
 
 static void verify_usage(FILE *f)
 {
-	fputs("usage: kwgen verify [--isa gfxNNN] [--json] [--suppress FILE] [--no-redundant]\n"
-	      "                    [--Werror] [--max-bytes N] [--max-instructions N]\n"
-	      "                    [--max-work N] [--max-findings N] [--max-memory N]\n"
-	      "                    [--] FILE...\n"
+	fputs("usage: kwgen verify [--isa gfxNNN] [--json | --json-lines] [--suppress FILE]\n"
+	      "                    [--no-redundant] [--Werror] [--max-bytes N]\n"
+	      "                    [--max-instructions N] [--max-work N] [--max-findings N]\n"
+	      "                    [--max-memory N] [--] FILE...\n"
 	      "\n"
 	      "Checks the waits of AMDGPU assembly (clang -S / Tensile output or\n"
 	      "llvm-objdump -d output, or an AMDGPU code object (ELF .co/.hsaco/.o,\n"
@@ -35,6 +36,11 @@ static void verify_usage(FILE *f)
 	      "  --isa gfxNNN        processor (default: the file's .amdgcn_target)\n"
 	      "  --json              one JSON object per file: {isa, findings, totals,\n"
 	      "                      suppressed, truncated, stats}\n"
+	      "  --json-lines        one line per FILE, in order: the --json object as\n"
+	      "                      compact JSON after \"file\" (the name given, `-` is\n"
+	      "                      <stdin>) and \"exit\" (this file's own status, 0/1/2);\n"
+	      "                      a file that cannot be read or decoded is\n"
+	      "                      {\"file\", \"exit\": 2, \"error\": MESSAGE}\n"
 	      "  --suppress FILE     suppression rules, one a line: CODE|* [function=GLOB]\n"
 	      "                      [mnemonic=GLOB] [counter=NAME] [register=TEXT]\n"
 	      "                      [line=N] [offset=N]; inline, a comment\n"
@@ -55,8 +61,8 @@ static void verify_usage(FILE *f)
 	      "\n"
 	      "Exit: 0 no error finding, 1 an error finding (race class but lds_latency, or\n"
 	      "unknown_instruction; with --Werror also a warning), 2 unreadable input or\n"
-	      "usage error.  redundant_wait, unsupported and lds_latency are warnings:\n"
-	      "printed, exit 0.\n",
+	      "usage error; with several files, the worst of theirs.  redundant_wait,\n"
+	      "unsupported and lds_latency are warnings: printed, exit 0.\n",
 	      f);
 }
 
@@ -126,6 +132,60 @@ static size_t memory_budget(size_t given, size_t len)
 	return len > (SIZE_MAX - ((size_t)96 << 20)) / 16 ? SIZE_MAX : 16 * len + ((size_t)96 << 20);
 }
 
+/* Filename as a JSON string: bytes that are not ASCII become '?' when the
+ * name is not valid UTF-8 (jansson refuses such a string). */
+static json_t *file_string(const char *file)
+{
+	json_t *s = json_string(file);
+	size_t n = strlen(file);
+	char *copy;
+
+	if (s || !(copy = malloc(n + 1)))
+		return s;
+	memcpy(copy, file, n + 1);
+	for (char *c = copy; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			*c = '?';
+	s = json_string(copy);
+	free(copy);
+	return s;
+}
+
+/* One --json-lines line: {"file", "exit"} then the members of the --json
+ * object in result (NULL: none) or "error" (when error is not NULL).
+ * Nonzero when it cannot be built (no memory) or written. */
+static int json_line(const char *file, int status, const kw_buf *result, const char *error)
+{
+	json_t *line = json_object(), *body = NULL;
+	char *text = NULL;
+	int bad = !line;
+
+	bad = bad || json_object_set_new(line, "file", file_string(file));
+	bad = bad || json_object_set_new(line, "exit", json_integer(status));
+	if (!bad && error)
+		bad = json_object_set_new(line, "error", file_string(error));
+	if (!bad && result) {
+		body = json_loadb(result->p ? result->p : "", result->len, 0, NULL);
+		bad = !body || json_object_update(line, body);
+	}
+	if (!bad)
+		text = json_dumps(line, JSON_COMPACT);
+	bad = bad || !text || fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF;
+	free(text);
+	json_decref(body);
+	json_decref(line);
+	return bad;
+}
+
+/* A file that cannot be verified: "kwgen verify: FILE: MSG" on stderr and,
+ * with --json-lines, its line with exit 2 and MSG. */
+static void file_failed(int lines, const char *file, const char *msg)
+{
+	fprintf(stderr, "kwgen verify: %s: %s\n", file, msg);
+	if (lines && json_line(file, 2, NULL, msg))
+		fprintf(stderr, "kwgen verify: %s: cannot write its --json-lines line\n", file);
+}
+
 static int parse_size(const char *s, unsigned long long *out)
 {
 	char *end;
@@ -138,7 +198,7 @@ static int parse_size(const char *s, unsigned long long *out)
 int kw_cli_verify(int argc, char **argv)
 {
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
-	int json = 0, werror = 0, worst = 0, nfiles = 0;
+	int json = 0, lines = 0, werror = 0, worst = 0, nfiles = 0;
 	char *supp = NULL;
 	size_t max_bytes = DEFAULT_MAX_BYTES;
 	int dashdash = argc; /* the index of `--`, or argc */
@@ -179,6 +239,8 @@ int kw_cli_verify(int argc, char **argv)
 			return stdout_error() ? 2 : 0;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
+		} else if (!strcmp(a, "--json-lines")) {
+			lines = 1;
 		} else if (!strcmp(a, "--Werror")) {
 			werror = 1;
 		} else if (!strcmp(a, "--no-redundant")) {
@@ -234,6 +296,11 @@ int kw_cli_verify(int argc, char **argv)
 			nfiles++;
 		}
 	}
+	if (json && lines) {
+		fputs("kwgen verify: --json and --json-lines: give one of them\n", stderr);
+		free(supp);
+		return 2;
+	}
 	if (!nfiles) {
 		fputs("kwgen verify: give at least one FILE (`-` for stdin)\n", stderr);
 		verify_usage(stderr);
@@ -261,17 +328,25 @@ int kw_cli_verify(int argc, char **argv)
 		} else if (i == dashdash) {
 			continue;
 		}
+		o.filename = strcmp(a, "-") ? a : "<stdin>";
 		text = slurp(a, &len, max_bytes);
 		if (!text) {
-			if (errno == EFBIG)
-				fprintf(stderr, "kwgen verify: %s: the input is over %zu bytes, the limit "
-					"(--max-bytes N raises it)\n", strcmp(a, "-") ? a : "<stdin>", max_bytes);
-			else
+			char msg[160];
+
+			if (errno == EFBIG) {
+				snprintf(msg, sizeof(msg), "the input is over %zu bytes, the limit "
+					 "(--max-bytes N raises it)", max_bytes);
+				file_failed(lines, o.filename, msg);
+			} else {
+				snprintf(msg, sizeof(msg), "cannot read it: %s", strerror(errno));
 				fprintf(stderr, "kwgen verify: cannot read %s: %s\n", a, strerror(errno));
+				if (lines && json_line(o.filename, 2, NULL, msg))
+					fprintf(stderr, "kwgen verify: %s: cannot write its --json-lines line\n",
+						o.filename);
+			}
 			worst = 2;
 			continue;
 		}
-		o.filename = strcmp(a, "-") ? a : "<stdin>";
 		if (kw_codeobj_is_elf(text, len)) {
 			/* A code object: decode it (LLVM's disassembler, ISA from
 			 * e_flags unless --isa) into objdump text, whose
@@ -313,23 +388,32 @@ int kw_cli_verify(int argc, char **argv)
 		}
 		free(text);
 		if (rc) {
-			fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
+			file_failed(lines, o.filename, err.message);
 			worst = 2;
 			continue;
 		}
-		rc = json ? kw_verify_result_json(&out, r, &err) : kw_verify_result_text(&out, r, &err);
-		if (!rc)
-			fwrite(out.p ? out.p : "", 1, out.len, stdout);
-		kw_buf_free(&out);
-		if (rc) {
-			fprintf(stderr, "kwgen verify: %s: %s\n", o.filename, err.message);
-			worst = 2;
-		} else if (worst < 1) {
+		{
 			uint64_t warn = kw_verify_result_total(r, KW_VF_REDUNDANT_WAIT) +
 					kw_verify_result_total(r, KW_VF_UNSUPPORTED) +
 					kw_verify_result_total(r, KW_VF_LDS_LATENCY);
-			if (kw_verify_result_errors(r) || (werror && warn))
-				worst = 1;
+			int status = kw_verify_result_errors(r) || (werror && warn) ? 1 : 0;
+
+			rc = json || lines ? kw_verify_result_json(&out, r, &err) : kw_verify_result_text(&out, r, &err);
+			if (rc) {
+				file_failed(lines, o.filename, err.message);
+				status = 2;
+			} else if (lines) {
+				if (json_line(o.filename, status, &out, NULL)) {
+					fprintf(stderr, "kwgen verify: %s: cannot write its --json-lines line\n",
+						o.filename);
+					status = 2;
+				}
+			} else {
+				fwrite(out.p ? out.p : "", 1, out.len, stdout);
+			}
+			kw_buf_free(&out);
+			if (status > worst)
+				worst = status;
 		}
 		kw_verify_result_free(r);
 	}

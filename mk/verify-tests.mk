@@ -50,6 +50,21 @@ CODEOBJ_SRCS := $(sort $(wildcard lib/codeobj/*.c))
 CODEOBJ_OBJS := $(CODEOBJ_SRCS:%.c=$(BUILD)/obj/%.o)
 VERIFY_FORMS_MUTANTS ?= 40
 VERIFY_JOBS  ?= 2
+# What llvm-mc-22, llvm-objdump-22, ld.lld-22 and clang-22 make of the
+# committed sources, keyed by tool version, arguments and input
+# (tests/verify/batch.py): made once, read by every suite and every later
+# run; `make clean` removes it, VERIFY_TOOL_CACHE= turns it off.
+VERIFY_TOOL_CACHE ?= $(BUILD)/verify-cache
+VERIFY_CACHE_ARG = $(if $(VERIFY_TOOL_CACHE),--tool-cache $(VERIFY_TOOL_CACHE))
+
+# make test fills it first (TEST_BUILD) with what two suites read (the
+# committed kernels assembled and disassembled), so that suites running side
+# by side do not both make it.
+$(BUILD)/verify-cache.stamp: $(wildcard tests/verify/llvm/*/*.s.gz) tests/verify/tool_cache.py tests/verify/batch.py
+	python3 tests/verify/tool_cache.py --tool-cache $(VERIFY_TOOL_CACHE) --jobs $(VERIFY_JOBS) --stamp $@
+ifneq ($(VERIFY_TOOL_CACHE),)
+TEST_BUILD += $(BUILD)/verify-cache.stamp
+endif
 
 $(CODEOBJ_OBJS): EXTRA_CFLAGS += $(LLVM_CFLAGS) $(if $(LLVM_SONAME),-DKW_LLVM_SONAME='"$(LLVM_SONAME)"')
 
@@ -79,7 +94,7 @@ verify-inputs: $(BUILD)/kwgen
 
 verify-forms: $(BUILD)/kwgen $(BUILD)/tests/codeobj_dump
 	python3 tests/verify/objdump_test.py --kwgen $(BUILD)/kwgen --codeobj-dump $(BUILD)/tests/codeobj_dump \
-		--mutants $(VERIFY_FORMS_MUTANTS) --jobs $(VERIFY_JOBS)
+		--mutants $(VERIFY_FORMS_MUTANTS) --jobs $(VERIFY_JOBS) $(VERIFY_CACHE_ARG)
 
 verify-mutants: $(BUILD)/kwgen
 	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --report $(BUILD)/verify-mutants.jsonl
@@ -89,10 +104,11 @@ verify-mutants-short: $(BUILD)/kwgen
 
 verify-mutants-objdump: $(BUILD)/kwgen
 	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --form objdump \
-		--report $(BUILD)/verify-mutants-objdump.jsonl
+		--report $(BUILD)/verify-mutants-objdump.jsonl $(VERIFY_CACHE_ARG)
 
 verify-mutants-objdump-short: $(BUILD)/kwgen
-	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --form objdump --short 1
+	python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --form objdump --short 1 \
+		$(VERIFY_CACHE_ARG)
 
 -include $(CODEOBJ_OBJS:.o=.d)
 
@@ -104,7 +120,7 @@ bench-verify-memory: $(BUILD)/kwgend
 	python3 bench/bench_verify_memory.py --kwgend $(BUILD)/kwgend --json $(BUILD)/bench-verify-memory.json
 
 verify-isas: $(BUILD)/kwgen
-	python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
+	python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) $(VERIFY_CACHE_ARG)
 
 verify-tensile: $(BUILD)/kwgen
 	python3 tests/verify/tensile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)

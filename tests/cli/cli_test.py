@@ -1106,6 +1106,53 @@ def t_verify_dashdash():
     assert p.returncode == 2 and b"give at least one FILE" in p.stderr, p.stderr
 
 
+def t_verify_json_lines():
+    """--json-lines: one line per FILE, in order, each with its own exit
+    status; a file that cannot be read or decoded is a line with exit 2 and
+    the error, the files after it are still verified; the process exits with
+    the worst; --json with --json-lines is a usage error."""
+    clean = os.path.join(O.tmp, "clean.s")
+    with open(clean, "w") as f:
+        f.write("k:\n\ts_endpgm\n")
+    red = verify_case("issue11584_redundant_lgkmcnt")       # two warnings
+    race = verify_case("pr3635_lgkmcnt4_three_in_flight")   # one race_raw
+    crash = os.path.join(O.tmp, "crash-lines.co")
+    with open(crash, "wb") as f:
+        f.write(elf.elf(elf.CRASH_GFX942))
+    missing = os.path.join(O.tmp, "missing.s")
+    files = [clean, red, race, missing, crash, clean, "-"]
+    rc, out, err = kwgen("verify", "--isa", "gfx942", "--json-lines", *files, stdin=b"k:\n\ts_endpgm\n",
+                         allowed=(2,))
+    lines = out.splitlines()
+    assert len(lines) == len(files), (out, err)
+    got = [json.loads(x) for x in lines]
+    assert [g["file"] for g in got] == files[:-1] + ["<stdin>"], got
+    assert [g["exit"] for g in got] == [0, 0, 1, 2, 2, 0, 0], [g["exit"] for g in got]
+    assert got[1]["totals"]["redundant_wait"] == 2 and got[2]["totals"]["race_raw"] == 1, got[1:3]
+    assert "No such file" in got[3]["error"] and "cannot decode" in got[4]["error"], got[3:5]
+    assert "findings" not in got[3] and "findings" not in got[4], got[3:5]
+    assert "cannot read %s" % missing in err and "crash-lines.co: cannot decode" in err, err
+    # each line is the --json object of that file alone, plus file and exit
+    _, one, _ = kwgen("verify", "--isa", "gfx942", "--json", race, allowed=(1,))
+    alone = json.loads(one)
+    for k in ("findings", "totals", "isa", "suppressed", "truncated"):
+        assert got[2][k] == alone[k], (k, got[2][k], alone[k])
+    # the worst decides the process's exit; --Werror makes the warnings file 1
+    kwgen("verify", "--isa", "gfx942", "--json-lines", clean, race, allowed=(1,))
+    rc, out, _ = kwgen("verify", "--isa", "gfx942", "--json-lines", "--Werror", red, clean, allowed=(1,))
+    assert [json.loads(x)["exit"] for x in out.splitlines()] == [1, 0], out
+    rc, out, _ = kwgen("verify", "--isa", "gfx942", "--json-lines", clean)
+    assert rc == 0 and json.loads(out)["exit"] == 0, out
+    rc, out, err = kwgen("verify", "--json", "--json-lines", clean, allowed=(2,))
+    assert out == "" and "--json and --json-lines" in err, (out, err)
+    # a name that is not UTF-8 stays valid JSON: its other bytes become '?'
+    odd = os.path.join(O.tmp.encode(), b"odd\xff.s")
+    with open(odd, "wb") as f:
+        f.write(b"k:\n\ts_endpgm\n")
+    p = subprocess.run([O.kwgen, "verify", "--isa", "gfx942", "--json-lines", odd], capture_output=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["file"].endswith("odd?.s"), (p.returncode, p.stdout[:200])
+
+
 def t_verify_max_bytes():
     """kwgen verify reads at most --max-bytes of a file (default 128 MiB, as
     kwgend's --max-verify-bytes): an endless /dev/zero is exit 2 naming the
@@ -1354,6 +1401,8 @@ CHECKS = [
     ("kwgen verify --no-redundant, --Werror, --suppress, --max-findings, --max-instructions, --max-work",
      t_verify_flags),
     ("kwgen verify -- FILE: a file named like an option", t_verify_dashdash),
+    ("kwgen verify --json-lines: a line per file with its own exit, errors as lines, the worst exit",
+     t_verify_json_lines),
     ("kwgen verify --max-bytes: /dev/zero is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
     ("kwgen verify: a code object LLVM's disassembler crashes on is exit 2, a foreign ELF refused",
      t_verify_undecodable),

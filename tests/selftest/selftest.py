@@ -446,9 +446,10 @@ MODE = %(mode)r
 args = sys.argv[1:]
 p = subprocess.run([REAL] + args, stdout=subprocess.PIPE)
 rc, out = p.returncode, p.stdout
-if args[:1] == ["verify"] and "--json" in args and rc in (0, 1):
-    r = json.loads(out)
-    path = args[-1]
+
+
+def fault(r, path, rc):
+    """-> (result, exit) of one file with the fault applied."""
     elf = open(path, "rb").read(4) == b"\x7fELF"
     objdump = not elf and "file format elf64-amdgpu" in open(path, errors="replace").read(4096)
     if MODE == "no-findings" or (MODE == "no-findings-in-objdump" and (elf or objdump)):
@@ -462,7 +463,22 @@ if args[:1] == ["verify"] and "--json" in args and rc in (0, 1):
                 break
     elif MODE == "exit-3":
         rc = 3
+    return r, rc
+
+
+if args[:1] == ["verify"] and "--json" in args and rc in (0, 1):
+    r, rc = fault(json.loads(out), args[-1], rc)
     out = json.dumps(r).encode()
+elif args[:1] == ["verify"] and "--json-lines" in args and rc in (0, 1):
+    # one line per file, each with its own "exit"; the process exits with the worst
+    lines, rc = [], 0
+    for line in out.decode().splitlines():
+        r = json.loads(line)
+        if r["exit"] in (0, 1):
+            r, r["exit"] = fault(r, r["file"], r["exit"])
+        rc = max(rc, r["exit"])
+        lines.append(json.dumps(r))
+    out = "".join(x + "\n" for x in lines).encode()
 sys.stdout.buffer.write(out)
 sys.exit(rc)
 '''

@@ -10,6 +10,10 @@ kernels of tests/verify/src-extra (LDS atomics with return, scratch arrays,
 cross-lane builtins and s_memtime, volatile mixes, double-buffered LDS) for
 every ISA, exactly as the corpus was made:
     clang-22 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=ISA -nogpulib -O2 -S
+(the files of one ISA go through a few `clang -cc1` processes, the command
+line that driver runs, so clang and LLVM load once per batch, not per file;
+on the first file of each ISA the driver alone must make the same bytes;
+outputs are kept in the tool cache, tests/verify/batch.py)
 LLVM placed every wait, so every file must verify with no race-class finding;
 then the short mutation test (tests/verify/mutants.py --short 1) runs over
 these files.
@@ -17,37 +21,141 @@ these files.
   compile_test.py --kwgen build/kwgen [--isas gfx908,...] [--jobs 2]
 Last line: 'verify-isas: N passed, N failed, N skipped'.
 """
-import argparse, gzip, os, re, shutil, subprocess, sys, tempfile
+import argparse, gzip, os, re, shlex, shutil, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
 from checks import Results  # noqa: E402
-from corpus_test import is_race, run_verify  # noqa: E402
+from corpus_test import is_race  # noqa: E402
+import batch as B  # noqa: E402
 
 CLANG = os.environ.get("CLANG22", "clang-22")
 ISAS = "gfx908,gfx950,gfx1101,gfx1102,gfx1200"
 ALL_ISAS = "gfx908,gfx90a,gfx942,gfx950,gfx1100,gfx1101,gfx1102,gfx1200,gfx1201,gfx1250"
 
 
-def compile_one(src, isa, out_dir):
-    """-> (path of the .s.gz, error)"""
-    name = os.path.basename(src)[:-len(".cl.gz")]
-    d = os.path.join(out_dir, "llvm", isa)
-    cl = os.path.join(out_dir, f"{isa}_{name}.cl")
-    with gzip.open(src, "rb") as f, open(cl, "wb") as g:
-        g.write(f.read())
-    asm = os.path.join(out_dir, f"{isa}_{name}.s")
-    p = subprocess.run([CLANG, "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={isa}", "-nogpulib", "-O2",
-                        "-S", cl, "-o", asm], capture_output=True, text=True, timeout=300)
-    os.unlink(cl)
-    if p.returncode:
-        return None, f"clang-22 exited {p.returncode}: {p.stderr.strip()[-300:]}"
-    with open(asm, "rb") as f, gzip.open(os.path.join(d, name + ".s.gz"), "wb") as g:
-        g.write(f.read())
-    os.unlink(asm)
-    return os.path.join(d, name + ".s.gz"), None
+ARGS = ["-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-nogpulib", "-O2", "-S"]
+
+
+def driver_args(isa):
+    return ARGS[:3] + [f"-mcpu={isa}"] + ARGS[3:]
+
+
+CC1 = {}
+
+
+def cc1_command(isa, cwd, cl):
+    if (isa, cwd) not in CC1:
+        CC1[(isa, cwd)] = _cc1_command(isa, cwd, cl)
+    return CC1[(isa, cwd)]
+
+
+def _cc1_command(isa, cwd, cl):
+    """The `clang -cc1` command line the driver runs for one file of isa
+    (`clang-22 ... CL -o x.s -###`), without its input, output and main file
+    name: cc1 compiles every input it is given, one after another, each to
+    NAME.s."""
+    p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", "x.s", "-###"], capture_output=True, text=True,
+                       cwd=cwd, timeout=120)
+    lines = [ln for ln in p.stderr.splitlines() if '"-cc1"' in ln]
+    if p.returncode or len(lines) != 1:
+        return None
+    cmd = shlex.split(lines[0])
+    if cmd[-1] != cl or cmd.count("-o") != 1 or cmd.count("-main-file-name") != 1:
+        return None
+    for opt in ("-o", "-main-file-name"):
+        k = cmd.index(opt)
+        del cmd[k:k + 2]
+    return cmd[:-1]
+
+
+def compile_all(jobs, tmp, cache, pool):
+    """jobs [(src .cl.gz, isa)] -> ([(path of the .s.gz, error)], checks):
+    every source compiled as `clang-22 ARGS -mcpu=ISA -S FILE.cl -o FILE.s`
+    would, the files of one ISA in a few `clang -cc1` processes (one process
+    loads clang and LLVM once for many files; the driver with several inputs
+    would run one cc1 process each).  Checks: on the first file of each ISA,
+    the driver alone makes the same bytes.  A batch that fails is compiled
+    again file by file with the driver, which names the file."""
+    out = [None] * len(jobs)
+    todo = {}
+    for k, (src, isa) in enumerate(jobs):
+        name = os.path.basename(src)[:-len(".cl.gz")]
+        d = os.path.join(tmp, "cc", isa)
+        os.makedirs(d, exist_ok=True)
+        cl = os.path.join(d, f"{isa}_{name}.cl")
+        with gzip.open(src, "rb") as f, open(cl, "wb") as g:
+            g.write(f.read())
+        # the cache key holds the file's name too: clang may print it
+        key = cache.key(CLANG, driver_args(isa) + [os.path.basename(cl)], open(cl, "rb").read()) if cache.d else None
+        data = cache.get(key) if key else None
+        if data is not None:
+            with open(cl[:-3] + ".s", "wb") as f:
+                f.write(data)
+        else:
+            todo.setdefault(isa, []).append((k, cl, key))
+
+    def run_chunk(t):
+        isa, part = t
+        d = os.path.dirname(part[0][1])
+        cmd = cc1_command(isa, d, os.path.basename(part[0][1]))
+        ok = False
+        if cmd:
+            for _, cl, _ in part:
+                if os.path.exists(cl[:-3] + ".s"):
+                    os.unlink(cl[:-3] + ".s")
+            p = subprocess.run(cmd + [os.path.basename(cl) for _, cl, _ in part], capture_output=True, cwd=d,
+                               timeout=300 * len(part))
+            ok = p.returncode == 0 and all(os.path.exists(cl[:-3] + ".s") for _, cl, _ in part)
+        for _, cl, key in part:
+            if not ok:  # file by file, with the driver: the error names the file
+                p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", cl[:-3] + ".s"], capture_output=True,
+                                   text=True, timeout=300)
+                if p.returncode:
+                    continue
+            if key:
+                with open(cl[:-3] + ".s", "rb") as f:
+                    cache.put(key, f.read())
+        return None
+
+    tasks = [(isa, part) for isa, lst in sorted(todo.items()) for part in B.chunks(lst, 12)]
+    list(pool.map(run_chunk, tasks))
+
+    # the first file of each ISA, compiled alone by the driver: the same bytes
+    firsts = {}
+    for k, (src, isa) in enumerate(jobs):
+        firsts.setdefault(isa, k)
+
+    def alone(k):
+        src, isa = jobs[k]
+        cl = os.path.join(tmp, "cc", isa, f"{isa}_{os.path.basename(src)[:-len('.cl.gz')]}.cl")
+        ref = cl[:-3] + ".alone.s"
+        p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", ref], capture_output=True, text=True, timeout=300)
+        if p.returncode or not os.path.exists(cl[:-3] + ".s"):
+            return False, f"clang-22 exited {p.returncode}: {p.stderr.strip()[-300:]}"
+        same = open(ref, "rb").read() == open(cl[:-3] + ".s", "rb").read()
+        return same, "" if same else "the bytes differ"
+    checks = [(ok, f"{jobs[k][1]}: clang-22 -cc1 on many files makes what the driver makes of "
+                   f"{os.path.basename(jobs[k][0])[:-3]} alone", why)
+              for k, (ok, why) in zip(firsts.values(), pool.map(alone, list(firsts.values())))]
+
+    for k, (src, isa) in enumerate(jobs):
+        name = os.path.basename(src)[:-len(".cl.gz")]
+        cl = os.path.join(tmp, "cc", isa, f"{isa}_{name}.cl")
+        asm = cl[:-3] + ".s"
+        if not os.path.exists(asm):
+            p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", asm], capture_output=True, text=True,
+                               timeout=300)
+            out[k] = (None, f"clang-22 exited {p.returncode}: {p.stderr.strip()[-300:]}")
+            continue
+        dst = os.path.join(tmp, "llvm", isa, name + ".s.gz")
+        with open(asm, "rb") as f, gzip.open(dst, "wb") as g:
+            g.write(f.read())
+        out[k] = (dst, None)
+    shutil.rmtree(os.path.join(tmp, "cc"), ignore_errors=True)
+    return out, checks
 
 
 def main():
@@ -58,6 +166,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--no-mutants", action="store_true")
+    ap.add_argument("--tool-cache", help="keep clang-22's output here (batch.py)")
     a = ap.parse_args()
     R = Results("verify-isas")
     if not shutil.which(CLANG):
@@ -76,8 +185,13 @@ def main():
         for isa in sorted(set(isas) | set(extra_isas)):
             os.makedirs(os.path.join(tmp, "llvm", isa))
         jobs = [(s, i) for i in isas for s in srcs] + [(s, i) for i in extra_isas for s in extra]
+        cache = B.ToolCache(a.tool_cache)
         with ThreadPoolExecutor(a.jobs) as ex:
-            built = list(ex.map(lambda j: compile_one(j[0], j[1], tmp), jobs))
+            built, checks = compile_all(jobs, tmp, cache, ex)
+        for ok, what, why in checks:
+            R.check(ok, what, why)
+        if cache.d:
+            print(f"clang-22 outputs read from {a.tool_cache}: {cache.hits}, made: {cache.misses}")
         items = []
         for (src, isa), (path, err) in zip(jobs, built):
             name = f"{isa}/{os.path.basename(src)[:-6]}"
@@ -86,18 +200,21 @@ def main():
             else:
                 items.append((name, isa, path))
         vt = tempfile.mkdtemp(dir=tmp)
-
-        def one(it):
-            name, isa, path = it
+        # `kwgen verify --json-lines` on many files of one ISA per process (batch.py)
+        res, jobs = [], []
+        for name, isa, path in items:
             with gzip.open(path, "rt") as f:
                 text = f.read()
             if not re.search(r'\.amdgcn_target "amdgcn-amd-amdhsa--%s"' % isa, text):
-                return name, None, None, "no .amdgcn_target naming " + isa
-            fs, out, err = run_verify(a.kwgen, isa, text, vt, name.replace("/", "_") + ".s", a.timeout)
-            return name, fs, out, err
-
+                res.append((name, None, None, "no .amdgcn_target naming " + isa))
+                continue
+            res.append(None)
+            jobs.append((len(res) - 1, name, isa, text))
         with ThreadPoolExecutor(a.jobs) as ex:
-            res = list(ex.map(one, items))
+            done = B.verify_texts(a.kwgen, [(isa, text, name.replace("/", "_") + ".s") for _, name, isa, text in jobs],
+                                  vt, ex, a.timeout)
+        for (k, name, _, _), (fs, out, err) in zip(jobs, done):
+            res[k] = (name, fs, out, err)
         per = {}
         for name, fs, out, err in res:
             isa = name.split("/")[0]

@@ -14,12 +14,13 @@
   corpus_test.py --kwgen build/kwgen [--root tests/verify] [--jobs 2]
 One check per file; the last line is 'verify-corpus: N passed, N failed, N skipped'.
 """
-import argparse, gzip, json, os, subprocess, sys, tempfile
+import argparse, gzip, json, os, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from checks import Results, sanitizer_report  # noqa: E402
+sys.path.insert(0, HERE)
+from checks import Results  # noqa: E402
 
 
 def is_race(code):
@@ -35,36 +36,6 @@ def family_ok(exp, got):
 def read_gz(path):
     with gzip.open(path, "rt") as f:
         return f.read()
-
-
-def run_verify(kwgen, isa, text, tmp, name, timeout):
-    """-> (findings, json, error)"""
-    path = os.path.join(tmp, name.replace("/", "_").replace(".gz", ""))
-    with open(path, "w") as f:
-        f.write(text)
-    try:
-        p = subprocess.run([kwgen, "verify", "--isa", isa, "--json", path], capture_output=True, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, None, f"timeout after {timeout} s"
-    finally:
-        os.unlink(path)
-    san = sanitizer_report(p.stderr)
-    if san:
-        return None, None, f"sanitizer: {san}"
-    if p.returncode not in (0, 1):
-        return None, None, f"exit {p.returncode}: {p.stderr.strip()[-300:]}"
-    try:
-        out = json.loads(p.stdout)
-        fs = out["findings"]
-        if not isinstance(fs, list):
-            raise ValueError("findings is not a list")
-    except (ValueError, KeyError, TypeError) as e:
-        return None, None, f"bad JSON ({e}): {p.stdout[:200]!r}"
-    # exit 1 = an error finding; warnings (redundant_wait, unsupported, lds_latency) alone exit 0
-    if (p.returncode == 1 and not fs) or (p.returncode == 0 and any(f.get("severity") == "error" for f in fs)):
-        return None, None, f"exit {p.returncode} with findings {[f.get('code') for f in fs][:5]}"
-    return fs, out, None
 
 
 def main():
@@ -93,9 +64,11 @@ def main():
                 items.append(dict(kind="case", id="cases/" + c["file"], isa=c["isa"],
                                   path=os.path.join(a.root, "cases", c["file"] + ".gz"), meta=c))
     tmp = tempfile.mkdtemp(prefix="kwgen-verify-corpus-")
+    # many files of one ISA per `kwgen verify --json-lines` process (batch.py)
+    import batch as B
     with ThreadPoolExecutor(a.jobs) as ex:
-        res = list(ex.map(lambda it: run_verify(a.kwgen, it["isa"], read_gz(it["path"]), tmp,
-                                                it["id"], a.timeout), items))
+        res = B.verify_texts(a.kwgen, [(it["isa"], read_gz(it["path"]), it["id"]) for it in items], tmp, ex,
+                             a.timeout)
     os.rmdir(tmp)
     per_isa = {}
     for it, (fs, out, err) in zip(items, res):

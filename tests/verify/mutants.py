@@ -130,10 +130,15 @@ def label(gen, blk, k, w_new, affected):
     insts = blk["insts"]
     if any(I.unmodelled for I in insts):
         return "dropped", None, "unmodelled instruction in block"
-    so, oo = refsim.simulate(gen, insts)
-    if refsim.in_block_races(gen, insts, so, oo) is not None:
+    # the unmutated block is simulated once for all its waits' mutants
+    if "_sim" not in blk:
+        so, oo = refsim.simulate(gen, insts)
+        blk["_sim"] = (so, oo, refsim.in_block_races(gen, insts, so, oo))
+    so, oo, race = blk["_sim"]
+    if race is not None:
         return "dropped", None, "simulator race in the unmutated block"
-    sm, _ = refsim.simulate(gen, insts, override=(k, w_new))
+    # the mutant: only its pending sets are read
+    sm, _ = refsim.simulate(gen, insts, override=(k, w_new), prods=False)
     barrier_line, lds_store_barrier, blocked = None, None, None
     for j in range(k + 1, len(insts)):
         I = insts[j]
@@ -272,42 +277,72 @@ def nop_text(base_text, m):
     return "\n".join(lines)
 
 
-def to_objdump(text, isa, tmp, name):
-    """Assemble with llvm-mc and disassemble with llvm-objdump -d: -> (objdump
-    text, {.s line: objdump line}) or raises RuntimeError."""
+def to_objdump_many(jobs, tmp, pool, cache=None):
+    """[(name, isa, text)] -> [(objdump text, {.s line: objdump line}) or
+    RuntimeError]: each text assembled with llvm-mc (one process each),
+    disassembled with llvm-objdump -d (many objects per process,
+    tests/verify/batch.py)."""
     import objdump_test as OT
-    base = os.path.join(tmp, hashlib.sha1(name.encode()).hexdigest()[:16])
-    src, obj = base + ".s", base + ".o"
-    with open(src, "w") as f:
-        f.write(text)
-    try:
-        p = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={OT.MCPU.get(isa, isa)}", "-filetype=obj",
-                            src, "-o", obj], capture_output=True, text=True)
-        if p.returncode:
-            raise RuntimeError(f"llvm-mc: {p.stderr[-200:]}")
-        d = subprocess.run([LLVM_OBJDUMP, "-d", obj], capture_output=True, text=True)
-        if d.returncode:
-            raise RuntimeError(f"llvm-objdump: {d.stderr[-200:]}")
-    finally:
-        for f in (src, obj):
+    import batch as B
+    paths = []
+    for name, isa, text in jobs:
+        base = os.path.join(tmp, hashlib.sha1(name.encode()).hexdigest()[:16])
+        with open(base + ".s", "w") as f:
+            f.write(text)
+        paths.append(base)
+
+    cache = cache or B.NO_CACHE
+
+    def assemble(k):
+        isa = jobs[k][1]
+        return B.assemble(paths[k] + ".s", paths[k] + ".o", OT.MCPU.get(isa, isa), cache)
+    asm = list(pool.map(assemble, range(len(jobs))))
+    dis = B.objdump_many([b + ".o" for b, (rc, _) in zip(paths, asm) if not rc], cache=cache)
+    out = []
+    for (name, isa, text), base, (rc, err) in zip(jobs, paths, asm):
+        for f in (base + ".s", base + ".o"):
             if os.path.exists(f):
                 os.unlink(f)
-    lm, err = OT.line_map(text, d.stdout)
-    if err:
-        raise RuntimeError(err)
-    _, by_line = OT.dis_instructions(d.stdout)
-    line_of = {off: ln for ln, (off, _) in by_line.items()}
-    return d.stdout, {sl: line_of[off] for sl, (off, _) in lm.items()}
+        if rc:
+            out.append(RuntimeError(f"llvm-mc: {err[-200:]}"))
+            continue
+        d, err = dis[base + ".o"]
+        if err is not None:
+            out.append(RuntimeError(f"llvm-objdump: {err[-200:]}"))
+            continue
+        lm, err = OT.line_map(text, d)
+        if err:
+            out.append(RuntimeError(err))
+            continue
+        _, by_line = OT.dis_instructions(d)
+        line_of = {off: ln for ln, (off, _) in by_line.items()}
+        out.append((d, {sl: line_of[off] for sl, (off, _) in lm.items()}))
+    return out
 
 
 # ---------------------------------------------------------------- verifier
 class Verifier:
-    def __init__(self, template, timeout):
-        self.template, self.timeout = template, timeout
+    """`kwgen verify --json-lines` on many files per process (batch.py), or
+    with --verify TEMPLATE one process per file."""
+
+    def __init__(self, kwgen, template, timeout, jobs):
+        self.kwgen, self.template, self.timeout, self.jobs = kwgen, template, timeout, jobs
         self.tmp = tempfile.mkdtemp(prefix="kwgen-mutants-")
 
+    def _path(self, name):
+        return os.path.join(self.tmp, hashlib.sha1(name.encode()).hexdigest()[:16] + ".s")
+
+    def run_all(self, jobs, pool):
+        """[(name, isa, text)] -> [(findings, error)] in order."""
+        if self.template:
+            return list(pool.map(lambda j: self.run(*j), jobs))
+        import batch as B
+        res = B.verify_texts(self.kwgen, [(isa, text, hashlib.sha1(name.encode()).hexdigest()[:16] + ".s")
+                                          for name, isa, text in jobs], self.tmp, pool, self.timeout)
+        return [(None, err) if err else (fs, None) for fs, _, err in res]
+
     def run(self, name, isa, text):
-        path = os.path.join(self.tmp, hashlib.sha1(name.encode()).hexdigest()[:16] + ".s")
+        path = self._path(name)
         with open(path, "w") as f:
             f.write(text)
         cmd = self.template.format(isa=isa, file=path)
@@ -351,7 +386,8 @@ def pick_short(ms, per_file, all_benign=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
-    ap.add_argument("--verify", help="command template ({isa}, {file}); default: KWGEN verify --isa {isa} --json {file}")
+    ap.add_argument("--verify", help="command template ({isa}, {file}), one process per file; default: "
+                    "KWGEN verify --isa {isa} --json-lines FILE... (many files per process)")
     ap.add_argument("--root", default=HERE)
     ap.add_argument("--short", type=int, default=0, help="keep at most N harmful + N benign mutants per base file")
     ap.add_argument("--jobs", type=int, default=2)
@@ -363,6 +399,7 @@ def main():
                          "text; deleted waits become s_nop 0 at the same address (as in shipped kernels)")
     ap.add_argument("--report", help="write every mutant, its label and the verdict as JSON lines here")
     ap.add_argument("--write-labels", help="write the labelled mutants (JSON lines) here")
+    ap.add_argument("--tool-cache", help="objdump form: keep the outputs of llvm-mc and llvm-objdump here (batch.py)")
     a = ap.parse_args()
 
     bases = base_files(a.root)
@@ -391,12 +428,11 @@ def main():
     if a.labels_only:
         return 0
 
-    tmpl = a.verify or (a.kwgen + " verify --isa {isa} --json {file}")
     if not a.verify and not os.path.exists(a.kwgen):
         R = Results("verify-mutants")
         R.fail("kwgen", f"{a.kwgen} is not built")
         R.finish()
-    V = Verifier(tmpl, a.timeout)
+    V = Verifier(a.kwgen, a.verify, a.timeout, a.jobs)
     used = sorted(set(m["base"] for m in kept))
     isa_of = {rel: isa for isa, rel, _ in bases}
     if a.form == "objdump":
@@ -406,26 +442,31 @@ def main():
             R.skip("objdump form", f"{LLVM_MC} or {LLVM_OBJDUMP} not installed (scripts/deps/core.txt: llvm-22)")
             R.finish()
         tmpd = tempfile.mkdtemp(prefix="kwgen-mutants-objdump-")
-
-        def run_obj(name, isa, text, exp=None):
-            try:
-                dtext, lmap = to_objdump(text, isa, tmpd, name)
-            except RuntimeError as e:
-                return (None, f"objdump form: {e}"), None
-            return V.run(name, isa, dtext), ([dict(e, line=lmap.get(e["line"], -1)) for e in exp] if exp else exp)
-
+        jobs = [(rel, isa_of[rel], texts[rel]) for rel in used] + \
+               [(m["id"], m["isa"], nop_text(texts[m["base"]], m)) for m in kept]
         with ThreadPoolExecutor(a.jobs) as ex:
-            base_res = dict(zip(used, (r for r, _ in ex.map(lambda rel: run_obj(rel, isa_of[rel], texts[rel]), used))))
-            outs = list(ex.map(lambda m: run_obj(m["id"], m["isa"], nop_text(texts[m["base"]], m),
-                                                 m["expected_base"]), kept))
+            import batch as B
+            cache = B.ToolCache(a.tool_cache)
+            forms = to_objdump_many(jobs, tmpd, ex, cache)
+            if cache.d:
+                print(f"tool outputs read from {a.tool_cache}: {cache.hits}, made: {cache.misses}")
+            ok = [k for k, f in enumerate(forms) if not isinstance(f, RuntimeError)]
+            vres = dict(zip(ok, V.run_all([(jobs[k][0], jobs[k][1], forms[k][0]) for k in ok], ex)))
         os.rmdir(tmpd)
-        mres = [r for r, _ in outs]
-        kept = [dict(m, expected=e, mutation=dict(m["mutation"], patch_line=m["mutation"]["patch_line"] or "s_nop 0"))
-                for m, (_, e) in zip(kept, outs)]
+        res = [vres[k] if k in vres else (None, f"objdump form: {forms[k]}") for k in range(len(jobs))]
+        base_res = dict(zip(used, res[:len(used)]))
+        mres = res[len(used):]
+        kept = [dict(m, expected=[dict(e, line=f[1].get(e["line"], -1)) for e in m["expected_base"]]
+                     if m["expected_base"] and not isinstance(f, RuntimeError) else
+                     (None if isinstance(f, RuntimeError) else m["expected_base"]),
+                     mutation=dict(m["mutation"], patch_line=m["mutation"]["patch_line"] or "s_nop 0"))
+                for m, f in zip(kept, forms[len(used):])]
     else:
         with ThreadPoolExecutor(a.jobs) as ex:
-            base_res = dict(zip(used, ex.map(lambda rel: V.run(rel, isa_of[rel], texts[rel]), used)))
-            mres = list(ex.map(lambda m: V.run(m["id"], m["isa"], mutant_text(texts[m["base"]], m)), kept))
+            res = V.run_all([(rel, isa_of[rel], texts[rel]) for rel in used] +
+                            [(m["id"], m["isa"], mutant_text(texts[m["base"]], m)) for m in kept], ex)
+        base_res = dict(zip(used, res[:len(used)]))
+        mres = res[len(used):]
     V.close()
 
     per, rows = {}, []

@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
 from checks import Results, sanitizer_report  # noqa: E402
 import elf as tiny_elf  # noqa: E402
+import batch as B  # noqa: E402
 
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
 LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
@@ -136,25 +137,6 @@ def run(cmd, timeout=120, **kw):
     return subprocess.run(cmd, capture_output=True, timeout=timeout, **kw)
 
 
-def verify(kwgen, isa, path, timeout):
-    """-> (findings, error)"""
-    cmd = [kwgen, "verify", "--json", path] if isa is None else [kwgen, "verify", "--isa", isa, "--json", path]
-    try:
-        p = run(cmd, timeout=timeout, text=True)
-    except subprocess.TimeoutExpired:
-        return None, "timeout"
-    san = sanitizer_report(p.stderr)
-    if san:
-        return None, "sanitizer: " + san
-    if p.returncode not in (0, 1):
-        return None, f"exit {p.returncode}: {p.stderr.strip()[-300:]}"
-    try:
-        fs = json.loads(p.stdout)["findings"]
-    except (ValueError, KeyError, TypeError) as e:
-        return None, f"bad JSON ({e})"
-    return fs, None
-
-
 def keyset(fs, where):
     """findings -> set of (code, offset, mnemonic) with where(finding) -> (offset, mnemonic) or None."""
     out, unmapped = set(), []
@@ -170,48 +152,131 @@ def keyset(fs, where):
 COMPARED = {"s_objdump": 0, "codeobj_objdump": 0}
 
 
-def one(a, item, tmp):
-    """-> list of (ok, what, why)"""
-    name, isa, text = item["id"], item["isa"], item["text"]
-    res = []
-    base = os.path.join(tmp, re.sub(r"[^\w.-]", "_", name))
-    s_path, o_path, d_path = base + ".s", base + ".o", base + ".dis.s"
-    with open(s_path, "w") as f:
-        f.write(text)
-    try:
-        p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={MCPU.get(isa, isa)}", "-filetype=obj",
-                 s_path, "-o", o_path])
-        if p.returncode != 0:
-            return [(False, f"{name}: assemble", p.stderr.decode()[-300:])]
-        p = run([LLVM_OBJDUMP, "-d", o_path])
-        if p.returncode != 0:
-            return [(False, f"{name}: disassemble", p.stderr.decode()[-300:])]
-        d_text = p.stdout.decode()
-        with open(d_path, "w") as f:
+def pmap(a, fn, seq):
+    with ThreadPoolExecutor(a.jobs) as ex:
+        return list(ex.map(fn, seq))
+
+
+def verify_all(a, jobs):
+    """jobs: [(key, isa or None, path)] -> {key: (findings, error)}: `kwgen
+    verify --json-lines` on chunks of the files with the same --isa."""
+    by = {}
+    for key, isa, path in jobs:
+        by.setdefault(isa, []).append((key, path))
+    tasks = [(isa, part) for isa, lst in sorted(by.items(), key=lambda x: str(x[0])) for part in B.chunks(lst)]
+    out = {}
+    for (isa, part), res in zip(tasks, pmap(a, lambda t: B.verify_many(a.kwgen, [p for _, p in t[1]], t[0],
+                                                                        a.timeout), tasks)):
+        for (key, _), (fs, _, err) in zip(part, res):
+            out[key] = (fs, err)
+    return out
+
+
+def codeobj_dump_all(a, paths):
+    """codeobj_dump --each on chunks: {path: (status, text or message)}."""
+    def one_chunk(part):
+        p = run([a.codeobj_dump, "--each"] + part)
+        data, at, res = p.stdout, 0, {}
+        for path in part:
+            m = re.compile(rb"KWDUMP (\d+) (\d+) ([^\n]*)\n").match(data, at)
+            if not m or m.group(3).decode() != path:
+                res[path] = (2, f"codeobj_dump --each: no answer for {path}: {p.stderr.decode()[-200:]}")
+                continue
+            n = int(m.group(2))
+            res[path] = (int(m.group(1)), data[m.end():m.end() + n].decode())
+            at = m.end() + n
+        return res
+    out = {}
+    for r in pmap(a, one_chunk, B.chunks(paths)):
+        out.update(r)
+    return out
+
+
+def all_forms(a, items, tmp):
+    """Every item in every form, many files per process (tests/verify/batch.py):
+    -> [list of (ok, what, why) per item], the same checks, in the same
+    order, as one process per file and form."""
+    res = [[] for _ in items]
+    st = [dict(name=it["id"], isa=it["isa"], text=it["text"], alive=True) for it in items]
+    for k, s in enumerate(st):
+        base = os.path.join(tmp, "%04d_" % k + re.sub(r"[^\w.-]", "_", s["name"]))
+        s.update(s_path=base + ".s", o_path=base + ".o", d_path=base + ".dis.s", co=base + ".co")
+        with open(s["s_path"], "w") as f:
+            f.write(s["text"])
+
+    # 1. assemble (llvm-mc takes one file)
+    def assemble(s):
+        return B.assemble(s["s_path"], s["o_path"], MCPU.get(s["isa"], s["isa"]), a.cache)
+    for k, (s, (rc, err)) in enumerate(zip(st, pmap(a, assemble, st))):
+        if rc != 0:
+            res[k] = [(False, f"{s['name']}: assemble", err[-300:])]
+            s["alive"] = False
+    live = [s for s in st if s["alive"]]
+
+    # 2. disassemble, many objects per llvm-objdump; the first object of
+    #    each e_flags group also alone: the same text
+    dis = B.objdump_many([s["o_path"] for s in live], cache=a.cache)
+    firsts = {}
+    for s in live:
+        firsts.setdefault(B.e_flags(s["o_path"]), s)
+    alone_checks = []
+    for s, (t1, e1) in zip(firsts.values(), pmap(a, lambda s: B.objdump_one(s["o_path"]), list(firsts.values()))):
+        t, e = dis[s["o_path"]]
+        alone_checks.append((t1 is not None and t == t1,
+                             f"{s['name']}: llvm-objdump -d of its e_flags group in one process prints "
+                             f"what it prints alone", e1 or e or ""))
+    for s in live:
+        k = st.index(s)
+        d_text, e = dis[s["o_path"]]
+        if e is not None:
+            res[k] = [(False, f"{s['name']}: disassemble", e)]
+            s["alive"] = False
+            continue
+        with open(s["d_path"], "w") as f:
             f.write(d_text)
-        lm, err = line_map(text, d_text)
+        s["d_text"] = d_text
+        lm, err = line_map(s["text"], d_text)
         if err:
-            return [(False, f"{name}: .s to objdump instruction map", err)]
-        _, d_by_line = dis_instructions(d_text)
-        if a.codeobj_dump:
-            p = run([a.codeobj_dump, o_path])
+            res[k] = [(False, f"{s['name']}: .s to objdump instruction map", err)]
+            s["alive"] = False
+            continue
+        s["lm"] = lm
+        s["d_by_line"] = dis_instructions(d_text)[1]
+    live = [s for s in st if s["alive"]]
+
+    # 3. libkwgen-codeobj's decoding of every object
+    if a.codeobj_dump:
+        dumps = codeobj_dump_all(a, [s["o_path"] for s in live])
+        for s in live:
+            rc, body = dumps[s["o_path"]]
             # after the instructions kwgen's decoder names the functions and
             # kernels (`.type NAME,@function`, `.amdhsa_kernel NAME`)
-            mine = re.sub(r"(?m)^\t\.(type|amdhsa_kernel) .*\n?", "", p.stdout.decode())
-            same = p.returncode == 0 and mine.split("\n")[2:] == d_text.split("\n")[2:]
-            why = p.stderr.decode()[-200:] if p.returncode else ""
+            mine = re.sub(r"(?m)^\t\.(type|amdhsa_kernel) .*\n?", "", body) if rc == 0 else ""
+            same = rc == 0 and mine.split("\n")[2:] == s["d_text"].split("\n")[2:]
+            why = body[-200:] if rc else ""
             if not same and not why:
-                diff = [(x, y) for x, y in zip(mine.split("\n"), d_text.split("\n")) if x != y][:1]
+                diff = [(x, y) for x, y in zip(mine.split("\n"), s["d_text"].split("\n")) if x != y][:1]
                 why = f"first difference: {diff}"
-            res.append((same, f"{name}: code-object decoding equals llvm-objdump -d", why))
-        fs_s, e1 = verify(a.kwgen, isa, s_path, a.timeout)
-        fs_d, e2 = verify(a.kwgen, isa, d_path, a.timeout)
-        fs_o, e3 = verify(a.kwgen, None, o_path, a.timeout)
+            res[st.index(s)].append((same, f"{s['name']}: code-object decoding equals llvm-objdump -d", why))
+
+    # 4. kwgen verify: the .s and the objdump text with --isa, the object
+    #    without (the ISA from e_flags)
+    jobs = [((k, "s"), s["isa"], s["s_path"]) for k, s in enumerate(st) if s["alive"]]
+    jobs += [((k, "d"), s["isa"], s["d_path"]) for k, s in enumerate(st) if s["alive"]]
+    jobs += [((k, "o"), None, s["o_path"]) for k, s in enumerate(st) if s["alive"]]
+    v = verify_all(a, jobs)
+    for k, s in enumerate(st):
+        if not s["alive"]:
+            continue
+        name, r = s["name"], res[k]
+        (fs_s, e1), (fs_d, e2), (fs_o, e3) = v[(k, "s")], v[(k, "d")], v[(k, "o")]
         for e, form in ((e1, ".s"), (e2, "objdump"), (e3, "code object")):
             if e:
-                res.append((False, f"{name}: verify {form}", e))
+                r.append((False, f"{name}: verify {form}", e))
         if e1 or e2:
-            return res
+            s["alive"] = False
+            continue
+        lm, d_by_line = s["lm"], s["d_by_line"]
         ks, us = keyset(fs_s, lambda f: lm.get(f.get("line")))
         kd, ud = keyset(fs_d, lambda f: d_by_line.get(f.get("line")))
         why = []
@@ -221,45 +286,51 @@ def one(a, item, tmp):
         if ks != kd:
             why.append(f"only .s: {sorted(ks - kd)[:4]} only objdump: {sorted(kd - ks)[:4]}")
         COMPARED["s_objdump"] += len(ks)
-        res.append((not why, f"{name}: .s and objdump form agree ({len(ks)} findings)", "; ".join(why)))
-        if fs_o is not None:
-            # the code object's findings name the byte offset; the mnemonic
-            # is the instruction at that offset in the objdump text
-            by_off = {off: mn for off, mn in d_by_line.values()}
-            ko, uo = keyset(fs_o, lambda f: (f["offset"], by_off.get(f["offset"]))
-                            if isinstance(f.get("offset"), int) and f["offset"] >= 0 else None)
-            why = []
-            if uo:
-                why.append(f"findings without a byte offset: {[(f.get('line'), f.get('code')) for f in uo][:3]}")
-            if ko != kd:
-                why.append(f"only objdump: {sorted(kd - ko)[:4]} only code object: {sorted(ko - kd)[:4]}")
-            COMPARED["codeobj_objdump"] += len(ko)
-            res.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
-        if a.link and fs_o is not None:
-            # a linked (ET_DYN, .hsaco-like) code object: addresses move, the
-            # findings stay at the same instruction of the same function
-            co = base + ".co"
-            p = run([LD_LLD, "-shared", o_path, "-o", co])
-            if p.returncode != 0:
-                res.append((False, f"{name}: link with {LD_LLD}", p.stderr.decode()[-300:]))
-                return res
-            co_text = run([LLVM_OBJDUMP, "-d", co]).stdout.decode()
-            fs_c, e4 = verify(a.kwgen, None, co, a.timeout)
-            os.unlink(co)
-            if e4:
-                res.append((False, f"{name}: verify linked code object", e4))
-                return res
-            rel_o, rel_c = func_rel(d_text), func_rel(co_text)
-            kc = set((f.get("code"),) + rel_c.get(f.get("offset"), (None, None, None)) for f in fs_c)
-            kd2 = set((f.get("code"),) + rel_o.get(d_by_line[f["line"]][0], (None, None, None))
-                      for f in fs_d if f.get("line") in d_by_line)
-            why = "" if kc == kd2 else f"only objdump: {sorted(kd2 - kc, key=str)[:3]} only linked: {sorted(kc - kd2, key=str)[:3]}"
-            res.append((not why, f"{name}: linked code object agrees (same function, same instruction)", why))
-        return res
-    finally:
-        for p_ in (s_path, o_path, d_path):
-            if os.path.exists(p_):
-                os.unlink(p_)
+        r.append((not why, f"{name}: .s and objdump form agree ({len(ks)} findings)", "; ".join(why)))
+        s["fs_d"] = fs_d
+        if fs_o is None:
+            s["alive"] = False
+            continue
+        # the code object's findings name the byte offset; the mnemonic
+        # is the instruction at that offset in the objdump text
+        by_off = {off: mn for off, mn in d_by_line.values()}
+        ko, uo = keyset(fs_o, lambda f: (f["offset"], by_off.get(f["offset"]))
+                        if isinstance(f.get("offset"), int) and f["offset"] >= 0 else None)
+        why = []
+        if uo:
+            why.append(f"findings without a byte offset: {[(f.get('line'), f.get('code')) for f in uo][:3]}")
+        if ko != kd:
+            why.append(f"only objdump: {sorted(kd - ko)[:4]} only code object: {sorted(ko - kd)[:4]}")
+        COMPARED["codeobj_objdump"] += len(ko)
+        r.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
+    if not a.link:
+        return res, alone_checks
+
+    # 5. a linked (ET_DYN, .hsaco-like) code object: addresses move, the
+    #    findings stay at the same instruction of the same function
+    live = [s for s in st if s["alive"]]
+    for s, (rc, err) in zip(live, pmap(a, lambda s: B.link(s["o_path"], s["co"], a.cache), live)):
+        if rc != 0:
+            res[st.index(s)].append((False, f"{s['name']}: link with {LD_LLD}", err[-300:]))
+            s["alive"] = False
+    live = [s for s in st if s["alive"]]
+    co_dis = B.objdump_many([s["co"] for s in live], cache=a.cache)
+    v = verify_all(a, [(st.index(s), None, s["co"]) for s in live])
+    for s in live:
+        k, name = st.index(s), s["name"]
+        fs_c, e4 = v[k]
+        if e4:
+            res[k].append((False, f"{name}: verify linked code object", e4))
+            continue
+        co_text = co_dis[s["co"]][0] or ""
+        d_by_line, fs_d = s["d_by_line"], s["fs_d"]
+        rel_o, rel_c = func_rel(s["d_text"]), func_rel(co_text)
+        kc = set((f.get("code"),) + rel_c.get(f.get("offset"), (None, None, None)) for f in fs_c)
+        kd2 = set((f.get("code"),) + rel_o.get(d_by_line[f["line"]][0], (None, None, None))
+                  for f in fs_d if f.get("line") in d_by_line)
+        why = "" if kc == kd2 else f"only objdump: {sorted(kd2 - kc, key=str)[:3]} only linked: {sorted(kc - kd2, key=str)[:3]}"
+        res[k].append((not why, f"{name}: linked code object agrees (same function, same instruction)", why))
+    return res, alone_checks
 
 
 def bad_code_objects(a, tmp, R):
@@ -325,7 +396,9 @@ def main():
     ap.add_argument("--mutants", type=int, default=40, help="also check this many mutants (0 = none)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--tool-cache", help="keep the outputs of llvm-mc, llvm-objdump and ld.lld here (batch.py)")
     a = ap.parse_args()
+    a.cache = B.ToolCache(a.tool_cache)
     R = Results("verify-forms")
     a.link = bool(shutil.which(LD_LLD))
     if not a.link:
@@ -369,14 +442,18 @@ def main():
     tmp = tempfile.mkdtemp(prefix="kwgen-verify-forms-")
     try:
         bad_code_objects(a, tmp, R)
-        with ThreadPoolExecutor(a.jobs) as ex:
-            for res in ex.map(lambda it: one(a, it, tmp), items):
-                for ok, what, why in res:
-                    R.check(ok, what, why)
+        res, alone = all_forms(a, items, tmp)
+        for r in res:
+            for ok, what, why in r:
+                R.check(ok, what, why)
+        for ok, what, why in alone:
+            R.check(ok, what, why)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"findings compared at the same instruction: .s vs objdump {COMPARED['s_objdump']}, "
           f"code object vs objdump {COMPARED['codeobj_objdump']} ({len(items)} inputs)")
+    if a.cache.d:
+        print(f"tool outputs read from {a.tool_cache}: {a.cache.hits}, made: {a.cache.misses}")
     R.finish()
 
 

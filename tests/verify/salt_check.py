@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 FIELDS = ("isa", "findings", "totals", "suppressed", "truncated")
 
 
@@ -47,20 +48,31 @@ def inputs():
 
 
 def digest(kwgen, files, tmp):
-    h = hashlib.sha256()
-    for name, isa, path in files:
+    """SHA-256 over each file's name, then its --json fields and exit status;
+    the files of one ISA go to one `kwgen verify --json-lines` process
+    (tests/verify/batch.py): the same objects and statuses."""
+    import batch as B
+    jobs = []
+    for k, (name, isa, path) in enumerate(files):
         with gzip.open(path, "rb") as f:
             text = f.read()
-        local = os.path.join(tmp, "input.s")
+        local = os.path.join(tmp, "%05d_input.s" % k)
         with open(local, "wb") as f:
             f.write(text)
-        p = subprocess.run([kwgen, "verify", "--isa", isa, "--json", "input.s"], cwd=tmp,
-                           capture_output=True, timeout=120)
-        if p.returncode not in (0, 1):
-            raise RuntimeError("%s: kwgen verify exited %d: %s" % (name, p.returncode, p.stderr.decode()[-300:]))
-        a = json.loads(p.stdout)
+        jobs.append((isa, local))
+    res = {}
+    for isa in sorted(set(i for i, _ in jobs)):
+        paths = [p for i, p in jobs if i == isa]
+        for path, (fs, out, err) in zip(paths, B.verify_many(kwgen, paths, isa, timeout=120)):
+            res[path] = (out, err)
+    h = hashlib.sha256()
+    for (name, _, _), (_, local) in zip(files, jobs):
+        a, err = res[local]
+        os.unlink(local)
+        if err:
+            raise RuntimeError("%s: kwgen verify: %s" % (name, err))
         rec = {k: a.get(k) for k in FIELDS}
-        rec["exit"] = p.returncode
+        rec["exit"] = a["exit"]
         h.update(name.encode() + b"\0")
         h.update(json.dumps(rec, sort_keys=True, separators=(",", ":")).encode())
         h.update(b"\n")

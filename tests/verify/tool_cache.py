@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Fill the verify suites' tool cache (tests/verify/batch.py) with what more
+than one suite derives from the committed LLVM kernels: each
+tests/verify/llvm/<isa>/*.s.gz assembled with llvm-mc-22 and disassembled
+with llvm-objdump-22 -d (verify-forms and verify-mutants-objdump both read
+them).  `make test` runs it once before the suites (TEST_BUILD), so suites
+running side by side do not both make them.  Nothing here is a check: a tool
+that fails is left to the suites, which report it.
+
+  tool_cache.py --tool-cache DIR [--root tests/verify] [--jobs 2] [--stamp FILE]
+"""
+import argparse, gzip, os, shutil, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import batch as B  # noqa: E402
+from objdump_test import MCPU  # noqa: E402
+from mutants import base_files  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tool-cache", required=True)
+    ap.add_argument("--root", default=HERE)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--stamp", help="touch this file when done")
+    a = ap.parse_args()
+    cache = B.ToolCache(a.tool_cache)
+    if not (shutil.which(B.LLVM_MC) and shutil.which(B.LLVM_OBJDUMP)):
+        print(f"tool_cache: {B.LLVM_MC} or {B.LLVM_OBJDUMP} not installed: nothing to fill")
+        return 0
+    tmp = tempfile.mkdtemp(prefix="kwgen-verify-cache-")
+    try:
+        jobs = []
+        for k, (isa, rel, path) in enumerate(base_files(a.root)):
+            src = os.path.join(tmp, "%04d.s" % k)
+            with gzip.open(path, "rb") as f, open(src, "wb") as g:
+                g.write(f.read())
+            jobs.append((src, os.path.join(tmp, "%04d.o" % k), MCPU.get(isa, isa)))
+        with ThreadPoolExecutor(a.jobs) as ex:
+            rcs = list(ex.map(lambda j: B.assemble(j[0], j[1], j[2], cache)[0], jobs))
+        B.objdump_many([o for (_, o, _), rc in zip(jobs, rcs) if rc == 0], cache=cache)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"tool_cache: {len(jobs)} kernels in {a.tool_cache} ({cache.hits} there already, {cache.misses} made)")
+    if a.stamp:
+        with open(a.stamp, "w"):
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
