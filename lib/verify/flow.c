@@ -1776,6 +1776,23 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		r->stats.waits += p->insts[i].kind == VF_I_WAIT;
 	if (!p->ninst)
 		return 0;
+	{
+		/* the text and what reading holds, and what the analysis
+		 * allocates per instruction (its CFG map, decoded scalar ops,
+		 * wait marks, the address map and qsort's copy of it) count
+		 * against the verification's memory bound */
+		uint64_t need = (uint64_t)p->len + (uint64_t)p->cap_inst * sizeof(vf_inst) +
+				(uint64_t)p->cap_addr * sizeof(int64_t) + (uint64_t)p->cap_ops * sizeof(vf_op) +
+				(uint64_t)p->cap_waits * sizeof(vf_wait) +
+				(uint64_t)p->ninst * (sizeof(uint32_t) + sizeof(vf_sop) + 1 +
+						      (p->addr ? 2 * sizeof(struct addr_ent) : 0));
+		if (p->max_memory && need > p->max_memory)
+			return kw_error_set(err, KW_ELIMIT, "max_memory",
+					    "analysing %zu instructions would hold more than %zu bytes (the "
+					    "memory bound of one verification: 16 x the input + 96 MiB unless "
+					    "set: kwgen verify --max-memory, kwgend --max-verify-memory)",
+					    p->ninst, p->max_memory);
+	}
 	rc = vf_cfg_build(&g, p, err);
 	if (rc)
 		return rc;
