@@ -131,32 +131,6 @@ int kw_codeobj_from_words(const kw_verify_words *w, char **elf, size_t *elf_len,
 	return 0;
 }
 
-int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa, const char *name,
-                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **out,
-                                  size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
-                                  kw_error *err)
-{
-	kw_verify_words w;
-	char *elf = NULL;
-	size_t elf_len = 0;
-	int rc;
-
-	*out = NULL;
-	*out_len = 0;
-	*undecodable = 0;
-	isa_out[0] = 0;
-	rc = kw_verify_text_words(&w, text, len, isa, err);
-	if (rc)
-		return rc;
-	rc = kw_codeobj_from_words(&w, &elf, &elf_len, err);
-	if (!rc)
-		rc = kw_codeobj_disassemble_child(elf, elf_len, w.isa, name, max_insts, opts, out, out_len, isa_out,
-		                                  NULL, undecodable, err);
-	free(elf);
-	kw_verify_words_free(&w);
-	return rc;
-}
-
 int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa, const char *name,
                                   size_t max_insts, const kw_codeobj_child_opts *opts,
                                   const kw_verify_opts *vo, kw_verify_result **out,

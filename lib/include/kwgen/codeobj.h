@@ -146,14 +146,9 @@ typedef struct kw_codeobj_child_opts {
 			      thread held (posix_spawn is used otherwise). */
 } kw_codeobj_child_opts;
 
-int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, const char *name,
-                                 size_t max_insts, const kw_codeobj_child_opts *opts, char **text,
-                                 size_t *text_len, char isa_out[KW_CODEOBJ_ISA_MAX], size_t *n_insts,
-                                 int *undecodable, kw_error *err);
-
 /*
- * A code object decoded in the child process (as kw_codeobj_disassemble_child)
- * and verified as its text comes (kw_verify_stream, kwgen/verify.h): the
+ * A code object decoded in a child process (LLVM's disassembler crashes on
+ * some bytes: that is an error here, not a crash of the caller) and verified as its text comes (kw_verify_stream, kwgen/verify.h): the
  * child hands each 64 KiB of compact text (kw_codeobj_disassemble_to) to
  * the pipe as it decodes, the caller reads it straight into the stream's
  * chunks and reads its lines while the child decodes the next ones, so
@@ -169,8 +164,8 @@ int kw_codeobj_disassemble_child(const void *data, size_t len, const char *isa, 
  * "max_memory") or, when lower, 2 x len + 1 KiB per instruction that fits
  * + 256 MiB, what the child's address space would have held of a whole
  * text (past it KW_ENOMEM, "memory bound", *decoder = 1).  *out as kw_verify_text's.
- * Errors: as kw_codeobj_disassemble_child (*undecodable = 1: a crash, a
- * bound of the child, no complete answer); *decoder = 1 when err is the
+ * Errors: *undecodable = 1: a crash, a bound of the child, no complete
+ * answer; *decoder = 1 when err is the
  * decoder's own answer (its code: KW_EINVAL, KW_ELIMIT instructions,
  * KW_ENOMEM its text bound); otherwise kw_verify_stream's errors
  * (KW_ELIMIT "max_memory", ...) or KW_EIO (not started, or stopped by
@@ -183,7 +178,7 @@ int kw_codeobj_verify_child(const void *data, size_t len, const char *isa, const
                             struct kw_verify_result **out, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
                             int *decoder, kw_error *err);
 
-/* Kill the child of every kw_codeobj_disassemble_child waiting now, within
+/* Kill the child of every kw_codeobj_verify_child (and _words_child) waiting now, within
  * 100 ms, and refuse every later call: they return KW_EIO ("stopping",
  * *undecodable = 0).  For a daemon's shutdown (kwgend at the end of
  * --drain-seconds).  Any thread may call it (an atomic store).  Cannot
@@ -197,19 +192,14 @@ void kw_codeobj_child_stop_all(void);
  * (kw_verify_text_words) become a relocatable ELF (kw_codeobj_from_words:
  * one .text section, a local symbol per label, STT_FUNC per function, a
  * NAME.kd symbol per kernel, e_flags from the ISA) decoded in a child
- * process as kw_codeobj_disassemble_child does.  isa NULL = the text's
+ * process as kw_codeobj_verify_child does.  isa NULL = the text's
  * .amdgcn_target.  The findings of the decoded text are those of the code
  * object llvm-mc assembles from the same text, at the same byte offsets
- * (their lines are the decoded text's).  Errors as
- * kw_codeobj_disassemble_child and kw_verify_text_words.
+ * (kw_codeobj_verify_words_child gives them the lines of the words).
+ * Errors as kw_verify_text_words.
  */
 struct kw_verify_words;
 int kw_codeobj_from_words(const struct kw_verify_words *w, char **elf, size_t *elf_len, kw_error *err);
-int kw_codeobj_decode_words_child(const char *text, size_t len, const char *isa, const char *name,
-                                  size_t max_insts, const kw_codeobj_child_opts *opts, char **out,
-                                  size_t *out_len, char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable,
-                                  kw_error *err);
-
 /*
  * The same text verified as its code object's decoded text streams in
  * (kw_codeobj_verify_child), every finding naming the line of text that
@@ -230,7 +220,7 @@ int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa,
  * + 2 x len + 1 KiB per instruction that can fit.  0 if that overflows. */
 size_t kw_codeobj_child_memory(size_t len, size_t max_insts);
 
-/* The child's side (argv as kw_codeobj_disassemble_child passes it: the
+/* The child's side (argv as kw_codeobj_verify_child passes it: the
  * object on stdin, the framed answer on stdout).  Exits (_exit) once it has
  * answered; returns 2 only when argv is not what the parent passes. */
 int kw_codeobj_child_main(int argc, char **argv);
