@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <curl/curl.h>
+#include "logic_curl.h"
 #include <openssl/evp.h>
 
 #include "kwgen/arch.h"
@@ -815,6 +816,12 @@ int kw_cli_logic(int argc, char **argv)
 		goto done;
 	}
 	if (o.server) {
+		char why[256];
+		if (kw_curl_load(why, sizeof(why))) {
+			fprintf(stderr, "kwgen logic: %s\n", why);
+			status = 2;
+			goto done;
+		}
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 			fprintf(stderr, "kwgen logic: libcurl failed to initialise\n");
 			status = 2;

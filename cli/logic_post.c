@@ -13,6 +13,7 @@
 #include <time.h>
 #include <pthread.h>
 #include <curl/curl.h>
+#include "logic_curl.h"
 
 #include "logic_impl.h"
 

@@ -7,8 +7,12 @@
 #                       every request with its corpus line; malformed input.
 #                       KWGEN_CORPUS=DIR also re-derives every line of a corpus.
 
-CLI_LDLIBS   += $(shell pkg-config --libs yaml-0.1 libcurl 2>/dev/null)
+# libcurl is loaded when --server first needs it (cli/logic_curl.c), not
+# linked: its dependencies cost every kwgen command ~10 ms at start.
+CURL_SONAME  := $(shell objdump -p $$(pkg-config --variable=libdir libcurl 2>/dev/null)/libcurl.so 2>/dev/null | awk '/SONAME/ {print $$2}')
+CLI_LDLIBS   += $(shell pkg-config --libs yaml-0.1 2>/dev/null) -ldl
 EXTRA_CFLAGS += $(shell pkg-config --cflags yaml-0.1 libcurl 2>/dev/null)
+$(BUILD)/obj/cli/logic_curl.o: EXTRA_CFLAGS += $(if $(CURL_SONAME),-DKW_CURL_SONAME='"$(CURL_SONAME)"')
 
 LOGIC_SRCS := $(sort $(wildcard cli/logic*.c))
 LOGIC_OBJS := $(LOGIC_SRCS:%.c=$(BUILD)/obj/%.o)
