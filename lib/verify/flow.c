@@ -1731,6 +1731,16 @@ static int successors(work *w, const vf_cfg *g, graph *G, uint32_t b, edge *e)
 		}
 		return n;
 	}
+	if (last->kind == VF_I_CBRANCH && (o->op == VF_S_CBR_EXECZ || o->op == VF_S_CBR_EXECNZ) &&
+	    bl->nsucc == 2 && last->aux < p->ninst) {
+		/* 3: EXEC == 0 on this edge, 4: EXEC != 0 */
+		int z_taken = o->op == VF_S_CBR_EXECZ;
+		for (int i = 0; i < 2; i++) {
+			int taken = bl->succ[i] == g->block_of[last->aux];
+			e[n++] = (edge){ bl->succ[i], w->ctx, taken == z_taken ? 3 : 4 };
+		}
+		return n;
+	}
 	for (int i = 0; i < bl->nsucc; i++)
 		e[n++] = (edge){ bl->succ[i], w->ctx, -1 };
 	return n;
@@ -1864,6 +1874,9 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			continue;
 		entry_state(&G.n[b].in, bl->entry, p->isa);
 		G.n[b].fin.valid = 1;
+		/* a wave starts with at least one lane on; a callable
+		 * function may be entered with any EXEC */
+		G.n[b].fin.exec = bl->entry == 1 ? 1 : 0;
 		G.n[b].dirty = 1;
 		if (nheap == capheap) {
 			size_t nc = capheap ? capheap * 2 : 256;
@@ -1931,8 +1944,9 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 						    e[s].block == g.block_of[p->insts[br].aux];
 					w->F2.why = (br + 1) | (taken ? VF_WHY_TAKEN : 0);
 				}
-				if (e[s].cond == 2 ? !vf_facts_assume_vcc(&w->F2)
-						   : !vf_facts_assume_scc(&w->F2, e[s].cond))
+				if (e[s].cond == 2   ? !vf_facts_assume_vcc(&w->F2)
+				    : e[s].cond >= 3 ? !vf_facts_assume_exec(&w->F2, e[s].cond == 4)
+						     : !vf_facts_assume_scc(&w->F2, e[s].cond))
 					continue; /* the facts rule this edge out */
 				vf_facts_view(&w->F2, &ef, w->ebuf);
 			} else {

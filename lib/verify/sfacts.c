@@ -14,6 +14,7 @@
  * borrow, shifts and bitwise ops to result != 0). */
 #include "verify/verify_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,7 @@ void vf_facts_clear(vf_facts *F)
 	memset(&F->scc, 0, sizeof(F->scc));
 	memset(&F->vcc, 0, sizeof(F->vcc));
 	F->basem[0] = F->basem[1] = 0;
+	F->exec = 0;
 }
 
 /* f (a fact about to be stored in F) may be related to its base. */
@@ -286,6 +288,7 @@ void vf_facts_load(vf_facts *F, const vf_sfacts *s)
 	}
 	F->scc = s->scc;
 	F->vcc = s->vcc;
+	F->exec = s->exec;
 }
 
 void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf)
@@ -297,6 +300,7 @@ void vf_facts_view(const vf_facts *F, vf_sfacts *s, vf_sfact *buf)
 			buf[s->n++] = F->f[r];
 	s->scc = F->scc;
 	s->vcc = F->vcc;
+	s->exec = F->exec;
 	s->valid = 1;
 }
 
@@ -384,8 +388,13 @@ int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 		in->n = o->n;
 		in->scc = o->scc;
 		in->vcc = o->vcc;
+		in->exec = o->exec;
 		in->valid = 1;
 		return 1;
+	}
+	if (in->exec && in->exec != o->exec) {
+		in->exec = 0;
+		changed = 1;
 	}
 	/* a register without a fact on either side is unknown after the join */
 	while (i < in->n) {
@@ -412,7 +421,8 @@ int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
 	}
 	if (changed) {
 		/* shrinks or keeps the size: reuse the array */
-		memcpy(in->f, m, k * sizeof(*m));
+		if (k)
+			memcpy(in->f, m, k * sizeof(*m));
 		in->n = k;
 	}
 	if (in->scc.kind) {
@@ -780,6 +790,14 @@ int vf_facts_assume_vcc(vf_facts *F)
 	return ok;
 }
 
+int vf_facts_assume_exec(vf_facts *F, int nonzero)
+{
+	if (F->exec == (nonzero ? 2 : 1))
+		return 0;
+	F->exec = (uint8_t)(nonzero ? 1 : 2);
+	return 1;
+}
+
 int vf_facts_values64(const vf_facts *F, int r, uint64_t *out)
 {
 	vf_sfact t0, t1;
@@ -997,6 +1015,24 @@ static int valu_sdst(const char *m, size_t n, int nall, int width)
 }
 
 /* The text names VCC (vcc, vcc_lo, vcc_hi): the instruction may write it. */
+static int has_cmpx(const char *m, size_t n)
+{
+	for (size_t i = 0; i + 4 <= n; i++)
+		if (!memcmp(m + i, "cmpx", 4))
+			return 1;
+	return 0;
+}
+
+/* t names EXEC (exec, exec_lo, exec_hi; not s_cbranch_execz/execnz) */
+static int names_exec(const char *t, size_t n)
+{
+	for (size_t i = 0; i + 4 <= n; i++)
+		if (!memcmp(t + i, "exec", 4) && !(i + 4 < n && t[i + 4] == 'z') &&
+		    !(i + 5 < n && t[i + 4] == 'n' && t[i + 5] == 'z'))
+			return 1;
+	return 0;
+}
+
 static int names_vcc(const char *t, size_t n)
 {
 	for (size_t i = 0; i + 3 <= n; i++)
@@ -1060,7 +1096,34 @@ static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 			o->op = VF_S_CBR_VCCZ;
 		else if (eqm(m, mn, "s_cbranch_vccnz"))
 			o->op = VF_S_CBR_VCCNZ;
+		else if (eqm(m, mn, "s_cbranch_execz"))
+			o->op = VF_S_CBR_EXECZ;
+		else if (eqm(m, mn, "s_cbranch_execnz"))
+			o->op = VF_S_CBR_EXECNZ;
 		return;
+	}
+	/* EXEC: written by what names it (s_and_saveexec, s_mov exec, ...)
+	 * and by v_cmpx (implicitly); only s_mov_b64 exec, IMM is followed */
+	o->execw = names_exec(in->tp, in->text_len) || has_cmpx(m, mn);
+	if (o->execw && eqm(m, mn, "s_mov_b64")) {
+		const char *t = m + mn, *te = in->tp + in->text_len;
+		while (t < te && (*t == ' ' || *t == '\t'))
+			t++;
+		if (te - t > 5 && !memcmp(t, "exec", 4) && (t[4] == ',' || t[4] == ' ')) {
+			char num[32], *end;
+			size_t k = 0;
+			long long v;
+			t += 4;
+			while (t < te && (*t == ' ' || *t == '\t' || *t == ','))
+				t++;
+			while (t < te && k + 1 < sizeof(num) && *t != ' ' && *t != '\t' && *t != '/' && *t != ';')
+				num[k++] = *t++;
+			num[k] = 0;
+			errno = 0;
+			v = k ? strtoll(num, &end, 0) : 0;
+			if (k && !errno && *end == 0)
+				o->exec_set = v ? 1 : 2;
+		}
 	}
 	o->vccw = names_vcc(in->tp, in->text_len) ||
 		  (o->kill[0] >= 0 && o->kill[0] + (o->killn ? o->killn : 1) > VF_NSGPR) ||
@@ -1245,7 +1308,8 @@ vf_sop *vf_sops_decode(const vf_prog *p)
 			const vf_op *ops = &p->ops[in->op0];
 			for (uint8_t k = 0; k < in->nops; k++)
 				any |= ops[k].def && ops[k].slot >= VF_SLOT_S && ops[k].slot < VF_SLOT_TTMP;
-			if (!any && !memchr(in->tp, 's', in->text_len) && !names_vcc(in->tp, in->text_len)) {
+			if (!any && !memchr(in->tp, 's', in->text_len) && !names_vcc(in->tp, in->text_len) &&
+			    !has_cmpx(in->tp, in->mnem_len) && !names_exec(in->tp, in->text_len)) {
 				s[i].d = s[i].a = s[i].b = -1;
 				s[i].kill[0] = s[i].kill[1] = -1;
 				s[i].keepscc = 1;
@@ -1360,12 +1424,16 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 
 	if (o->vccw && o->op != VF_S_VCMP)
 		memset(&F->vcc, 0, sizeof(F->vcc));
+	if (o->execw)
+		F->exec = o->exec_set;
 
 	switch (o->op) {
 	case VF_S_CBR_SCC0:
 	case VF_S_CBR_SCC1:
 	case VF_S_CBR_VCCZ:
 	case VF_S_CBR_VCCNZ:
+	case VF_S_CBR_EXECZ:
+	case VF_S_CBR_EXECNZ:
 	case VF_S_SETPC:
 		return;
 	case VF_S_VCMP: {

@@ -336,6 +336,7 @@ typedef struct vf_facts {
 				      v_cmp_*_e64 vcc set it); kind 0 unknown */
 	uint32_t why;              /* set before vf_facts_assume_scc: the branch
 				      (vf_sfact.why form) its narrowing is put on */
+	uint8_t exec;              /* EXEC: 0 unknown, 1 not zero, 2 zero */
 } vf_facts;
 
 /* Sparse facts at a node's entry (sorted by reg). */
@@ -343,6 +344,7 @@ typedef struct vf_sfacts {
 	vf_sfact *f;
 	uint32_t n;
 	uint8_t valid;
+	uint8_t exec;              /* as vf_facts.exec */
 	vf_scc scc, vcc;
 } vf_sfacts;
 
@@ -350,11 +352,13 @@ typedef struct vf_sfacts {
 enum { VF_S_OTHER = 0, VF_S_MOV, VF_S_MOV64, VF_S_ADD, VF_S_SUB, VF_S_ADDC, VF_S_SUBB,
        VF_S_LSHR, VF_S_LSHL, VF_S_AND, VF_S_OR, VF_S_MUL, VF_S_CMP, VF_S_GETPC,
        VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_CSELECT,
-       VF_S_CMOV, VF_S_VCMP, VF_S_CBR_VCCZ, VF_S_CBR_VCCNZ, VF_S_NONE };
+       VF_S_CMOV, VF_S_VCMP, VF_S_CBR_VCCZ, VF_S_CBR_VCCNZ, VF_S_CBR_EXECZ, VF_S_CBR_EXECNZ, VF_S_NONE };
 typedef struct vf_sop {
 	uint8_t op, cmp, sgn, keepscc; /* keepscc: the instruction does not write SCC */
 	uint8_t carry;             /* ADD/SUB: u32 forms set SCC to the carry */
 	uint8_t vccw;              /* may write VCC (names it) */
+	uint8_t execw;             /* may write EXEC (names it, or a v_cmpx) */
+	uint8_t exec_set;          /* execw: EXEC after it, as vf_facts.exec */
 	int16_t d, a, b;           /* SGPR index, -1 none / immediate */
 	uint8_t dn, ak, bk;        /* dest count; a/b known (register or immediate) */
 	uint32_t ia, ib;
@@ -382,6 +386,10 @@ int vf_facts_assume_scc(vf_facts *F, int v);
  * a uniform integer compare: its condition holds.  0 if the facts rule it
  * out.  (VCC == 0 says nothing: EXEC may be zero.) */
 int vf_facts_assume_vcc(vf_facts *F);
+/* Assume EXEC != 0 (nonzero) or EXEC == 0 (s_cbranch_execz / execnz
+ * edges); 0 if that contradicts what is known (a kernel starts with
+ * EXEC != 0; s_mov_b64 exec, IMM sets it). */
+int vf_facts_assume_exec(vf_facts *F, int nonzero);
 /* Exact values (up to VF_SETK) of the 64-bit pair at SGPR r; count or -1. */
 int vf_facts_values64(const vf_facts *F, int r, uint64_t *out);
 /* Append a description of the narrowed facts to buf, each with the branch

@@ -600,6 +600,46 @@ static void test_lds_latency(void **state)
 	kw_verify_result_free(r);
 }
 
+/* s_cbranch_execz / execnz are decided where EXEC is known: a kernel
+ * starts with a lane on, s_mov_b64 exec, IMM sets it; v_cmpx or
+ * anything else naming exec makes it unknown (both edges). */
+static void test_exec_branch(void **state)
+{
+	static const char *const pre[] = {
+		"",                            /* entry: EXEC != 0, never taken */
+		"\ts_mov_b64 exec, -1\n",      /* set not zero */
+		"\tv_cmpx_eq_u32_e32 v5, v6\n", /* per lane: unknown */
+		"\ts_mov_b64 exec, 0\n",       /* zero: always taken */
+		"\ts_and_saveexec_b64 s[8:9], vcc\n",
+	};
+	static const int races_expected[] = { 0, 0, 1, 1, 1 };
+	char text[512];
+	kw_verify_result *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "k:\n\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n%s"
+			 "\ts_cbranch_execz .Lout\n\ts_waitcnt vmcnt(0)\n.Lout:\n\tv_mov_b32 v3, v1\n\ts_endpgm\n",
+			 pre[i]);
+		r = run(text);
+		if (races(r) != (uint64_t)races_expected[i])
+			fail_msg("case %zu (%s): %d races, expected %d", i, pre[i], (int)races(r), races_expected[i]);
+		kw_verify_result_free(r);
+	}
+	/* execnz at entry: always taken, the read on the fall-through never runs */
+	r = run("k:\n\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n\ts_cbranch_execnz .Lw\n"
+		"\tv_mov_b32 v3, v1\n.Lw:\n\ts_waitcnt vmcnt(0)\n\tv_mov_b32 v3, v1\n\ts_endpgm\n");
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+	/* a callable function may be entered with any EXEC: both edges */
+	r = run(".text\n.globl f\n.type f,@function\nf:\n\ts_waitcnt vmcnt(0) lgkmcnt(0)\n"
+		"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n\ts_cbranch_execz .Lout\n"
+		"\ts_waitcnt vmcnt(0)\n.Lout:\n\tv_mov_b32 v3, v1\n\ts_setpc_b64 s[30:31]\n");
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 10), 1);
+	kw_verify_result_free(r);
+}
+
 /* A wait reached with fewer younger ops than the use sees (one more load
  * issued after it): the fix is the count that wait needs, not the count
  * at the use (Tensile's vmcnt(55) reached with 54 younger loads). */
@@ -723,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_lds_latency),
 		cmocka_unit_test(test_message_and_totals),
 		cmocka_unit_test(test_fix_counts_at_the_wait),
+		cmocka_unit_test(test_exec_branch),
 		cmocka_unit_test(test_deterministic),
 	};
 
