@@ -619,12 +619,14 @@ static void one_wake(kw_flight_waiter *w, const kw_reply *r)
 	one_answer(j);
 }
 
-static void one_start(kw_kjob *j)
+/* One kernel or a keyed call: join its flight; a leader takes a slot and is
+ * queued (j->base.cancel answers if the queue refuses it). */
+static void flight_start(kw_kjob *j)
 {
 	int rc = kw_flight_join(&j->flight, j->s->flights, j->key, &j->waiter);
 
 	if (rc == 0)
-		return; /* a follower: one_wake answers (j is not ours any more) */
+		return; /* a follower: j->waiter.wake answers (j is not ours any more) */
 	if (rc < 0) {
 		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
 		j->out.retry_after = 1;
@@ -640,7 +642,7 @@ static void one_start(kw_kjob *j)
 	}
 	j->base.deadline = deadline_of(j->s);
 	if (kw_work_submit(j->s->work, &j->base) < 0)
-		one_cancel(&j->base, KW_CANCEL_SHUTDOWN);
+		j->base.cancel(&j->base, KW_CANCEL_SHUTDOWN);
 }
 
 /* The fast path: a body seen before.  A fresh response held in memory is
@@ -1036,31 +1038,6 @@ static void call_wake(kw_flight_waiter *w, const kw_reply *r)
 	job_done(j);
 }
 
-/* A keyed call: join its flight; a leader takes a slot and is queued. */
-static void call_start_keyed(kw_kjob *j)
-{
-	int rc = kw_flight_join(&j->flight, j->s->flights, j->key, &j->waiter);
-
-	if (rc == 0)
-		return; /* a follower: call_wake answers (j is not ours any more) */
-	if (rc < 0) {
-		kw_reply_error(&j->out, 503, "no_memory", NULL, "out of memory");
-		j->out.retry_after = 1;
-		job_done(j);
-		return;
-	}
-	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
-		overloaded(&j->out, j->s);
-		kw_flight_finish(j->s->flights, j->flight, &j->out);
-		j->flight = NULL;
-		job_done(j);
-		return;
-	}
-	j->base.deadline = deadline_of(j->s);
-	if (kw_work_submit(j->s->work, &j->base) < 0)
-		call_cancel(&j->base, KW_CANCEL_SHUTDOWN);
-}
-
 int kw_kjob_call(kw_reply *out, kw_kjob **job, kw_srv *s, const char *key,
 		 void (*fn)(kw_reply *out, void *arg), void (*free_arg)(void *arg), void *arg)
 {
@@ -1107,11 +1084,11 @@ void kw_kjob_start(kw_kjob *j, kw_kjob_done_fn done, void *arg)
 	j->done = done;
 	j->done_arg = arg;
 	if (j->batch == 0) {
-		one_start(j);
+		flight_start(j);
 		return;
 	}
 	if (j->batch == 2 && j->key[0]) {
-		call_start_keyed(j);
+		flight_start(j);
 		return;
 	}
 	j->base.deadline = deadline_of(j->s);

@@ -487,32 +487,47 @@ done:
 	trim_after(len > q->len ? len : q->len);
 }
 
-void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
+/* The route's key: 64 lower-case hex digits naming a stored verification
+ * (kernel rows share the store).  1 it is one; 0 the 404 is in out;
+ * negative a store error in e (KW_ENOTFOUND: no such row). */
+static int verification_key(kw_reply *out, kw_srv *s, const char *key, const char *method, kw_error *e)
 {
-	kw_error e = KW_ERROR_INIT;
-	char *text = NULL;
-	size_t len = 0;
 	int rc;
 
 	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
 		kw_reply_error(out, 404, "not_found", "key",
 			       "a key is 64 lower-case hex digits (the \"key\" of a POST /v1/verify answer)");
-		return;
+		return 0;
 	}
-	/* the kernel routes share the store: only a verification answers here */
-	rc = kw_cache_is_verification(s->cache, key, &e);
-	if (rc == 0) {
+	rc = kw_cache_is_verification(s->cache, key, e);
+	if (rc == 0)
 		kw_reply_error(out, 404, "not_found", "key",
-			       "this key is a kernel, not a verification: GET /v1/kernels/{key}");
+			       "this key is a kernel, not a verification: %s /v1/kernels/{key}", method);
+	return rc;
+}
+
+/* A store error after verification_key or the read / delete it allowed. */
+static void reply_store_error(kw_reply *out, int rc, const kw_error *e)
+{
+	if (rc == KW_ENOTFOUND)
+		kw_reply_error(out, 404, "not_found", "key", "no stored verification has this key");
+	else
+		kw_reply_kw_error(out, e);
+}
+
+void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
+{
+	kw_error e = KW_ERROR_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = verification_key(out, s, key, "GET", &e);
+
+	if (rc == 0)
 		return;
-	}
 	if (rc > 0)
 		rc = kw_cache_get(&text, &len, s->cache, key, &e);
 	if (rc < 0) {
-		if (rc == KW_ENOTFOUND)
-			kw_reply_error(out, 404, "not_found", "key", "no stored verification has this key");
-		else
-			kw_reply_kw_error(out, &e);
+		reply_store_error(out, rc, &e);
 		return;
 	}
 	memcpy(out->key, key, 65);
@@ -524,27 +539,15 @@ void kw_verify_get(kw_reply *out, kw_srv *s, const char *key)
 void kw_verify_delete(kw_reply *out, kw_srv *s, const char *key)
 {
 	kw_error e = KW_ERROR_INIT;
-	int rc;
+	int rc = verification_key(out, s, key, "DELETE", &e);
 
-	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
-		kw_reply_error(out, 404, "not_found", "key",
-			       "a key is 64 lower-case hex digits (the \"key\" of a POST /v1/verify answer)");
+	if (rc == 0)
 		return;
-	}
-	rc = kw_cache_is_verification(s->cache, key, &e);
-	if (rc == 0) {
-		kw_reply_error(out, 404, "not_found", "key",
-			       "this key is a kernel, not a verification: DELETE /v1/kernels/{key}");
-		return;
-	}
 	memcpy(out->key, key, 65);
 	if (rc > 0)
 		rc = kw_cache_delete(s->cache, key, &e);
 	if (rc < 0) {
-		if (rc == KW_ENOTFOUND)
-			kw_reply_error(out, 404, "not_found", "key", "no stored verification has this key");
-		else
-			kw_reply_kw_error(out, &e);
+		reply_store_error(out, rc, &e);
 		return;
 	}
 	kw_reply_json(out, 200, json_pack("{s:s,s:b}", "key", key, "deleted", 1));

@@ -1769,6 +1769,22 @@ static void entry_state(vf_sstate *in, int entry, const vf_isa *isa)
 		in->unk = (uint16_t)isa->entry_unknown;
 }
 
+/* What vf_analyze allocated for w (NULL: nothing). */
+static void work_free(work *w)
+{
+	if (!w)
+		return;
+	free(w->tmp);
+	free(w->score);
+	free(w->prod);
+	free(w->sops);
+	free(w->wseen);
+	free(w->ctxs);
+	free(w->amap);
+	free(w->causes);
+	free(w);
+}
+
 int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_error *err)
 {
 	work *w;
@@ -1777,7 +1793,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	uint64_t work_done = 0, max_work;
 	uint64_t *heap = NULL;
 	size_t nheap = 0, capheap = 0;
-	int rc;
+	int rc, ok;
 	struct hset seen;
 
 	r->stats.instructions = p->ninst;
@@ -1831,31 +1847,14 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			}
 		}
 	}
-	if (!w || !w->score || !w->prod || !w->sops || !w->wseen || !w->ctxs || !G.n ||
-	    (p->addr && !w->amap)) {
-		if (w) {
-			free(w->score);
-			free(w->prod);
-			free(w->sops);
-			free(w->wseen);
-			free(w->ctxs);
-			free(w->amap);
-		}
-		free(w);
-		free(G.n);
-		vf_cfg_free(&g);
-		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+	ok = w && w->score && w->prod && w->sops && w->wseen && w->ctxs && G.n && !(p->addr && !w->amap);
+	if (ok) {
+		init_work(w, p, r);
+		w->g = &g;
+		ok = !relevance(&G, &g, w->sops);
 	}
-	init_work(w, p, r);
-	w->g = &g;
-	if (relevance(&G, &g, w->sops)) {
-		free(w->score);
-		free(w->prod);
-		free(w->sops);
-		free(w->wseen);
-		free(w->ctxs);
-		free(w->amap);
-		free(w);
+	if (!ok) {
+		work_free(w);
 		free(G.n);
 		vf_cfg_free(&g);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
@@ -2053,15 +2052,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	hfree(&G.pcount);
 	hfree(&G.cmap);
 	hfree(&seen);
-	free(w->tmp);
-	free(w->score);
-	free(w->prod);
-	free(w->sops);
-	free(w->wseen);
-	free(w->ctxs);
-	free(w->amap);
-	free(w->causes);
-	free(w);
+	work_free(w);
 	vf_cfg_free(&g);
 	return rc;
 }

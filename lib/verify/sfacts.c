@@ -52,12 +52,7 @@ static void set_const(vf_sfact *f, int reg, uint32_t v)
 static int normalize(vf_sfact *f)
 {
 	/* signed <-> unsigned where the ranges do not straddle the sign */
-	if (f->slo >= 0) {
-		if ((uint32_t)f->slo > f->ulo)
-			f->ulo = (uint32_t)f->slo;
-		if ((uint32_t)f->shi < f->uhi)
-			f->uhi = (uint32_t)f->shi;
-	} else if (f->shi < 0) {
+	if (f->slo >= 0 || f->shi < 0) {
 		if ((uint32_t)f->slo > f->ulo)
 			f->ulo = (uint32_t)f->slo;
 		if ((uint32_t)f->shi < f->uhi)
