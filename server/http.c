@@ -39,6 +39,7 @@
  * then; its panic is logged by mhd_panic).
  */
 #include "http_int.h"
+#include "testhook.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -577,15 +578,7 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		{ MHD_OPTION_END, 0, NULL },
 	};
 
-	{
-		/* KWGEND_TEST_SUSPEND_DELAY_MS=N (1..10000), tests only: see
-		 * tests/README.md; anything else, no delay */
-		const char *delay = getenv("KWGEND_TEST_SUSPEND_DELAY_MS");
-		char *end = NULL;
-		long v = delay && *delay ? strtol(delay, &end, 10) : 0;
-
-		test_suspend_delay_ms = end && !*end && v >= 1 && v <= 10000 ? v : 0;
-	}
+	test_suspend_delay_ms = kw_test_hook_ms("KWGEND_TEST_SUSPEND_DELAY_MS", 1, 10000);
 	atomic_store(&closing, 0);
 	kw_http_srv = s;
 	MHD_set_panic_func(mhd_panic, NULL);

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "testhook.h"
 #include "kwgen/codeobj.h"
 
 #ifndef KW_VERSION
@@ -477,26 +478,6 @@ static void teardown(kw_srv *s)
 	free(s->tls_key_pem);
 }
 
-/* The test-only recency round: KWGEND_TEST_RECENCY_FLUSH_MS=N (100..60000)
- * in kwgend's environment makes the cache write the hit times it holds to
- * last_access every N ms instead of every 5 s, so a test waits for two
- * rounds without waiting 10 s.  Unset, empty or anything else: 0 (the
- * cache's default). */
-static int64_t recency_flush_from_env(void)
-{
-	const char *v = getenv("KWGEND_TEST_RECENCY_FLUSH_MS");
-	char *end;
-	long ms;
-
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	ms = strtol(v, &end, 10);
-	if (errno || *end || ms < 100 || ms > 60000)
-		return 0;
-	return ms;
-}
-
 /* The fields of the start line. */
 static json_t *start_fields(const kw_srv *s, const char *bound)
 {
@@ -585,7 +566,9 @@ int main(int argc, char **argv)
 	copt.busy_timeout_ms = s.cfg.busy_timeout_ms;
 	copt.reset_corrupt = s.cfg.reset_corrupt_db;
 	copt.max_pages = s.cfg.db_max_pages;
-	copt.recent_flush_ms = recency_flush_from_env();
+	/* KWGEND_TEST_RECENCY_FLUSH_MS: hit times reach last_access every N ms
+	 * instead of every 5 s (a test waits for two rounds, not 10 s) */
+	copt.recent_flush_ms = kw_test_hook_ms("KWGEND_TEST_RECENCY_FLUSH_MS", 100, 60000);
 	if (kw_cache_open(&s.cache, s.cfg.db_path, &copt, &e) < 0) {
 		kw_log(KW_LOG_ERROR, "kwgend: %s", e.message);
 		if (strstr(e.message, " is damaged "))

@@ -5,6 +5,7 @@
  * deadline.
  */
 #include "work.h"
+#include "testhook.h"
 
 #include <errno.h>
 
@@ -48,26 +49,6 @@ static void push(kw_work *w, kw_job *j)
 		w->head = j;
 	w->tail = j;
 	w->queued++;
-}
-
-/* The test-only slice delay: KWGEND_TEST_SLICE_DELAY_MS=N (1..10000) in
- * kwgend's environment makes every worker sleep N ms before each slice, so
- * a test can make a batch provably longer than --work-timeout, or a miss
- * provably shorter than a batch, whatever the machine's speed.  Unset,
- * empty or anything else: no delay (the default). */
-static long slice_delay_from_env(void)
-{
-	const char *v = getenv("KWGEND_TEST_SLICE_DELAY_MS");
-	char *end;
-	long ms;
-
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	ms = strtol(v, &end, 10);
-	if (errno || *end || ms < 1 || ms > 10000)
-		return 0;
-	return ms;
 }
 
 static void *worker(void *arg)
@@ -183,7 +164,10 @@ kw_work *kw_work_new(unsigned nthreads)
 	pthread_cond_init(&w->cv, NULL);
 	pthread_cond_init(&w->reap_cv, NULL);
 	w->nthreads = nthreads;
-	w->slice_delay_ms = slice_delay_from_env();
+	/* KWGEND_TEST_SLICE_DELAY_MS: every worker sleeps N ms before each
+	 * slice (a batch provably longer than --work-timeout, a miss provably
+	 * shorter than a batch, whatever the machine's speed) */
+	w->slice_delay_ms = kw_test_hook_ms("KWGEND_TEST_SLICE_DELAY_MS", 1, 10000);
 	for (unsigned i = 0; i < nthreads; i++) {
 		if (pthread_create(&w->threads[i], NULL, worker, w) != 0)
 			break;
