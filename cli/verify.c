@@ -45,6 +45,7 @@ static void verify_usage(FILE *f)
 	      "                      [mnemonic=GLOB] [counter=NAME] [register=TEXT]\n"
 	      "                      [line=N] [offset=N]; inline, a comment\n"
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
+	      "                      (.long words: of the instruction's first word)\n"
 	      "  --no-redundant      do not report redundant_wait\n"
 	      "  --version           print the verifier's version and exit\n"
 	      "  --Werror            warnings (redundant_wait, unsupported, lds_latency)\n"

@@ -319,13 +319,13 @@ static const char *arena_dup(kw_arena *a, const char *s, size_t n)
 	return p;
 }
 
-/* The source line of the word at byte offset off (r->src), or -1. */
-static int64_t src_line_at(const kw_verify_result *r, int64_t off)
+/* The source-line entry (r->src) of the word at byte offset off, or NULL. */
+static const kw_verify_word_line *src_at(const kw_verify_result *r, int64_t off)
 {
 	size_t lo = 0, hi = r->nsrc;
 
 	if (off < 0 || !r->nsrc || (uint64_t)off < r->src[0].offset)
-		return -1;
+		return NULL;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (r->src[mid].offset <= (uint64_t)off)
@@ -333,7 +333,15 @@ static int64_t src_line_at(const kw_verify_result *r, int64_t off)
 		else
 			hi = mid;
 	}
-	return (int64_t)r->src[lo].line;
+	return &r->src[lo];
+}
+
+/* The source line of the word at byte offset off (r->src), or -1. */
+static int64_t src_line_at(const kw_verify_result *r, int64_t off)
+{
+	const kw_verify_word_line *s = src_at(r, off);
+
+	return s ? (int64_t)s->line : -1;
 }
 
 /* The source line of the instruction on decoded line n, or -1. */
@@ -382,11 +390,15 @@ int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
 	char msg[2048];
 
 	if (r->src && in->offset >= 0) {
-		/* decoded from data words: the source's lines */
-		int64_t l = src_line_at(r, in->offset), pl = src_line_at(r, in->producer_offset);
+		/* decoded from data words: the source's lines, and the inline
+		 * allow on the line of the instruction's first word */
+		const kw_verify_word_line *at = src_at(r, in->offset);
+		int64_t pl = src_line_at(r, in->producer_offset);
 		mapped = *in;
-		if (l >= 0)
-			mapped.line = l;
+		if (at) {
+			mapped.line = (int64_t)at->line;
+			mapped.allow |= (uint8_t)at->allow;
+		}
 		if (pl >= 0)
 			mapped.producer_line = pl;
 		if (in->message) {

@@ -75,6 +75,7 @@ typedef struct rd {
 	uint8_t cond_taken[64];
 	int any_func_decl, any_kernel_decl;
 	uint32_t lineno;             /* of the line being read */
+	uint8_t line_allow;          /* its inline allow (with allow_inherit) */
 	int64_t line_addr;           /* its objdump address, or -1 */
 	/* instructions given as data (.long/.short/.byte in a code section):
 	 * not checked, so the input is refused (vf_read) */

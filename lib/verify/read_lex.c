@@ -165,6 +165,7 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 	}
 	(void)slashes;
 	ci.allow |= r->allow_inherit;
+	r->line_allow = ci.allow;
 	r->line_addr = ci.addr;
 	e = rtrim(s, code_end);
 	if (s >= e)

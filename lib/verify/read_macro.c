@@ -286,17 +286,22 @@ static int data_words(rd *r, const char *d, size_t dn, const char *q, const char
 	return r->words->oom || (r->wlines && r->wlines->oom) ? vf_rd_oom(r) : 0;
 }
 
-/* The words appended from here on come from the line being read. */
+/* The words appended from here on come from the line being read (and
+ * carry its inline allow). */
 static void word_line(rd *r)
 {
-	kw_verify_word_line wl = { r->words->len, r->lineno };
+	kw_verify_word_line wl;
 	const kw_buf *b = r->wlines;
 	if (!b)
 		return;
+	memset(&wl, 0, sizeof wl); /* no stray padding bytes in the buffer */
+	wl.offset = r->words->len;
+	wl.line = r->lineno;
+	wl.allow = r->line_allow;
 	if (b->len >= sizeof wl) {
 		kw_verify_word_line last;
 		memcpy(&last, b->p + b->len - sizeof wl, sizeof wl);
-		if (last.line == wl.line)
+		if (last.line == wl.line && last.allow == wl.allow)
 			return;
 		if (last.offset == wl.offset) { /* nothing came of that line */
 			memcpy(r->wlines->p + b->len - sizeof wl, &wl, sizeof wl);

@@ -976,6 +976,37 @@ static void test_bad_input(void **state)
 		assert_int_equal(w.bytes[3], 0xBF);
 		assert_int_equal(w.nsyms, 1);
 		assert_string_equal(w.syms[0].name, "k");
+		assert_int_equal(w.nlines, 1);
+		assert_int_equal(w.lines[0].allow, 0);
+		kw_verify_words_free(&w);
+	}
+	/* an inline allow on a word's line (or on the macro call that makes
+	 * it) comes with the line; a malformed one names nothing, as on a
+	 * text line */
+	{
+		const char *words = ".text\n"
+				    ".macro W x\n"
+				    ".long \\x\n"
+				    ".endm\n"
+				    "k:\n"
+				    ".long 0xBF800000 // kwgen-verify: allow race_raw\n"            /* 6 */
+				    ".long 0xBF800000 ; kwgen-verify: allow race_rw\n"              /* 7 */
+				    ".long 0xBF800000 // kwgen-verify: allow *\n"                   /* 8 */
+				    "W 0xBF800000 // kwgen-verify: allow lds_latency, race_waw\n" /* 9 */
+				    ".long 0xBF810000 // kwgen-verify allow race_raw\n";            /* 10 */
+		kw_verify_words w;
+		assert_int_equal(kw_verify_text_words(&w, words, strlen(words), "gfx942", &err), 0);
+		assert_int_equal(w.len, 20);
+		assert_int_equal(w.nlines, 5);
+		for (size_t i = 0; i < 5; i++) {
+			assert_int_equal(w.lines[i].offset, 4 * i);
+			assert_int_equal(w.lines[i].line, 6 + i);
+		}
+		assert_int_equal(w.lines[0].allow, 1u << KW_VF_RACE_RAW);
+		assert_int_equal(w.lines[1].allow, 0);
+		assert_int_equal(w.lines[2].allow, 0xff);
+		assert_int_equal(w.lines[3].allow, (1u << KW_VF_LDS_LATENCY) | (1u << KW_VF_RACE_WAW));
+		assert_int_equal(w.lines[4].allow, 0);
 		kw_verify_words_free(&w);
 	}
 	/* words in a data section are data, not skipped code */

@@ -215,7 +215,7 @@ static void test_source_lines(void **state)
 {
 	(void)state;
 	/* the words of RACE at offsets 0, 8, 12, 16 came from lines 20, 21, 30, 31 */
-	static const kw_verify_word_line map[] = { { 0, 20 }, { 8, 21 }, { 12, 30 }, { 16, 31 } };
+	static const kw_verify_word_line map[] = { { 0, 20, 0 }, { 8, 21, 0 }, { 12, 30, 0 }, { 16, 31, 0 } };
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
 	kw_verify_result *r;
 	kw_error err = KW_ERROR_INIT;
@@ -245,6 +245,46 @@ static void test_source_lines(void **state)
 	kw_verify_result_free(r);
 }
 
+/* decoded from data words: an inline allow on the source line of an
+ * instruction's first word suppresses the codes it names there, as on a
+ * text line; on another line (the producer's), or naming another code, it
+ * does not */
+static void test_source_lines_allow(void **state)
+{
+	(void)state;
+	kw_verify_word_line map[] = { { 0, 20, 0 }, { 8, 21, 0 }, { 12, 30, 0 }, { 16, 31, 0 } };
+	const struct {
+		size_t entry;
+		uint32_t allow;
+		size_t kept;
+	} cases[] = {
+		{ 2, 1u << KW_VF_RACE_RAW, 0 }, /* the use's line: hidden */
+		{ 2, 0xff, 0 },                 /* allow * */
+		{ 2, 1u << KW_VF_RACE_WAW, 1 }, /* another code */
+		{ 0, 1u << KW_VF_RACE_RAW, 1 }, /* the producer's line */
+		{ 3, 1u << KW_VF_RACE_RAW, 1 }, /* the next line */
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+		kw_verify_result *r;
+		kw_error err = KW_ERROR_INIT;
+
+		for (size_t k = 0; k < 4; k++)
+			map[k].allow = k == cases[i].entry ? cases[i].allow : 0;
+		o.isa = "gfx942";
+		o.source_lines = map;
+		o.n_source_lines = 4;
+		if (streamed(RACE, strlen(RACE), 16, &o, &r, &err))
+			fail_msg("%s", err.message);
+		assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), cases[i].kept);
+		assert_int_equal(kw_verify_result_suppressed(r), 1 - cases[i].kept);
+		if (cases[i].kept)
+			assert_int_equal(kw_verify_result_at(r, 0)->line, 30);
+		kw_verify_result_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_chunks),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_source_lines),
+		cmocka_unit_test(test_source_lines_allow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,8 @@
     every kernel, in the code object and in its llvm-objdump -d text;
   - assembly whose instructions are `.long` words (as Tensile ships
     kernels) gives the findings of the code object assembled from it, at
-    the same offsets.
+    the same offsets; an inline `kwgen-verify: allow` on a `.long` line
+    works as on a text line.
 Every kernel is written or assembled here (llvm-mc-22, ld.lld-22).
 
   inputs_test.py --kwgen build/kwgen
@@ -368,6 +369,71 @@ def streamed(a, tmp, R):
             "the lines their messages name)",
             f"exit {rc}, {err.strip()[-200:]!r}, wrong: {[(f['line'], f.get('offset'), f['message'][:80]) for f in bad][:3]}")
 
+def long_inline_allow(a, tmp, R):
+    """An inline `kwgen-verify: allow` comment on a `.long` line works as on
+    a text line: on the line of the word that starts the racy instruction it
+    hides the race, counted in the totals line's suppressed count; without
+    it, or malformed (an unknown code, no colon), or on the producer's line,
+    the race is reported, exactly as the same comment on the text line."""
+    obj = os.path.join(tmp, "allow.o")
+    src = RACY.format(k="k")
+    ok, why = assemble(src, obj, tmp)
+    if not ok:
+        R.fail(".long inline allow: assemble", why)
+        return
+    code = text_bytes(obj)[".text.k"]
+    # the use (v_add_u32 v2, v1, v1) and the producer (global_load_dword)
+    use = encode(["v_add_u32 v2, v1, v1"])
+    load = encode(["global_load_dword v1, v0, s[0:1]"])
+    uoff, loff = code.find(use), code.find(load)
+    if uoff < 0 or loff < 0 or uoff % 4 or loff % 4:
+        R.fail(".long inline allow: find the instructions", f"use at {uoff}, load at {loff}")
+        return
+    src_lines = src.split("\n")
+    tuse = next(i for i, l in enumerate(src_lines) if "v_add_u32 v2" in l)
+    tload = next(i for i, l in enumerate(src_lines) if "global_load_dword" in l)
+
+    def long_text(comment, at):
+        lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", ".globl k", ".type k,@function", "k:"]
+        for off in range(0, len(code), 4):
+            lines.append("\t.long 0x%08X" % struct.unpack_from("<I", code, off) + (comment if off == at else ""))
+        return "\n".join(lines) + "\n"
+
+    def text_text(comment, at):
+        return "\n".join(l + (comment if i == at else "") for i, l in enumerate(src_lines))
+
+    def outcome(text, name):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        p = run([a.kwgen, "verify", "--json", path], text=True)
+        t = run([a.kwgen, "verify", path], text=True)
+        if p.returncode not in (0, 1):
+            return None, p.stderr.strip()[-200:]
+        j = json.loads(p.stdout)
+        races = [f["line"] for f in j["findings"] if f["code"] == "race_raw"]
+        last = t.stdout.strip().splitlines()[-1] if t.stdout.strip() else ""
+        m = re.search(r"(\d+) hidden by suppressions", last)
+        return (p.returncode, len(races), j["suppressed"], int(m.group(1)) if m else None), races
+
+    for what, comment, where, hidden in (
+            ("none", "", "use", 0),
+            ("allow race_raw on the use's first word", " // kwgen-verify: allow race_raw", "use", 1),
+            ("allow * after ';'", " ; kwgen-verify: allow *", "use", 1),
+            ("allow race_raw on the producer's line", " // kwgen-verify: allow race_raw", "load", 0),
+            ("malformed: an unknown code", " // kwgen-verify: allow race_rw", "use", 0),
+            ("malformed: no colon", " // kwgen-verify allow race_raw", "use", 0),
+            ("malformed: nothing allowed", " // kwgen-verify: allow", "use", 0)):
+        lw, lraces = outcome(long_text(comment, uoff if where == "use" else loff), "allow.long.s")
+        tx, _ = outcome(text_text(comment, tuse if where == "use" else tload), "allow.text.s")
+        want = (0, 0, 1, 1) if hidden else (1, 1, 0, 0)
+        line_ok = hidden or lraces == [6 + uoff // 4]
+        R.check(lw == want and tx == want and line_ok,
+                f".long inline allow, {what}: {'hidden, 1 suppressed' if hidden else 'race reported'}, "
+                "as on the text line",
+                f".long {lw} {lraces}, text {tx}; want (exit, races, suppressed, totals line) {want}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -381,6 +447,7 @@ def main():
             symbol_injection(a, tmp, R)
             linked(a, tmp, R)
             long_words(a, tmp, R)
+            long_inline_allow(a, tmp, R)
             memory_bounds(a, tmp, R)
             repeat_directives(a, tmp, R)
             streamed(a, tmp, R)

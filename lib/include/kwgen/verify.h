@@ -133,8 +133,10 @@ typedef struct kw_verify_opts {
 	/* The text is decoded from data words (kw_verify_text_words' lines,
 	 * sorted by offset): every finding's line, producer_line and the
 	 * "line N" its message names become the source line of the word at
-	 * that byte offset (objdump form; kw_verify_stream only: NULL = the
-	 * text's own lines).  Read during the verification only. */
+	 * that byte offset, and a finding at an instruction whose first word
+	 * is on a line with an inline allow of its code is suppressed
+	 * (objdump form; kw_verify_stream only: NULL = the text's own lines).
+	 * Read during the verification only. */
 	const struct kw_verify_word_line *source_lines;
 	size_t n_source_lines;
 } kw_verify_opts;
@@ -244,10 +246,15 @@ typedef struct kw_verify_word_sym {
 	int func, kernel;
 } kw_verify_word_sym;
 
-/* The words from offset on (up to the next entry's) come from line. */
+/* The words from offset on (up to the next entry's) come from line, whose
+ * inline `kwgen-verify: allow` comment (or that of the macro call it
+ * expands) names the codes in allow: bit (1 << kw_verify_code) each, 0xff
+ * for `allow *`; they are suppressed at an instruction whose first word is
+ * there, as on a text line. */
 typedef struct kw_verify_word_line {
 	uint64_t offset;
 	uint64_t line;
+	uint32_t allow;
 } kw_verify_word_line;
 
 typedef struct kw_verify_words {
