@@ -11,7 +11,7 @@
 /* Bump when findings may change (kwgen/verify.h: kw_verify_version;
  * tests/verify/salt.txt pins the corpus digest this version was released
  * with). */
-#define KW_VERIFY_VERSION "kwgen-verify-9"
+#define KW_VERIFY_VERSION "kwgen-verify-10"
 
 const char *kw_verify_version(void)
 {
@@ -360,22 +360,38 @@ static int64_t src_line_of(const kw_verify_result *r, uint64_t n)
 	return lo < (p && p->addr ? p->ninst : 0) && p->insts[lo].line == n ? src_line_at(r, p->addr[lo]) : -1;
 }
 
-/* msg with every "line N" naming a decoded line naming its source line
- * instead, into out (n bytes). */
+/* msg with every "line N" (and each N of "lines N, M, ...") naming a
+ * decoded line naming its source line instead, into out (n bytes). */
 static void src_message(const kw_verify_result *r, const char *msg, char *out, size_t n)
 {
 	size_t k = 0;
 
 	for (const char *s = msg; *s && k + 1 < n;) {
-		if (!strncmp(s, "line ", 5) && isdigit((unsigned char)s[5]) && (s == msg || !isalnum((unsigned char)s[-1]))) {
-			char *end;
-			unsigned long long v = strtoull(s + 5, &end, 10);
-			int64_t l = src_line_of(r, v);
-			int w = snprintf(out + k, n - k, "line %llu", l >= 0 ? (unsigned long long)l : v);
+		size_t pl = !strncmp(s, "line ", 5) ? 5 : !strncmp(s, "lines ", 6) ? 6 : 0;
+		if (pl && isdigit((unsigned char)s[pl]) && (s == msg || !isalnum((unsigned char)s[-1]))) {
+			int w = snprintf(out + k, n - k, "%.*s", (int)pl, s);
 			if (w < 0 || (size_t)w >= n - k)
 				break;
 			k += (size_t)w;
-			s = end;
+			s += pl;
+			for (;;) {
+				char *end;
+				unsigned long long v = strtoull(s, &end, 10);
+				int64_t l = src_line_of(r, v);
+				w = snprintf(out + k, n - k, "%llu", l >= 0 ? (unsigned long long)l : v);
+				if (w < 0 || (size_t)w >= n - k)
+					break;
+				k += (size_t)w;
+				s = end;
+				if (pl == 6 && s[0] == ',' && s[1] == ' ' && isdigit((unsigned char)s[2]) &&
+				    k + 2 < n) {
+					out[k++] = ',';
+					out[k++] = ' ';
+					s += 2;
+					continue;
+				}
+				break;
+			}
 			continue;
 		}
 		out[k++] = *s++;
@@ -383,42 +399,69 @@ static void src_message(const kw_verify_result *r, const char *msg, char *out, s
 	out[k] = '\0';
 }
 
-int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
+/* in as reported: decoded from data words, its lines and allow are the
+ * source's (into *mapped, its message into msg) */
+static const vf_finding_in *map_in(const kw_verify_result *r, const vf_finding_in *in, vf_finding_in *mapped,
+				   char *msg, size_t n)
 {
-	kw_verify_finding *f;
-	vf_finding_in mapped;
-	char msg[2048];
-
 	if (r->src && in->offset >= 0) {
 		/* decoded from data words: the source's lines, and the inline
 		 * allow on the line of the instruction's first word */
 		const kw_verify_word_line *at = src_at(r, in->offset);
 		int64_t pl = src_line_at(r, in->producer_offset);
-		mapped = *in;
+		*mapped = *in;
 		if (at) {
-			mapped.line = (int64_t)at->line;
-			mapped.allow |= (uint8_t)at->allow;
+			mapped->line = (int64_t)at->line;
+			mapped->allow |= (uint8_t)at->allow;
 		}
 		if (pl >= 0)
-			mapped.producer_line = pl;
-		if (in->message) {
-			src_message(r, in->message, msg, sizeof msg);
-			mapped.message = msg;
+			mapped->producer_line = pl;
+		if (in->message && msg) {
+			src_message(r, in->message, msg, n);
+			mapped->message = msg;
 		}
-		in = &mapped;
+		return mapped;
 	}
+	return in;
+}
 
+static int hidden(const kw_verify_result *r, const vf_finding_in *in)
+{
+	if (in->allow == 0xff || (in->allow & (1u << in->code)))
+		return 1;
+	for (size_t i = 0; i < r->nrules; i++)
+		if (rule_matches(&r->rules[i], in))
+			return 1;
+	return 0;
+}
+
+int vf_finding_hidden(const kw_verify_result *r, const vf_finding_in *in)
+{
+	vf_finding_in mapped;
+
+	return hidden(r, map_in(r, in, &mapped, NULL, 0));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
+{
+	kw_verify_finding *f;
+	vf_finding_in mapped;
+	char msg[2048];
+	int64_t *also = NULL;
+
+	in = map_in(r, in, &mapped, msg, sizeof msg);
 	if (in->code == KW_VF_REDUNDANT_WAIT && r->no_redundant)
 		return 0;
-	if (in->allow == 0xff || (in->allow & (1u << in->code))) {
+	if (hidden(r, in)) {
 		r->suppressed++;
 		return 0;
-	}
-	for (size_t i = 0; i < r->nrules; i++) {
-		if (rule_matches(&r->rules[i], in)) {
-			r->suppressed++;
-			return 0;
-		}
 	}
 	r->totals[in->code]++;
 	if (r->n >= r->max)
@@ -447,6 +490,18 @@ int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
 	f->message = arena_dup(&r->arena, in->message, in->message ? strlen(in->message) : 0);
 	if (!f->counter || !f->reg || !f->function || !f->mnemonic || !f->message)
 		return KW_ENOMEM;
+	if (in->nalso) {
+		also = kw_arena_alloc(&r->arena, in->nalso * sizeof(*also));
+		if (!also)
+			return KW_ENOMEM;
+		for (size_t i = 0; i < in->nalso; i++) {
+			int64_t l = r->src ? src_line_of(r, (uint64_t)in->also[i]) : -1;
+			also[i] = l >= 0 ? l : in->also[i];
+		}
+		qsort(also, in->nalso, sizeof(*also), cmp_i64);
+	}
+	f->also_lines = also;
+	f->n_also_lines = in->nalso;
 	r->n++;
 	return 0;
 }

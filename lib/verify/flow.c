@@ -71,7 +71,25 @@ typedef struct work {
 	int call_conv;
 	struct vf_ctx *ctxs;       /* calling contexts: 0 = none */
 	size_t nctxs, capctxs;
+	/* the reporting pass's register uses of a producer (race_raw,
+	 * race_waw, lds_latency), held until the pass ends so that the uses of
+	 * one producer and counter become one finding (merge_uses) */
+	struct use *uses;
+	size_t nuses, capuses;
+	int defer;
 } work;
+
+/* A use of a producer's register before the producer completes, as the
+ * reporting pass found it: its finding's message is head, the fix, tail. */
+struct use {
+	int code, cnt, needed, have, write;
+	uint32_t at;
+	int64_t prod;
+	char reg[32];
+	char *head, *tail;
+};
+
+#define USE_TAG 0x80000000u /* a seen value naming a held use, not a finding */
 
 struct addr_ent {
 	int64_t a;
@@ -408,8 +426,8 @@ static void inst_text(const vf_prog *p, uint32_t i, char *out, size_t n)
 	out[len] = 0;
 }
 
-static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
-		 int needed, int have, const char *msg)
+static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
+		      int needed, int have, const char *msg, const int64_t *also, size_t nalso)
 {
 	const vf_prog *p = w->p;
 	const vf_inst *in = &p->insts[at];
@@ -426,7 +444,7 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 		uint64_t key = (uint64_t)code | ((uint64_t)at << 4) | ((uint64_t)(prod + 1) << 34);
 		uint32_t *v = hget(w->seen, key, 0, 0);
 		if (v) {
-			if (*v && vf_finding_tighten(w->r, *v - 1, needed, have, msg))
+			if (*v && !(*v & USE_TAG) && vf_finding_tighten(w->r, *v - 1, needed, have, msg))
 				w->rc = KW_ENOMEM;
 			return;
 		}
@@ -453,11 +471,287 @@ static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, 
 	fi.mnemonic_len = in->mnem_len;
 	fi.allow = in->allow;
 	fi.message = msg;
+	fi.also = also;
+	fi.nalso = nalso;
 	n0 = w->r->n;
 	if (vf_finding_add(w->r, &fi))
 		w->rc = KW_ENOMEM;
 	else if (slot_of && w->r->n > n0)
 		*slot_of = (uint32_t)w->r->n; /* its index + 1 */
+}
+
+static void emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
+		 int needed, int have, const char *msg)
+{
+	emit_full(w, code, at, reg, prod, cnt, needed, have, msg, NULL, 0);
+}
+
+/* The fix of a use (or of uses: the lines of those with a wait since the
+ * producer in la[0..na), of those without in lb[0..nb), ascending): the
+ * count n in the last wait before each, or a wait for it. */
+static void lines_text(char *out, size_t n, const uint32_t *l, size_t nl)
+{
+	size_t k = (size_t)snprintf(out, n, "line%s ", nl > 1 ? "s" : "");
+
+	for (size_t i = 0; i < nl && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "%s%u", i ? ", " : "", l[i]);
+}
+
+static void fix_text(work *w, char *out, size_t n, int c, int need, const uint32_t *la, size_t na,
+		     const uint32_t *lb, size_t nb)
+{
+	char a[512], b[512];
+
+	lines_text(a, sizeof(a), la, na);
+	lines_text(b, sizeof(b), lb, nb);
+	if (na && nb)
+		snprintf(out, n, "; fix: use %s(%d) in the last wait before %s and wait for %s(%d) before %s",
+			 cname(w, c), need, a, cname(w, c), need, b);
+	else if (na)
+		snprintf(out, n, "; fix: use %s(%d) in the last wait before %s", cname(w, c), need, a);
+	else
+		snprintf(out, n, "; fix: wait for %s(%d) before %s", cname(w, c), need, b);
+}
+
+static void use_message(work *w, const struct use *u, char *out, size_t n)
+{
+	char fix[160];
+	uint32_t l = w->p->insts[u->at].line;
+
+	fix_text(w, fix, sizeof(fix), u->cnt, u->needed, &l, u->have >= 0, &l, u->have < 0);
+	snprintf(out, n, "%s%s%s", u->head, fix, u->tail);
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* A use of prod's register [reg] at `at` (check): held during the
+ * reporting pass (the same use met again on another path or in another
+ * calling context keeps the smallest count), else reported at once. */
+static void emit_use(work *w, const struct use *u)
+{
+	char msg[2048];
+
+	if (!w->report || w->rc)
+		return;
+	if (w->seen) {
+		uint64_t key = (uint64_t)u->code | ((uint64_t)u->at << 4) | ((uint64_t)(u->prod + 1) << 34);
+		uint32_t *v = hget(w->seen, key, 0, 0);
+		if (v && (*v & USE_TAG)) {
+			struct use *h = &w->uses[*v & ~USE_TAG];
+			if (u->needed >= 0 && (h->needed < 0 || u->needed < h->needed)) {
+				char *hd = dup_str(u->head), *tl = dup_str(u->tail);
+				if (!hd || !tl) {
+					free(hd);
+					free(tl);
+					w->rc = KW_ENOMEM;
+					return;
+				}
+				free(h->head);
+				free(h->tail);
+				*h = *u;
+				h->head = hd;
+				h->tail = tl;
+			}
+			return;
+		}
+		if (!v && w->defer && w->nuses < w->r->max) {
+			struct use *h;
+			if (w->nuses == w->capuses) {
+				size_t nc = w->capuses ? w->capuses * 2 : 64;
+				struct use *g = realloc(w->uses, nc * sizeof(*g));
+				if (!g) {
+					w->rc = KW_ENOMEM;
+					return;
+				}
+				w->uses = g;
+				w->capuses = nc;
+			}
+			if (!hget(w->seen, key, 1, (uint32_t)w->nuses | USE_TAG)) {
+				w->rc = KW_ENOMEM;
+				return;
+			}
+			h = &w->uses[w->nuses++];
+			*h = *u;
+			h->head = dup_str(u->head);
+			h->tail = dup_str(u->tail);
+			if (!h->head || !h->tail)
+				w->rc = KW_ENOMEM;
+			return;
+		}
+	}
+	use_message(w, u, msg, sizeof(msg));
+	emit(w, u->code, u->at, u->reg, u->prod, u->cnt, u->needed, u->have, msg);
+}
+
+static void free_uses(work *w)
+{
+	for (size_t i = 0; i < w->nuses; i++) {
+		free(w->uses[i].head);
+		free(w->uses[i].tail);
+	}
+	free(w->uses);
+	w->uses = NULL;
+	w->nuses = w->capuses = 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ascending, without repeats: the new count */
+static size_t sort_unique(uint32_t *l, size_t n)
+{
+	size_t k = 0;
+
+	qsort(l, n, sizeof(*l), cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (!k || l[k - 1] != l[i])
+			l[k++] = l[i];
+	return k;
+}
+
+/* The held uses become findings, in the order they were found: the uses
+ * of one producer and counter (and code) that no suppression hides are one
+ * finding (one root cause: the producer and the wait its paths skip),
+ * reported at the use on the earliest line (the first a reader meets),
+ * with the smallest count any of them needs (its fix, in the last wait
+ * before each use, makes every one safe) and the other uses' lines. */
+static void merge_uses(work *w)
+{
+	size_t n = w->nuses;
+	uint32_t *grp = NULL, *size = NULL, *lead = NULL, *la = NULL, *lb = NULL, *also = NULL;
+	int *need = NULL;
+	uint8_t *hid = NULL;
+	int64_t *alsol = NULL;
+	struct hset gs;
+	const vf_prog *p = w->p;
+
+	struct hset *seen = w->seen;
+
+	memset(&gs, 0, sizeof(gs));
+	w->defer = 0;
+	if (!n || w->rc)
+		return;
+	w->seen = NULL; /* each held use is reported once, as it stands */
+	grp = malloc(n * sizeof(*grp));
+	size = calloc(n, sizeof(*size));
+	lead = malloc(n * sizeof(*lead));
+	need = malloc(n * sizeof(*need));
+	hid = malloc(n);
+	la = malloc(n * sizeof(*la));
+	lb = malloc(n * sizeof(*lb));
+	also = malloc(n * sizeof(*also));
+	alsol = malloc(n * sizeof(*alsol));
+	if (!grp || !size || !lead || !need || !hid || !la || !lb || !also || !alsol) {
+		w->rc = KW_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !w->rc; i++) {
+		const struct use *u = &w->uses[i];
+		vf_finding_in fi;
+		uint32_t *v;
+		memset(&fi, 0, sizeof(fi));
+		fi.code = u->code;
+		fi.line = p->insts[u->at].line;
+		fi.offset = p->addr ? p->addr[u->at] : -1;
+		fi.producer_line = u->prod >= 0 ? (int64_t)p->insts[u->prod].line : -1;
+		fi.producer_offset = u->prod >= 0 && p->addr ? p->addr[u->prod] : -1;
+		fi.counter = u->cnt >= 0 ? cname(w, u->cnt) : NULL;
+		fi.reg = u->reg;
+		if (p->nfuncs) {
+			fi.function = p->funcs[p->insts[u->at].func].name;
+			fi.function_len = p->funcs[p->insts[u->at].func].name_len;
+		}
+		fi.mnemonic = p->insts[u->at].tp;
+		fi.mnemonic_len = p->insts[u->at].mnem_len;
+		fi.allow = p->insts[u->at].allow;
+		hid[i] = (uint8_t)vf_finding_hidden(w->r, &fi);
+		grp[i] = (uint32_t)i;
+		if (hid[i])
+			continue;
+		v = hget(&gs, (uint64_t)u->code | ((uint64_t)(u->cnt & 15) << 4) | ((uint64_t)u->prod << 8), 1,
+			 (uint32_t)i);
+		if (!v) {
+			w->rc = KW_ENOMEM;
+			break;
+		}
+		grp[i] = *v;
+		if (*v == i) {
+			lead[i] = (uint32_t)i;
+			need[i] = u->needed;
+		} else {
+			const struct use *l = &w->uses[lead[*v]];
+			if (p->insts[u->at].line < p->insts[l->at].line ||
+			    (p->insts[u->at].line == p->insts[l->at].line && u->at < l->at))
+				lead[*v] = (uint32_t)i;
+			if (u->needed >= 0 && (need[*v] < 0 || u->needed < need[*v]))
+				need[*v] = u->needed;
+		}
+		size[*v]++;
+	}
+	for (size_t i = 0; i < n && !w->rc; i++) {
+		const struct use *u = &w->uses[i];
+		char msg[2048];
+		if (hid[i] || size[grp[i]] <= 1) {
+			/* hidden (vf_finding_add counts it suppressed), or alone */
+			use_message(w, u, msg, sizeof(msg));
+			emit(w, u->code, u->at, u->reg, u->prod, u->cnt, u->needed, u->have, msg);
+			continue;
+		}
+		if (grp[i] != i)
+			continue; /* in its group's finding */
+		{
+			const struct use *l = &w->uses[lead[i]];
+			uint32_t ll = p->insts[l->at].line;
+			size_t na = 0, nb = 0, nal = 0;
+			char fix[1200], al[600];
+			for (size_t j = i; j < n; j++) {
+				uint32_t lj;
+				if (hid[j] || grp[j] != i)
+					continue;
+				lj = p->insts[w->uses[j].at].line;
+				if (w->uses[j].have >= 0)
+					la[na++] = lj;
+				else
+					lb[nb++] = lj;
+				if (lj != ll)
+					also[nal++] = lj;
+			}
+			na = sort_unique(la, na);
+			nb = sort_unique(lb, nb);
+			nal = sort_unique(also, nal);
+			fix_text(w, fix, sizeof(fix), l->cnt, need[i], la, na, lb, nb);
+			lines_text(al, sizeof(al), also, nal);
+			snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", l->head, fix, l->tail,
+				 l->write ? "overwritten" : "read", al);
+			for (size_t j = 0; j < nal; j++)
+				alsol[j] = also[j];
+			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal);
+		}
+	}
+out:
+	w->seen = seen;
+	hfree(&gs);
+	free(grp);
+	free(size);
+	free(lead);
+	free(need);
+	free(hid);
+	free(la);
+	free(lb);
+	free(also);
+	free(alsol);
 }
 
 /* ---- waits ---- */
@@ -847,7 +1141,7 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 		uint32_t prod = w->prod[k][s];
 
 		if (!reported && w->report) {
-			char reg[32], msg[2048], m[64], pm[64], hv[48], extra[320], fix[128], path[800], ops[96];
+			char reg[32], msg[1024], m[64], pm[64], hv[48], extra[320], tail[1200], path[800], ops[96];
 			int c = w->isa->cls_cnt[k];
 			int code = write ? KW_VF_RACE_WAW : KW_VF_RACE_RAW;
 			/* in order: the last wait was reached with fewer younger ops
@@ -892,23 +1186,31 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 						 "add the wait",
 						 dist != UINT32_MAX ? dist : at - prod);
 			}
-			if (have >= 0)
-				snprintf(fix, sizeof(fix), "; fix: use %s(%d) in the last wait before line %u",
-					 cname(w, c), needed, w->p->insts[at].line);
-			else
-				snprintf(fix, sizeof(fix), "; fix: wait for %s(%d) before line %u", cname(w, c),
-					 needed, w->p->insts[at].line);
 			path_text(w, path, sizeof(path));
 			ops[0] = 0;
 			if (!w->isa->cls_ooo[k])
 				snprintf(ops, sizeof(ops), " (%d younger %s ops issued after it%s)", needed,
 					 cname(w, c), at_wait ? " when that wait is reached" : "");
-			snprintf(msg, sizeof(msg),
-				 "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s%s%s%s",
+			snprintf(msg, sizeof(msg), "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s%s%s",
 				 reg, write ? "overwritten" : "read", m, pm, w->p->insts[prod].line,
 				 write ? "still write it" : "be in flight", cname(w, c), needed, hv, ops,
-				 class_note(w, k), fix, path, extra);
-			emit(w, code, at, reg, prod, c, needed, have, msg);
+				 class_note(w, k));
+			snprintf(tail, sizeof(tail), "%s%s", path, extra);
+			{
+				struct use u;
+				memset(&u, 0, sizeof(u));
+				u.code = code;
+				u.cnt = c;
+				u.needed = needed;
+				u.have = have;
+				u.write = write;
+				u.at = at;
+				u.prod = prod;
+				snprintf(u.reg, sizeof(u.reg), "%s", reg);
+				u.head = msg;
+				u.tail = tail;
+				emit_use(w, &u);
+			}
 		}
 		reported = 1;
 		retire(w, prod);
@@ -1782,6 +2084,7 @@ static void work_free(work *w)
 	free(w->ctxs);
 	free(w->amap);
 	free(w->causes);
+	free_uses(w);
 	free(w);
 }
 
@@ -1999,6 +2302,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 		w->report = 1;
 		w->seen = &seen;
+		w->defer = 1;
 		if (!rc)
 			report_cfg(w, &g);
 		for (size_t i = 0; !rc && i < G.nn && !w->rc; i++) {
@@ -2035,6 +2339,8 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 			}
 		}
 		free(reached);
+		if (!rc && !w->rc)
+			merge_uses(w);
 		if (!rc && !w->rc)
 			report_redundant(w);
 		if (!rc && !w->rc)

@@ -46,6 +46,13 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 		bad |= add(o, "function", json_string(f->function));
 		bad |= add(o, "mnemonic", json_string(f->mnemonic));
 		bad |= add(o, "message", json_string(f->message));
+		if (f->n_also_lines) {
+			json_t *al = json_array();
+			bad |= !al;
+			for (size_t j = 0; !bad && j < f->n_also_lines; j++)
+				bad |= json_array_append_new(al, json_integer(f->also_lines[j]));
+			bad |= add(o, "also_lines", al);
+		}
 		bad |= json_array_append_new(fs, o);
 	}
 	for (int c = 0; !bad && c < KW_VF_CODE_COUNT; c++)

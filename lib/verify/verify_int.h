@@ -269,12 +269,17 @@ typedef struct vf_finding_in {
 	size_t function_len, mnemonic_len;
 	uint8_t allow;       /* the instruction's inline allow bits */
 	const char *message;
+	const int64_t *also; /* lines of the other uses it stands for (any order) */
+	size_t nalso;
 } vf_finding_in;
 
 int vf_result_new(kw_verify_result **out, const kw_verify_opts *o, kw_error *err);
 int vf_rules_parse(kw_verify_result *r, const char *text, kw_error *err);
 /* 0, or KW_ENOMEM. */
 int vf_finding_add(kw_verify_result *r, const vf_finding_in *in);
+/* 1 if vf_finding_add would count in as suppressed (an inline allow or a
+ * suppression rule), else 0. */
+int vf_finding_hidden(const kw_verify_result *r, const vf_finding_in *in);
 /* Finding i (added by vf_finding_add) met again on another path (partition
  * or calling context) that needs a smaller count: it takes that path's
  * count, wait and message, so its fix covers every path.  0, or KW_ENOMEM. */

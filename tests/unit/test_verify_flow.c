@@ -725,6 +725,86 @@ static void test_message_and_totals(void **state)
 	}
 }
 
+/* One finding per root cause: one load read on two paths (a relaxed wait
+ * on one, none on the other) is one finding at the earliest use, asking
+ * for the smallest count either needs, in a fix that covers both and names
+ * the other use; the fix applied, no race is left.  Two loads, two
+ * findings; a use an inline allow hides is counted suppressed and leaves
+ * the other alone. */
+#define TWO_PATHS(WAIT_A, READ_B, ALLOW_A, WAIT_B)                              \
+	"k:\n"                                                                  \
+	"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"  /* 2 */                \
+	"\tbuffer_load_dword v5, v2, s[4:7], 0 offen\n"  /* 3 */                \
+	"\ts_cmp_eq_u32 s12, 0\n"                                               \
+	"\ts_cbranch_scc1 .Lb\n"                                                \
+	"\ts_waitcnt vmcnt(" WAIT_A ")\n"                                       \
+	"\tv_mov_b32 v3, v1" ALLOW_A "\n"                 /* 7: needs vmcnt(1) */ \
+	"\ts_endpgm\n"                                                          \
+	".Lb:\n"                                                                \
+	"\tbuffer_load_dword v6, v2, s[4:7], 0 offen\n"                         \
+	WAIT_B                                                                  \
+	"\tv_mov_b32 v4, " READ_B "\n"                    /* 11 (12 with WAIT_B) */ \
+	"\ts_endpgm\n"
+
+static void test_one_per_root_cause(void **state)
+{
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+	kw_buf out = KW_BUF_INIT;
+	kw_error err = KW_ERROR_INIT;
+
+	(void)state;
+	/* one load, two uses on two paths: one finding */
+	r = run(TWO_PATHS("2", "v1", "", ""));
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->line, 7);
+	assert_int_equal(f->producer_line, 2);
+	assert_int_equal(f->needed, 1);
+	assert_int_equal(f->have, 2);
+	assert_int_equal(f->n_also_lines, 1);
+	assert_int_equal(f->also_lines[0], 11);
+	assert_non_null(strstr(f->message, "needs vmcnt(1), has vmcnt(2)"));
+	assert_non_null(strstr(f->message, "; fix: use vmcnt(1) in the last wait before line 7 and wait for "
+					   "vmcnt(1) before line 11"));
+	assert_non_null(strstr(f->message, "; also read at line 11"));
+	assert_int_equal(kw_verify_result_json(&out, r, &err), 0);
+	assert_non_null(strstr(out.p, "\"also_lines\": [\n    11\n   ]"));
+	kw_buf_free(&out);
+	kw_verify_result_free(r);
+	/* the fix applied to both: no race */
+	r = run(TWO_PATHS("1", "v1", "", "\ts_waitcnt vmcnt(1)\n"));
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+	/* ... to the reported use only: the other is still a race */
+	r = run(TWO_PATHS("1", "v1", "", ""));
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 1);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 11), 1);
+	assert_int_equal(first(r, KW_VF_RACE_RAW)->n_also_lines, 0);
+	kw_verify_result_free(r);
+	/* two loads (path b reads v5): two findings, neither naming the other */
+	r = run(TWO_PATHS("2", "v5", "", ""));
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 2);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 7), 1);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 11), 1);
+	for (size_t i = 0; i < kw_verify_result_count(r); i++) {
+		f = kw_verify_result_at(r, i);
+		assert_int_equal(f->n_also_lines, 0);
+		assert_null(strstr(f->message, "also read"));
+	}
+	kw_verify_result_free(r);
+	/* the use at line 7 allowed: counted suppressed, line 11 alone */
+	r = run(TWO_PATHS("2", "v1", " // kwgen-verify: allow race_raw", ""));
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 1);
+	assert_int_equal(kw_verify_result_suppressed(r), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->line, 11);
+	assert_int_equal(f->needed, 2);
+	assert_int_equal(f->n_also_lines, 0);
+	assert_non_null(strstr(f->message, "; fix: wait for vmcnt(2) before line 11"));
+	kw_verify_result_free(r);
+}
+
 /* Path-pruning and calls are deterministic: the same text gives the same
  * findings in the same order. */
 static void test_deterministic(void **state)
@@ -765,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_fix_counts_at_the_wait),
 		cmocka_unit_test(test_exec_branch),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_one_per_root_cause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,7 +144,13 @@ typedef struct kw_verify_opts {
 #define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /* A finding; its strings are owned by the result (valid until
- * kw_verify_result_free) and are printable ASCII. */
+ * kw_verify_result_free) and are printable ASCII.
+ *
+ * One finding per root cause: the uses (race_raw, race_waw, lds_latency)
+ * of one producer on one counter that are not suppressed are one finding,
+ * reported at the use on the earliest line, whose needed is the smallest
+ * any of them needs (so its fix makes every one safe) and whose
+ * also_lines name the others. */
 typedef struct kw_verify_finding {
 	int code;              /* kw_verify_code */
 	int severity;          /* kw_verify_severity */
@@ -161,6 +167,9 @@ typedef struct kw_verify_finding {
 	const char *function;  /* enclosing function/symbol name; "" = none */
 	const char *mnemonic;  /* mnemonic of the instruction at `line`; "" = none */
 	const char *message;   /* one sentence saying what is wrong and what to change */
+	const int64_t *also_lines; /* the other uses of the same producer and counter
+	                            * (lines, ascending) this finding stands for */
+	size_t n_also_lines;   /* 0 = none (also_lines NULL) */
 } kw_verify_finding;
 
 typedef struct kw_verify_stats {
