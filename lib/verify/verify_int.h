@@ -405,7 +405,7 @@ size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t 
 /* Forget every fact (an unknown callee). */
 void vf_facts_kill_all(vf_facts *F);
 
-/* ---- analysis (cfg.c, flow.c) ---- */
+/* ---- analysis (cfg.c, flow.c and its parts: flow_int.h) ---- */
 
 /* A pending write: register (or pseudo) slot, event class, number of
  * younger events of the class issued since (age), producing instruction. */

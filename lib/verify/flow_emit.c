@@ -1,0 +1,455 @@
+/* flow_emit.c - the data-flow's findings (flow_int.h): register and
+ * instruction text, a finding's fields from the instruction it is at, the
+ * register uses held during the reporting pass and merged into one finding
+ * per producer and counter, and the whole-program reports (branch targets
+ * outside the text, one `unsupported` per cause, redundant waits). */
+#include "verify/flow_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- findings ---- */
+
+const char *vf_fl_cname(work *w, int c)
+{
+	return c >= 0 && w->isa->cname[c] ? w->isa->cname[c] : "";
+}
+
+void vf_fl_reg_text(char *out, size_t n, uint16_t slot, uint8_t cnt)
+{
+	const char *pfx;
+	int base;
+
+	if (slot >= VF_SLOT_TTMP) {
+		pfx = "ttmp", base = VF_SLOT_TTMP;
+	} else if (slot >= VF_SLOT_S) {
+		pfx = "s", base = VF_SLOT_S;
+	} else if (slot >= VF_SLOT_A) {
+		pfx = "a", base = VF_SLOT_A;
+	} else {
+		pfx = "v", base = VF_SLOT_V;
+	}
+	if (cnt <= 1)
+		snprintf(out, n, "%s%d", pfx, slot - base);
+	else
+		snprintf(out, n, "%s[%d:%d]", pfx, slot - base, slot - base + cnt - 1);
+}
+
+void vf_fl_mnem(const vf_prog *p, uint32_t i, char *out, size_t n)
+{
+	const vf_inst *in = &p->insts[i];
+	size_t len = in->mnem_len < n - 1 ? in->mnem_len : n - 1;
+
+	memcpy(out, in->tp, len);
+	out[len] = 0;
+}
+
+void vf_fl_inst_text(const vf_prog *p, uint32_t i, char *out, size_t n)
+{
+	const vf_inst *in = &p->insts[i];
+	size_t len = in->text_len < n - 1 ? in->text_len : n - 1;
+
+	memcpy(out, in->tp, len);
+	out[len] = 0;
+}
+
+static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
+		      int needed, int have, const char *msg, const int64_t *also, size_t nalso)
+{
+	const vf_prog *p = w->p;
+	const vf_inst *in = &p->insts[at];
+	const vf_func *f = p->nfuncs ? &p->funcs[in->func] : NULL;
+	vf_finding_in fi;
+	uint32_t *slot_of = NULL;
+	size_t n0;
+
+	if (!w->report || w->rc)
+		return;
+	if (w->seen) {
+		/* the same block is analysed once per calling context and path
+		 * partition: one finding, with the smallest count any needs */
+		uint64_t key = (uint64_t)code | ((uint64_t)at << 4) | ((uint64_t)(prod + 1) << 34);
+		uint32_t *v = vf_fl_hget(w->seen, key, 0, 0);
+		if (v) {
+			if (*v && !(*v & USE_TAG) && vf_finding_tighten(w->r, *v - 1, needed, have, msg))
+				w->rc = KW_ENOMEM;
+			return;
+		}
+		v = vf_fl_hget(w->seen, key, 1, 0);
+		if (!v) {
+			w->rc = KW_ENOMEM;
+			return;
+		}
+		slot_of = v;
+	}
+	memset(&fi, 0, sizeof(fi));
+	fi.code = code;
+	fi.line = in->line;
+	fi.offset = p->addr ? p->addr[at] : -1;
+	fi.producer_line = prod >= 0 ? (int64_t)p->insts[prod].line : -1;
+	fi.producer_offset = prod >= 0 && p->addr ? p->addr[prod] : -1;
+	fi.needed = needed;
+	fi.have = have;
+	fi.counter = cnt >= 0 ? vf_fl_cname(w, cnt) : NULL;
+	fi.reg = reg;
+	fi.function = f ? f->name : NULL;
+	fi.function_len = f ? f->name_len : 0;
+	fi.mnemonic = in->tp;
+	fi.mnemonic_len = in->mnem_len;
+	fi.allow = in->allow;
+	fi.message = msg;
+	fi.also = also;
+	fi.nalso = nalso;
+	n0 = w->r->n;
+	if (vf_finding_add(w->r, &fi))
+		w->rc = KW_ENOMEM;
+	else if (slot_of && w->r->n > n0)
+		*slot_of = (uint32_t)w->r->n; /* its index + 1 */
+}
+
+void vf_fl_emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
+		int needed, int have, const char *msg)
+{
+	emit_full(w, code, at, reg, prod, cnt, needed, have, msg, NULL, 0);
+}
+
+/* The fix of a use (or of uses: the lines of those with a wait since the
+ * producer in la[0..na), of those without in lb[0..nb), ascending): the
+ * count n in the last wait before each, or a wait for it. */
+static void lines_text(char *out, size_t n, const uint32_t *l, size_t nl)
+{
+	size_t k = (size_t)snprintf(out, n, "line%s ", nl > 1 ? "s" : "");
+
+	for (size_t i = 0; i < nl && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "%s%u", i ? ", " : "", l[i]);
+}
+
+static void fix_text(work *w, char *out, size_t n, int c, int need, const uint32_t *la, size_t na,
+		     const uint32_t *lb, size_t nb)
+{
+	char a[512], b[512];
+
+	lines_text(a, sizeof(a), la, na);
+	lines_text(b, sizeof(b), lb, nb);
+	if (na && nb)
+		snprintf(out, n, "; fix: use %s(%d) in the last wait before %s and wait for %s(%d) before %s",
+			 vf_fl_cname(w, c), need, a, vf_fl_cname(w, c), need, b);
+	else if (na)
+		snprintf(out, n, "; fix: use %s(%d) in the last wait before %s", vf_fl_cname(w, c), need, a);
+	else
+		snprintf(out, n, "; fix: wait for %s(%d) before %s", vf_fl_cname(w, c), need, b);
+}
+
+static void use_message(work *w, const struct use *u, char *out, size_t n)
+{
+	char fix[160];
+	uint32_t l = w->p->insts[u->at].line;
+
+	fix_text(w, fix, sizeof(fix), u->cnt, u->needed, &l, u->have >= 0, &l, u->have < 0);
+	snprintf(out, n, "%s%s%s", u->head, fix, u->tail);
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* A use of prod's register [reg] at `at` (check): held during the
+ * reporting pass (the same use met again on another path or in another
+ * calling context keeps the smallest count), else reported at once. */
+void vf_fl_emit_use(work *w, const struct use *u)
+{
+	char msg[2048];
+
+	if (!w->report || w->rc)
+		return;
+	if (w->seen) {
+		uint64_t key = (uint64_t)u->code | ((uint64_t)u->at << 4) | ((uint64_t)(u->prod + 1) << 34);
+		uint32_t *v = vf_fl_hget(w->seen, key, 0, 0);
+		if (v && (*v & USE_TAG)) {
+			struct use *h = &w->uses[*v & ~USE_TAG];
+			if (u->needed >= 0 && (h->needed < 0 || u->needed < h->needed)) {
+				char *hd = dup_str(u->head), *tl = dup_str(u->tail);
+				if (!hd || !tl) {
+					free(hd);
+					free(tl);
+					w->rc = KW_ENOMEM;
+					return;
+				}
+				free(h->head);
+				free(h->tail);
+				*h = *u;
+				h->head = hd;
+				h->tail = tl;
+			}
+			return;
+		}
+		if (!v && w->defer && w->nuses < w->r->max) {
+			struct use *h;
+			if (w->nuses == w->capuses) {
+				size_t nc = w->capuses ? w->capuses * 2 : 64;
+				struct use *g = realloc(w->uses, nc * sizeof(*g));
+				if (!g) {
+					w->rc = KW_ENOMEM;
+					return;
+				}
+				w->uses = g;
+				w->capuses = nc;
+			}
+			if (!vf_fl_hget(w->seen, key, 1, (uint32_t)w->nuses | USE_TAG)) {
+				w->rc = KW_ENOMEM;
+				return;
+			}
+			h = &w->uses[w->nuses++];
+			*h = *u;
+			h->head = dup_str(u->head);
+			h->tail = dup_str(u->tail);
+			if (!h->head || !h->tail)
+				w->rc = KW_ENOMEM;
+			return;
+		}
+	}
+	use_message(w, u, msg, sizeof(msg));
+	vf_fl_emit(w, u->code, u->at, u->reg, u->prod, u->cnt, u->needed, u->have, msg);
+}
+
+void vf_fl_free_uses(work *w)
+{
+	for (size_t i = 0; i < w->nuses; i++) {
+		free(w->uses[i].head);
+		free(w->uses[i].tail);
+	}
+	free(w->uses);
+	w->uses = NULL;
+	w->nuses = w->capuses = 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ascending, without repeats: the new count */
+static size_t sort_unique(uint32_t *l, size_t n)
+{
+	size_t k = 0;
+
+	qsort(l, n, sizeof(*l), cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (!k || l[k - 1] != l[i])
+			l[k++] = l[i];
+	return k;
+}
+
+/* The held uses become findings, in the order they were found: the uses
+ * of one producer and counter (and code) that no suppression hides are one
+ * finding (one root cause: the producer and the wait its paths skip),
+ * reported at the use on the earliest line (the first a reader meets),
+ * with the smallest count any of them needs (its fix, in the last wait
+ * before each use, makes every one safe) and the other uses' lines. */
+void vf_fl_merge_uses(work *w)
+{
+	size_t n = w->nuses;
+	uint32_t *grp = NULL, *size = NULL, *lead = NULL, *la = NULL, *lb = NULL, *also = NULL;
+	int *need = NULL;
+	uint8_t *hid = NULL;
+	int64_t *alsol = NULL;
+	struct hset gs;
+	const vf_prog *p = w->p;
+
+	struct hset *seen = w->seen;
+
+	memset(&gs, 0, sizeof(gs));
+	w->defer = 0;
+	if (!n || w->rc)
+		return;
+	w->seen = NULL; /* each held use is reported once, as it stands */
+	grp = malloc(n * sizeof(*grp));
+	size = calloc(n, sizeof(*size));
+	lead = malloc(n * sizeof(*lead));
+	need = malloc(n * sizeof(*need));
+	hid = malloc(n);
+	la = malloc(n * sizeof(*la));
+	lb = malloc(n * sizeof(*lb));
+	also = malloc(n * sizeof(*also));
+	alsol = malloc(n * sizeof(*alsol));
+	if (!grp || !size || !lead || !need || !hid || !la || !lb || !also || !alsol) {
+		w->rc = KW_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !w->rc; i++) {
+		const struct use *u = &w->uses[i];
+		vf_finding_in fi;
+		uint32_t *v;
+		memset(&fi, 0, sizeof(fi));
+		fi.code = u->code;
+		fi.line = p->insts[u->at].line;
+		fi.offset = p->addr ? p->addr[u->at] : -1;
+		fi.producer_line = u->prod >= 0 ? (int64_t)p->insts[u->prod].line : -1;
+		fi.producer_offset = u->prod >= 0 && p->addr ? p->addr[u->prod] : -1;
+		fi.counter = u->cnt >= 0 ? vf_fl_cname(w, u->cnt) : NULL;
+		fi.reg = u->reg;
+		if (p->nfuncs) {
+			fi.function = p->funcs[p->insts[u->at].func].name;
+			fi.function_len = p->funcs[p->insts[u->at].func].name_len;
+		}
+		fi.mnemonic = p->insts[u->at].tp;
+		fi.mnemonic_len = p->insts[u->at].mnem_len;
+		fi.allow = p->insts[u->at].allow;
+		hid[i] = (uint8_t)vf_finding_hidden(w->r, &fi);
+		grp[i] = (uint32_t)i;
+		if (hid[i])
+			continue;
+		v = vf_fl_hget(&gs, (uint64_t)u->code | ((uint64_t)(u->cnt & 15) << 4) | ((uint64_t)u->prod << 8), 1,
+			 (uint32_t)i);
+		if (!v) {
+			w->rc = KW_ENOMEM;
+			break;
+		}
+		grp[i] = *v;
+		if (*v == i) {
+			lead[i] = (uint32_t)i;
+			need[i] = u->needed;
+		} else {
+			const struct use *l = &w->uses[lead[*v]];
+			if (p->insts[u->at].line < p->insts[l->at].line ||
+			    (p->insts[u->at].line == p->insts[l->at].line && u->at < l->at))
+				lead[*v] = (uint32_t)i;
+			if (u->needed >= 0 && (need[*v] < 0 || u->needed < need[*v]))
+				need[*v] = u->needed;
+		}
+		size[*v]++;
+	}
+	for (size_t i = 0; i < n && !w->rc; i++) {
+		const struct use *u = &w->uses[i];
+		char msg[2048];
+		if (hid[i] || size[grp[i]] <= 1) {
+			/* hidden (vf_finding_add counts it suppressed), or alone */
+			use_message(w, u, msg, sizeof(msg));
+			vf_fl_emit(w, u->code, u->at, u->reg, u->prod, u->cnt, u->needed, u->have, msg);
+			continue;
+		}
+		if (grp[i] != i)
+			continue; /* in its group's finding */
+		{
+			const struct use *l = &w->uses[lead[i]];
+			uint32_t ll = p->insts[l->at].line;
+			size_t na = 0, nb = 0, nal = 0;
+			char fix[1200], al[600];
+			for (size_t j = i; j < n; j++) {
+				uint32_t lj;
+				if (hid[j] || grp[j] != i)
+					continue;
+				lj = p->insts[w->uses[j].at].line;
+				if (w->uses[j].have >= 0)
+					la[na++] = lj;
+				else
+					lb[nb++] = lj;
+				if (lj != ll)
+					also[nal++] = lj;
+			}
+			na = sort_unique(la, na);
+			nb = sort_unique(lb, nb);
+			nal = sort_unique(also, nal);
+			fix_text(w, fix, sizeof(fix), l->cnt, need[i], la, na, lb, nb);
+			lines_text(al, sizeof(al), also, nal);
+			snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", l->head, fix, l->tail,
+				 l->write ? "overwritten" : "read", al);
+			for (size_t j = 0; j < nal; j++)
+				alsol[j] = also[j];
+			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal);
+		}
+	}
+out:
+	w->seen = seen;
+	vf_fl_hfree(&gs);
+	free(grp);
+	free(size);
+	free(lead);
+	free(need);
+	free(hid);
+	free(la);
+	free(lb);
+	free(also);
+	free(alsol);
+}
+
+void vf_fl_report_cfg(work *w, const vf_cfg *g)
+{
+	const vf_prog *p = w->p;
+
+	for (size_t b = 0; b < g->n; b++) {
+		const vf_inst *last = &p->insts[g->b[b].end - 1];
+		uint32_t at = g->b[b].end - 1;
+		char msg[256], text[96];
+
+		if ((last->kind == VF_I_BRANCH || last->kind == VF_I_CBRANCH) && last->aux >= p->ninst) {
+			vf_fl_inst_text(p, at, text, sizeof(text));
+			snprintf(msg, sizeof(msg),
+				 "branch target of `%s` is not in the text: that path is not followed", text);
+			vf_fl_emit(w, KW_VF_UNSUPPORTED, at, NULL, -1, -1, -1, -1, msg);
+		}
+	}
+}
+
+/* One `unsupported` per distinct cause (kind, register, function), at its
+ * first site, with the number of sites. */
+void vf_fl_report_causes(work *w)
+{
+	for (size_t i = 0; i < w->ncauses && !w->rc; i++) {
+		const struct cause *c = &w->causes[i];
+		char msg[512], text[96], more[64];
+		const char *what;
+
+		vf_fl_inst_text(w->p, c->first, text, sizeof(text));
+		switch (c->kind) {
+		case 1:
+			what = "call whose target is unknown: the callee is not analysed; assumed to follow "
+			       "the AMDGPU calling convention and wait for all its memory operations before "
+			       "it returns";
+			break;
+		case 2:
+			what = "indirect jump whose target is unknown: not followed";
+			break;
+		case 3:
+			what = "return from a subroutine to an address that is not known: not followed";
+			break;
+		case 4:
+			what = "jump or call to an address that is not the start of an instruction block: not "
+			       "followed";
+			break;
+		default:
+			what = "calls nested deeper than the analysis follows (16, or 65536 calling "
+			       "contexts): the callee is assumed to follow the AMDGPU calling convention";
+			break;
+		}
+		more[0] = 0;
+		if (c->count > 1)
+			snprintf(more, sizeof(more), " (and %u more sites with the same cause)", c->count - 1);
+		snprintf(msg, sizeof(msg), "`%s`: %s%s", text, what, more);
+		w->seen = NULL; /* causes are distinct by construction */
+		vf_fl_emit(w, KW_VF_UNSUPPORTED, c->first, NULL, -1, -1, -1, -1, msg);
+	}
+}
+
+void vf_fl_report_redundant(work *w)
+{
+	for (size_t at = 0; at < w->p->ninst && !w->rc; at++) {
+		char msg[256], text[128];
+		if (w->wseen[at] != 1)
+			continue;
+		vf_fl_inst_text(w->p, (uint32_t)at, text, sizeof(text));
+		snprintf(msg, sizeof(msg),
+			 "%s waits for nothing on every path to it (nothing it counts is in flight): "
+			 "remove it", text);
+		vf_fl_emit(w, KW_VF_REDUNDANT_WAIT, (uint32_t)at, NULL, -1, -1, -1, -1, msg);
+	}
+}
