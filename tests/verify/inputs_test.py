@@ -13,7 +13,10 @@
   - assembly whose instructions are `.long` words (as Tensile ships
     kernels) gives the findings of the code object assembled from it, at
     the same offsets; an inline `kwgen-verify: allow` on a `.long` line
-    works as on a text line.
+    works as on a text line;
+  - one load read too early on two paths is one finding (at the first
+    read, also_lines naming the other) in text, code object and `.long`
+    form, each in its own lines.
 Every kernel is written or assembled here (llvm-mc-22, ld.lld-22).
 
   inputs_test.py --kwgen build/kwgen
@@ -434,6 +437,73 @@ def long_inline_allow(a, tmp, R):
                 f".long {lw} {lraces}, text {tx}; want (exit, races, suppressed, totals line) {want}")
 
 
+# One load (line 2 of the body) read too early on two paths: one finding,
+# at the first read, naming the other (kwgen/verify.h, also_lines).
+TWO_READS = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.text
+.globl k
+.type k,@function
+k:
+  buffer_load_dword v1, v2, s[4:7], 0 offen
+  buffer_load_dword v5, v2, s[4:7], 0 offen
+  s_cmp_eq_u32 s12, 0
+  s_cbranch_scc1 .Lb
+  s_waitcnt vmcnt(2)
+  v_mov_b32 v3, v1
+  s_endpgm
+.Lb:
+  buffer_load_dword v6, v2, s[4:7], 0 offen
+  v_mov_b32 v4, v1
+  s_endpgm
+"""
+
+
+def long_merged(a, tmp, R):
+    """Two reads of one load on two paths are one finding in every form: in
+    the text, the code object and its `.long` words (one word a line, a
+    comment line between, so decoded and source lines differ), at the
+    first read, with also_lines and the lines the fix names in the form's
+    own lines."""
+    obj = os.path.join(tmp, "merged.o")
+    ok, why = assemble(TWO_READS, obj, tmp)
+    if not ok:
+        R.fail("one finding per load: assemble", why)
+        return
+    code = text_bytes(obj)[".text"]
+    first = {off: None for off in range(0, len(code), 4)}
+    lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", ".globl k", ".type k,@function", "k:"]
+    for off in range(0, len(code), 4):
+        lines.append("// word at 0x%x" % off)
+        lines.append("\t.long 0x%08X" % struct.unpack_from("<I", code, off))
+        first[off] = len(lines)
+    lw = os.path.join(tmp, "merged.long.s")
+    with open(lw, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    src = os.path.join(tmp, "merged.s")
+    with open(src, "w") as f:
+        f.write(TWO_READS)
+    tl = TWO_READS.split("\n")
+    reads = [i + 1 for i, l in enumerate(tl) if l.startswith("  v_mov_b32") and l.endswith(", v1")]
+    uses = {"text": reads}
+    for form, path in (("text", src), ("code object", obj), (".long words", lw)):
+        rc, fs, err = verify(a, path)
+        races = [f for f in fs or [] if f["code"] == "race_raw"]
+        f = races[0] if len(races) == 1 else {}
+        want = uses.get(form)
+        if form == ".long words":
+            # the source lines of the two reads' first words
+            want = [first.get(code.find(encode([r.strip()]))) for r in (tl[n - 1] for n in reads)]
+        ok = (rc == 1 and len(races) == 1 and f.get("producer_line") is not None
+              and len(f.get("also_lines") or []) == 1 and f["line"] < f["also_lines"][0]
+              and (want is None or [f["line"]] + f["also_lines"] == want)
+              and f.get("needed") == 1
+              and ("use vmcnt(1) in the last wait before line %d and wait for vmcnt(1) before line %d"
+                   % (f["line"], f["also_lines"][0])) in f.get("message", "")
+              and ("also read at line %d" % f["also_lines"][0]) in f.get("message", ""))
+        R.check(ok, f"one load read on two paths, {form}: one finding at the first read, also_lines naming the "
+                    "other, a fix for both", f"exit {rc}, {races}, {err.strip()[-200:]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -448,6 +518,7 @@ def main():
             linked(a, tmp, R)
             long_words(a, tmp, R)
             long_inline_allow(a, tmp, R)
+            long_merged(a, tmp, R)
             memory_bounds(a, tmp, R)
             repeat_directives(a, tmp, R)
             streamed(a, tmp, R)
