@@ -141,13 +141,33 @@ static void fix_text(work *w, char *out, size_t n, int c, int need, const uint32
 		snprintf(out, n, "; fix: wait for %s(%d) before %s", vf_fl_cname(w, c), need, b);
 }
 
+/* u's head: as check() made it, or (its text not held) the same without
+ * the ops counted and the class's note */
+static const char *use_head(work *w, const struct use *u, char *out, size_t n)
+{
+	char m[64], pm[64], hv[48];
+
+	if (u->head)
+		return u->head;
+	vf_fl_mnem(w->p, u->at, m, sizeof(m));
+	vf_fl_mnem(w->p, (uint32_t)u->prod, pm, sizeof(pm));
+	if (u->have >= 0)
+		snprintf(hv, sizeof(hv), "has %s(%d)", vf_fl_cname(w, u->cnt), u->have);
+	else
+		snprintf(hv, sizeof(hv), "has no wait on %s since it", vf_fl_cname(w, u->cnt));
+	snprintf(out, n, "%s %s by %s while %s (line %u) may %s: needs %s(%d), %s", u->reg,
+		 u->write ? "overwritten" : "read", m, pm, w->p->insts[u->prod].line,
+		 u->write ? "still write it" : "be in flight", vf_fl_cname(w, u->cnt), u->needed, hv);
+	return out;
+}
+
 static void use_message(work *w, const struct use *u, char *out, size_t n)
 {
-	char fix[160];
+	char fix[160], head[512];
 	uint32_t l = w->p->insts[u->at].line;
 
 	fix_text(w, fix, sizeof(fix), u->cnt, u->needed, &l, u->have >= 0, &l, u->have < 0);
-	snprintf(out, n, "%s%s%s", u->head, fix, u->tail);
+	snprintf(out, n, "%s%s%s", use_head(w, u, head, sizeof(head)), fix, u->tail ? u->tail : "");
 }
 
 static char *dup_str(const char *s)
@@ -175,10 +195,9 @@ void vf_fl_emit_use(work *w, const struct use *u)
 		if (v && (*v & USE_TAG)) {
 			struct use *h = &w->uses[*v & ~USE_TAG];
 			if (u->needed >= 0 && (h->needed < 0 || u->needed < h->needed)) {
-				char *hd = dup_str(u->head), *tl = dup_str(u->tail);
-				if (!hd || !tl) {
+				char *hd = NULL, *tl = NULL;
+				if (h->head && (!(hd = dup_str(u->head)) || !(tl = dup_str(u->tail)))) {
 					free(hd);
-					free(tl);
 					w->rc = KW_ENOMEM;
 					return;
 				}
@@ -190,7 +209,7 @@ void vf_fl_emit_use(work *w, const struct use *u)
 			}
 			return;
 		}
-		if (!v && w->defer && w->nuses < w->r->max) {
+		if (!v && w->defer) {
 			struct use *h;
 			if (w->nuses == w->capuses) {
 				size_t nc = w->capuses ? w->capuses * 2 : 64;
@@ -208,10 +227,17 @@ void vf_fl_emit_use(work *w, const struct use *u)
 			}
 			h = &w->uses[w->nuses++];
 			*h = *u;
-			h->head = dup_str(u->head);
-			h->tail = dup_str(u->tail);
-			if (!h->head || !h->tail)
-				w->rc = KW_ENOMEM;
+			h->head = h->tail = NULL;
+			/* every use is held, so that totals do not depend on
+			 * max_findings; the text of at most as many as are kept
+			 * (and some), so that memory does not grow past that */
+			if (w->ntext < w->r->max + 1024) {
+				w->ntext++;
+				h->head = dup_str(u->head);
+				h->tail = dup_str(u->tail);
+				if (!h->head || !h->tail)
+					w->rc = KW_ENOMEM;
+			}
 			return;
 		}
 	}
@@ -361,8 +387,9 @@ void vf_fl_merge_uses(work *w)
 			nal = sort_unique(also, nal);
 			fix_text(w, fix, sizeof(fix), l->cnt, need[i], la, na, lb, nb);
 			lines_text(al, sizeof(al), also, nal);
-			snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", l->head, fix, l->tail,
-				 l->write ? "overwritten" : "read", al);
+			char head[512];
+			snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", use_head(w, l, head, sizeof(head)), fix,
+				 l->tail ? l->tail : "", l->write ? "overwritten" : "read", al);
 			for (size_t j = 0; j < nal; j++)
 				alsol[j] = also[j];
 			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal);

@@ -64,11 +64,13 @@ typedef struct work {
 	 * one producer and counter become one finding (merge_uses) */
 	struct use *uses;
 	size_t nuses, capuses;
+	size_t ntext;              /* held uses with their text (at most r->max + 1024) */
 	int defer;
 } work;
 
 /* A use of a producer's register before the producer completes, as the
- * reporting pass found it: its finding's message is head, the fix, tail. */
+ * reporting pass found it: its finding's message is head, the fix, tail
+ * (head and tail NULL past the text held: a shorter head, no tail). */
 struct use {
 	int code, cnt, needed, have, write;
 	uint32_t at;

@@ -805,6 +805,58 @@ static void test_one_per_root_cause(void **state)
 	kw_verify_result_free(r);
 }
 
+/* Totals are exact whatever max_findings is: 1,100 loads each read too
+ * early (each its own finding, or hidden by an inline allow), then one load
+ * read on two paths (one finding), with 1 finding kept or all. */
+static void test_one_per_root_cause_totals(void **state)
+{
+	kw_error err = KW_ERROR_INIT;
+	const char *two = TWO_PATHS("2", "v1", "", "");
+
+	(void)state;
+	for (int hide = 0; hide < 2; hide++) {
+		kw_buf t = KW_BUF_INIT;
+		kw_buf_puts(&t, "k:\n");
+		for (int i = 0; i < 1100; i++)
+			kw_buf_puts(&t, hide ? "\tbuffer_load_dword v9, v2, s[4:7], 0 offen\n"
+					       "\tv_mov_b32 v8, v9 // kwgen-verify: allow race_raw\n"
+					     : "\tbuffer_load_dword v9, v2, s[4:7], 0 offen\n\tv_mov_b32 v8, v9\n");
+		kw_buf_puts(&t, two + 3); /* without its "k:" line */
+		assert_false(t.oom);
+		for (size_t max = 1; max <= 100000; max *= 100000) {
+			kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+			kw_verify_result *r = NULL;
+			const kw_verify_finding *f;
+			o.isa = "gfx942";
+			o.max_findings = max;
+			assert_int_equal(kw_verify_text(&r, t.p, t.len, &o, &err), 0);
+			assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), hide ? 1 : 1101);
+			assert_int_equal(kw_verify_result_suppressed(r), hide ? 1100 : 0);
+			assert_int_equal(kw_verify_result_count(r), max == 1 ? 1 : hide ? 1 : 1101);
+			f = kw_verify_result_at(r, kw_verify_result_count(r) - 1);
+			if (hide || max > 1) {
+				assert_int_equal(f->code, KW_VF_RACE_RAW);
+				assert_int_equal(f->line, 2 * 1100 + 7);
+				assert_int_equal(f->n_also_lines, 1);
+				assert_int_equal(f->also_lines[0], 2 * 1100 + 11);
+				assert_int_equal(f->needed, 1);
+				assert_non_null(strstr(f->message, "; fix: use vmcnt(1) in the last wait before line 2207 "
+								    "and wait for vmcnt(1) before line 2211"));
+			}
+			/* past the text held (of max_findings + 1024 uses), the
+			 * head is made again without the ops counted */
+			if (hide && max == 1)
+				assert_non_null(strstr(f->message, "v1 read by v_mov_b32 while buffer_load_dword "
+								    "(line 2202) may be in flight: needs vmcnt(1), "
+								    "has vmcnt(2); fix: use vmcnt(1)"));
+			else if (hide)
+				assert_non_null(strstr(f->message, "has vmcnt(2) (1 younger vmcnt ops issued after it)"));
+			kw_verify_result_free(r);
+		}
+		kw_buf_free(&t);
+	}
+}
+
 /* Path-pruning and calls are deterministic: the same text gives the same
  * findings in the same order. */
 static void test_deterministic(void **state)
@@ -846,6 +898,7 @@ int main(void)
 		cmocka_unit_test(test_exec_branch),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_one_per_root_cause),
+		cmocka_unit_test(test_one_per_root_cause_totals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
