@@ -160,7 +160,7 @@ typedef struct kw_verify_finding {
 	int64_t producer_offset; /* its address (objdump form); -1 otherwise */
 	int needed;            /* count that would make the use safe in the last wait since the
 	                        * producer (or before the use when none): the smallest any path
-	                        * to the use needs; -1 = none */
+	                        * to the use (and any use in also_lines) needs; -1 = none */
 	int have;              /* count waited for on the worst path; -1 = no wait on that counter */
 	const char *counter;   /* "lgkmcnt", "loadcnt", ...; "" = none */
 	const char *reg;       /* register as written ("v[34:35]"); "" = none */
