@@ -275,6 +275,50 @@ static size_t sort_unique(uint32_t *l, size_t n)
 	return k;
 }
 
+/* The path of use u ("on the paths where ..."; "" when none is held). */
+static void use_path(const struct use *u, char *out, size_t n)
+{
+	size_t k = u->tail ? u->plen : 0;
+	const char *s = u->tail;
+
+	if (k >= 2 && s[0] == ';' && s[1] == ' ')
+		s += 2, k -= 2;
+	snprintf(out, n, "%.*s", (int)k, k ? s : "");
+}
+
+/* The other uses of group g (lines l[0..nl), ascending): "line 11 on the
+ * paths where s12 == 0 (...), and at line 14 ..." for the first three
+ * whose path is known, the rest as "lines 20, 31"; without any path just
+ * "lines 11, 14". */
+#define ALSO_PATHS 3
+static void also_text(work *w, char *out, size_t n, size_t g, const uint32_t *grp, const uint8_t *hid,
+		      const uint32_t *l, size_t nl)
+{
+	char path[ALSO_PATHS][800];
+	size_t k = 0, np = nl < ALSO_PATHS ? nl : ALSO_PATHS, any = 0;
+
+	for (size_t a = 0; a < np; a++) {
+		path[a][0] = 0;
+		for (size_t j = g; j < w->nuses && !path[a][0]; j++)
+			if (!hid[j] && grp[j] == g && w->p->insts[w->uses[j].at].line == l[a])
+				use_path(&w->uses[j], path[a], sizeof(path[a]));
+		any |= path[a][0] != 0;
+	}
+	if (!any) {
+		lines_text(out, n, l, nl);
+		return;
+	}
+	out[0] = 0;
+	for (size_t a = 0; a < np && k < n; a++)
+		k += (size_t)snprintf(out + k, n - k, "%sline %u%s%s", a ? ", and at " : "", l[a],
+				      path[a][0] ? " " : "", path[a]);
+	if (nl > np && k < n) {
+		k += (size_t)snprintf(out + k, n - k, ", and at ");
+		if (k < n)
+			lines_text(out + k, n - k, l + np, nl - np);
+	}
+}
+
 /* The held uses become findings, in the order they were found: the uses
  * of one producer and counter (and code) that no suppression hides are one
  * finding (one root cause: the producer and the wait its paths skip),
@@ -369,7 +413,7 @@ void vf_fl_merge_uses(work *w)
 			const struct use *l = &w->uses[lead[i]];
 			uint32_t ll = p->insts[l->at].line;
 			size_t na = 0, nb = 0, nal = 0;
-			char fix[1200], al[600];
+			char fix[1200], al[1400];
 			for (size_t j = i; j < n; j++) {
 				uint32_t lj;
 				if (hid[j] || grp[j] != i)
@@ -386,7 +430,7 @@ void vf_fl_merge_uses(work *w)
 			nb = sort_unique(lb, nb);
 			nal = sort_unique(also, nal);
 			fix_text(w, fix, sizeof(fix), l->cnt, need[i], la, na, lb, nb);
-			lines_text(al, sizeof(al), also, nal);
+			also_text(w, al, sizeof(al), i, grp, hid, also, nal);
 			char head[512];
 			snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", use_head(w, l, head, sizeof(head)), fix,
 				 l->tail ? l->tail : "", l->write ? "overwritten" : "read", al);

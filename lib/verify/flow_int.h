@@ -77,6 +77,7 @@ struct use {
 	int64_t prod;
 	char reg[32];
 	char *head, *tail;
+	size_t plen;               /* tail's first plen bytes: the path ("; on the paths ...") */
 };
 
 #define USE_TAG 0x80000000u /* a seen value naming a held use, not a finding */

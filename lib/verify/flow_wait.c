@@ -308,6 +308,7 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 				snprintf(u.reg, sizeof(u.reg), "%s", reg);
 				u.head = msg;
 				u.tail = tail;
+				u.plen = strlen(path) < strlen(tail) ? strlen(path) : strlen(tail);
 				vf_fl_emit_use(w, &u);
 			}
 		}
