@@ -432,8 +432,11 @@ void vf_fl_merge_uses(work *w)
 			fix_text(w, fix, sizeof(fix), l->cnt, need[i], la, na, lb, nb);
 			also_text(w, al, sizeof(al), i, grp, hid, also, nal);
 			char head[512];
-			snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", use_head(w, l, head, sizeof(head)), fix,
-				 l->tail ? l->tail : "", l->write ? "overwritten" : "read", al);
+			/* a message past 2 KiB is cut there (the texts are bounded) */
+			if (snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", use_head(w, l, head, sizeof(head)),
+				     fix, l->tail ? l->tail : "", l->write ? "overwritten" : "read",
+				     al) >= (int)sizeof(msg))
+				msg[sizeof(msg) - 1] = 0;
 			for (size_t j = 0; j < nal; j++)
 				alsol[j] = also[j];
 			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal);
