@@ -148,12 +148,14 @@ class Daemon:
     def stop(self, sig=signal.SIGTERM, timeout=30):
         self.proc.send_signal(sig)
         rc = self.proc.wait(timeout=timeout)
-        if rc < 0:
-            # killed by a signal at shutdown (an abort or a crash): say so
-            # with the end of its stderr, whatever the caller asserts
+        if rc != 0:
+            # killed by a signal at shutdown (an abort or a crash) or a
+            # non-zero exit: say so with the end of its stderr, whatever
+            # the caller asserts
             self.wait_log()
-            print("note: kwgend exited on signal %d after %s; its stderr ends:\n%s"
-                  % (-rc, signal.Signals(sig).name, "".join(self.log)[-2000:]), flush=True)
+            how = "on signal %d" % -rc if rc < 0 else "with status %d" % rc
+            print("note: kwgend exited %s after %s; its stderr ends:\n%s"
+                  % (how, signal.Signals(sig).name, "".join(self.log)[-2000:]), flush=True)
         return rc
 
     def kill9(self):
