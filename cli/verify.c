@@ -53,7 +53,7 @@ static void verify_usage(FILE *f)
 	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
 	      "  --max-instructions N  most instructions one file may hold (default\n"
 	      "                      16777216, kwgend's default for POST /v1/verify)\n"
-	      "  --max-work N        data-flow steps (default 64 per instruction plus 1M)\n"
+	      "  --max-work N        data-flow steps (default 256 per instruction plus 1M)\n"
 	      "  --max-findings N    findings listed (default 100000; totals stay exact)\n"
 	      "  --max-memory N      bytes one file's verification may hold (decoded\n"
 	      "                      text, macro expansions, instructions; default 16 x\n"

@@ -134,7 +134,7 @@ static void usage(FILE *f)
 		"                         \"limit\" (default 16777216)\n"
 		"  --max-verify-work N    most data-flow steps (instructions visited over\n"
 		"                         all fixed-point passes) of one verification, else\n"
-		"                         422 \"limit\" (default 0 = 64 per instruction plus 1M)\n"
+		"                         422 \"limit\" (default 0 = 256 per instruction plus 1M)\n"
 		"  --max-verify-memory N  bytes one verification may hold (decoded text,\n"
 		"                         macro expansions, instructions), else 422 \"limit\"\n"
 		"                         naming the bound (default 0 = 16 x the body +\n"

@@ -102,7 +102,7 @@ typedef struct kw_verify_opts {
 	 * without one (objdump form) then fails with KW_EINVAL. */
 	const char *isa;
 	/* Bounds; 0 = the default.  max_instructions (default 64M) and
-	 * max_work (default 64 x instructions + 1M: block transfers counted in
+	 * max_work (default 256 x instructions + 1M: block transfers counted in
 	 * instructions, over all fixed-point passes) end with KW_ELIMIT and a
 	 * message naming the bound; they never hang. */
 	size_t max_instructions;
