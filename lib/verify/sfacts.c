@@ -35,7 +35,7 @@ static void full(vf_sfact *f, int reg)
 
 static int informative(const vf_sfact *f)
 {
-	return f->nset || f->rel || f->nexcl || f->ulo || f->uhi != UMAX || f->slo != INT32_MIN ||
+	return f->nset || f->rel || f->nexcl || f->atom || f->ulo || f->uhi != UMAX || f->slo != INT32_MIN ||
 	       f->shi != INT32_MAX;
 }
 
@@ -355,6 +355,7 @@ static int join_fact(vf_sfact *out, const vf_sfact *a, const vf_sfact *b)
 	}
 	out->tested = a->tested && b->tested;
 	out->why = a->why == b->why ? a->why : 0;
+	out->atom = a->atom == b->atom ? a->atom : 0;
 	return informative(out);
 }
 
@@ -363,7 +364,7 @@ static int same_fact(const vf_sfact *a, const vf_sfact *b)
 	return a->nset == b->nset && a->nexcl == b->nexcl &&
 	       !memcmp(a->excl, b->excl, a->nexcl * sizeof(a->excl[0])) && a->rel == b->rel && a->base == b->base && a->c == b->c &&
 	       a->ulo == b->ulo && a->uhi == b->uhi && a->slo == b->slo && a->shi == b->shi &&
-	       a->tested == b->tested && !memcmp(a->set, b->set, a->nset * sizeof(a->set[0]));
+	       a->tested == b->tested && a->atom == b->atom && !memcmp(a->set, b->set, a->nset * sizeof(a->set[0]));
 }
 
 int vf_sfacts_join(vf_sfacts *in, const vf_sfacts *o, int widen)
@@ -654,8 +655,135 @@ static int intersect(vf_sfact *x, const vf_sfact *y)
 	return normalize(x);
 }
 
+/* b + c (mod 2^32) >= L: narrow bf, the fact of b (a counter atomic's
+ * result r <= b + c was found >= L).  The b it rules out are the L values
+ * E = {-c, ..., L - 1 - c} (mod 2^32): cut from an end of bf's interval,
+ * or held as excluded values when there is room, else kept (sound: a
+ * fact only over-approximates).  0 if nothing is left. */
+static int le_base(vf_sfact *bf, uint32_t L, uint32_t c)
+{
+	uint32_t e0 = 0u - c, e1 = L - 1u - c;
+
+	if (!L)
+		return 1;
+	if (bf->nset) {
+		uint8_t k = 0;
+		for (uint8_t i = 0; i < bf->nset; i++)
+			if ((uint32_t)(bf->set[i] - e0) > L - 1u)
+				bf->set[k++] = bf->set[i];
+		bf->nset = k;
+		if (!k)
+			return 0;
+	}
+	if ((uint64_t)e0 + L - 1u > UMAX) {
+		/* E wraps: b in [e1 + 1, e0 - 1] */
+		if (e1 + 1u > bf->ulo)
+			bf->ulo = e1 + 1u;
+		if (e0 - 1u < bf->uhi)
+			bf->uhi = e0 - 1u;
+	} else if (e0 <= bf->ulo && e1 >= bf->ulo) {
+		if (e1 == UMAX)
+			return 0;
+		bf->ulo = e1 + 1u;
+	} else if (e1 >= bf->uhi && e0 <= bf->uhi) {
+		bf->uhi = e0 - 1u; /* e0 > ulo >= 0 here */
+	} else if (e0 > bf->ulo && e1 < bf->uhi && !bf->nset && L <= (uint32_t)(VF_EXCLK - bf->nexcl)) {
+		for (uint32_t v = e0;; v++) {
+			int have = 0;
+			for (uint8_t i = 0; i < bf->nexcl; i++)
+				have |= bf->excl[i] == v;
+			if (!have)
+				bf->excl[bf->nexcl++] = v;
+			if (v == e1)
+				break;
+		}
+	}
+	return normalize(bf);
+}
+
+/* Narrow bf, the fact of the base of x's relation, by x.  0 on contradiction. */
+static int from_related(vf_sfact *bf, const vf_sfact *x)
+{
+	vf_sfact back;
+
+	switch (x->rel) {
+	case VF_REL_ADD:
+		add_const(&back, x, bf->reg, (uint32_t)(0u - x->c));
+		return intersect(bf, &back);
+	case VF_REL_SHR: {
+		uint64_t lo = x->c < 32 ? (uint64_t)x->ulo << x->c : 0;
+		uint64_t hi = x->c < 32 ? ((uint64_t)x->uhi << x->c) | ((1ull << x->c) - 1) : UMAX;
+		full(&back, bf->reg);
+		if (lo > UMAX)
+			return 0;
+		back.ulo = (uint32_t)lo;
+		back.uhi = hi > UMAX ? UMAX : (uint32_t)hi;
+		return intersect(bf, &back);
+	}
+	case VF_REL_LE:
+		return le_base(bf, x->ulo, x->c);
+	default:
+		return 1;
+	}
+}
+
+/* Narrow qf, a fact related to a base whose fact is bf.  0 on contradiction. */
+static int from_base(vf_sfact *qf, const vf_sfact *bf)
+{
+	vf_sfact d;
+
+	switch (qf->rel) {
+	case VF_REL_ADD:
+		add_const(&d, bf, qf->reg, qf->c);
+		break;
+	case VF_REL_SHR:
+		shr_const(&d, bf, qf->reg, qf->c);
+		break;
+	case VF_REL_LE: {
+		/* qf <= base + c: at most the largest value base + c takes */
+		uint32_t hi;
+		add_const(&d, bf, qf->reg, qf->c);
+		hi = d.uhi;
+		full(&d, qf->reg);
+		d.uhi = hi;
+		if (!normalize(&d))
+			return 0;
+		break;
+	}
+	default:
+		return 1;
+	}
+	return intersect(qf, &d);
+}
+
+/* Carry bf (the new fact of b) to the registers related to b, but skip;
+ * only_le: only to counter atomics' results (VF_REL_LE).  0 on
+ * contradiction. */
+static int to_related(vf_facts *F, int b, const vf_sfact *bf, int skip, int only_le)
+{
+	if (!((F->basem[b >> 6] >> (b & 63)) & 1))
+		return 1;
+	for (int q = 0; q < VF_NSGPR; q++) {
+		vf_sfact qf;
+		if (!F->has[q] || q == b || q == skip || !F->f[q].rel || F->f[q].base != b ||
+		    (only_le && F->f[q].rel != VF_REL_LE))
+			continue;
+		qf = F->f[q];
+		if (!from_base(&qf, bf))
+			return 0;
+		if (qf.rel == VF_REL_LE && same_fact(&qf, &F->f[q]))
+			continue;
+		qf.tested = 1;
+		qf.why = F->why;
+		F->f[q] = qf;
+	}
+	return 1;
+}
+
 /* Narrow register r to fact nf and carry it to the registers related to r
- * (one step each way).  0 on contradiction. */
+ * and to r's base (one step each way), and from r's base on to the
+ * counter atomics' results related to it (s5 == s50 - 1 tested gives s50,
+ * and s50 bounds s51 <= s50 - 1).  0 on contradiction. */
 static int refine(vf_facts *F, int r, vf_sfact *nf)
 {
 	if (r < 0 || r >= VF_NSGPR)
@@ -667,47 +795,27 @@ static int refine(vf_facts *F, int r, vf_sfact *nf)
 	F->has[r] = 1;
 	if (nf->rel && nf->base < VF_NSGPR && nf->base != r) {
 		int b = nf->base;
-		vf_sfact bf, back;
+		vf_sfact bf, old;
 		if (F->has[b])
 			bf = F->f[b];
 		else
 			full(&bf, b);
-		if (nf->rel == VF_REL_ADD) {
-			add_const(&back, nf, b, (uint32_t)(0u - nf->c));
-		} else {
-			uint64_t lo = nf->c < 32 ? (uint64_t)nf->ulo << nf->c : 0;
-			uint64_t hi = nf->c < 32 ? ((uint64_t)nf->uhi << nf->c) | ((1ull << nf->c) - 1) : UMAX;
-			full(&back, b);
-			if (lo > UMAX)
+		old = bf;
+		if (!from_related(&bf, nf))
+			return 0;
+		/* a bound that says nothing new is no test of the base */
+		if (!(nf->rel == VF_REL_LE && same_fact(&bf, &old))) {
+			bf.reg = (uint8_t)b;
+			bf.tested = 1;
+			bf.why = F->why;
+			F->f[b] = bf;
+			note_base(F, &bf);
+			F->has[b] = 1;
+			if (!to_related(F, b, &bf, r, 1))
 				return 0;
-			back.ulo = (uint32_t)lo;
-			back.uhi = hi > UMAX ? UMAX : (uint32_t)hi;
 		}
-		if (!intersect(&bf, &back))
-			return 0;
-		bf.reg = (uint8_t)b;
-		bf.tested = 1;
-		bf.why = F->why;
-		F->f[b] = bf;
-		note_base(F, &bf);
-		F->has[b] = 1;
 	}
-	for (int q = 0; q < VF_NSGPR; q++) {
-		vf_sfact qf, d;
-		if (!F->has[q] || q == r || !F->f[q].rel || F->f[q].base != r)
-			continue;
-		qf = F->f[q];
-		if (qf.rel == VF_REL_ADD)
-			add_const(&d, nf, q, qf.c);
-		else
-			shr_const(&d, nf, q, qf.c);
-		if (!intersect(&qf, &d))
-			return 0;
-		qf.tested = 1;
-		qf.why = F->why;
-		F->f[q] = qf;
-	}
-	return 1;
+	return to_related(F, r, nf, -1, 0);
 }
 
 int vf_facts_scc(const vf_facts *F)
@@ -886,6 +994,28 @@ size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t 
 		if (q + 1 < n)
 			q += describe_branch(why, p, buf + q, n - q);
 	}
+	/* a tested value a counter atomic returned: what it hangs on, once */
+	for (int r = 0; r < VF_NSGPR && p && q + 1 < n; r++) {
+		uint32_t at;
+		const vf_inst *in;
+		char note[320];
+		int k;
+		if (!F->has[r] || !F->f[r].tested || !F->f[r].atom || F->f[r].atom > p->ninst)
+			continue;
+		at = F->f[r].atom - 1;
+		in = &p->insts[at];
+		if (p->assume_atomic_counters)
+			k = snprintf(note, sizeof(note), "; s%d is the value %.*s at line %u returned, assumed in [0, its data]",
+				     r, (int)(in->mnem_len < 40 ? in->mnem_len : 40), in->tp, in->line);
+		else
+			k = snprintf(note, sizeof(note),
+				     "; s%d is the value %.*s at line %u returned: --assume-atomic-counters bounds it by "
+				     "the atomic's data when the counter follows Tensile's synchronizer protocol",
+				     r, (int)(in->mnem_len < 40 ? in->mnem_len : 40), in->tp, in->line);
+		if (k > 0 && q + (size_t)k < n)
+			q += (size_t)snprintf(buf + q, n - q, "%s", note);
+		break;
+	}
 	if (q >= n)
 		q = n - 1;
 	return q;
@@ -1033,6 +1163,16 @@ static int names_vcc(const char *t, size_t n)
 	for (size_t i = 0; i + 3 <= n; i++)
 		if (t[i] == 'v' && t[i + 1] == 'c' && t[i + 2] == 'c' && !(i + 3 < n && t[i + 3] == 'z') &&
 		    !(i + 4 < n && t[i + 3] == 'n' && t[i + 4] == 'z'))
+			return 1;
+	return 0;
+}
+
+/* [s, e) has the word glc (an SMEM atomic that returns its old value). */
+static int has_glc(const char *s, const char *e)
+{
+	for (const char *t = s; t + 3 <= e; t++)
+		if (!memcmp(t, "glc", 3) && (t == s || t[-1] == ' ' || t[-1] == '\t' || t[-1] == ',') &&
+		    (t + 3 == e || t[3] == ' ' || t[3] == '\t' || t[3] == ','))
 			return 1;
 	return 0;
 }
@@ -1225,6 +1365,19 @@ static void decode_one(const vf_prog *p, uint32_t at, vf_sop *o)
 	}
 	if (nop < 2 || op[0].kind != 1 || op[0].n != 1)
 		return;
+	if ((eqm(m, mn, "s_atomic_dec") || eqm(m, mn, "s_atomic_inc") || eqm(m, mn, "s_buffer_atomic_dec") ||
+	     eqm(m, mn, "s_buffer_atomic_inc")) &&
+	    op[0].reg < VF_NSGPR && has_glc(m + mn, e)) {
+		/* returns the memory word's old value into op[0] (read first:
+		 * it is the data) */
+		o->atom = at + 1;
+		if (p->assume_atomic_counters) {
+			o->op = VF_S_ATOMIC;
+			o->d = o->a = (int16_t)op[0].reg;
+			o->dn = o->ak = 1;
+		}
+		return;
+	}
 	o->d = (int16_t)op[0].reg;
 	o->dn = 1;
 	if (eqm(m, mn, "s_mov_b32") || eqm(m, mn, "s_movk_i32")) {
@@ -1519,6 +1672,12 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 			if (o->kill[k] >= 0)
 				for (int i = 0; i < (o->killn ? o->killn : 1); i++)
 					kill_reg(F, o->kill[k] + i);
+		if (o->atom && o->kill[0] >= 0 && o->kill[0] < VF_NSGPR) {
+			/* unknown, but a finding whose path tests it says whose it is */
+			full(&r, o->kill[0]);
+			r.atom = o->atom;
+			put(F, &r);
+		}
 		if (!o->keepscc)
 			memset(&F->scc, 0, sizeof(F->scc));
 		return;
@@ -1527,6 +1686,25 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 	src_fact(F, o->b, o->bk, o->ib, &b);
 	full(&r, d);
 	switch (o->op) {
+	case VF_S_ATOMIC: {
+		/* d = the counter's old value, in [0, data] where data = a (the
+		 * SGPR before the write): unsigned, at most data's largest
+		 * value, and related to data's base (s51 = s50 - 1 as data:
+		 * result <= s50 - 1 mod 2^32) */
+		vf_sfact x = a;
+		full(&r, d);
+		r.uhi = x.uhi;
+		r.atom = o->atom;
+		if (x.rel == VF_REL_ADD && x.base != d)
+			r.rel = VF_REL_LE, r.base = x.base, r.c = x.c;
+		else if (o->a != d)
+			r.rel = VF_REL_LE, r.base = (uint8_t)o->a, r.c = 0;
+		normalize(&r);
+		kill_reg(F, d);
+		put(F, &r);
+		memset(&F->scc, 0, sizeof(F->scc));
+		return;
+	}
 	case VF_S_MOV:
 		r = a;
 		r.reg = (uint8_t)d;
@@ -1621,7 +1799,8 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 			if (reg == d) {
 				/* d = d + c: relations on d shift, d keeps its base */
 				for (int q = 0; q < VF_NSGPR; q++)
-					if (F->has[q] && q != d && F->f[q].rel == VF_REL_ADD && F->f[q].base == d)
+					if (F->has[q] && q != d && (F->f[q].rel == VF_REL_ADD || F->f[q].rel == VF_REL_LE) &&
+					    F->f[q].base == d)
 						F->f[q].c -= c;
 					else if (F->has[q] && q != d && F->f[q].rel == VF_REL_SHR && F->f[q].base == d)
 						F->f[q].rel = 0;
