@@ -240,6 +240,31 @@ static void test_message(void **state)
 	kw_verify_result_free(r);
 }
 
+/* A verification as it streams in (code objects, .long words) takes the
+ * option too. */
+static void test_stream(void **state)
+{
+	static const char text[] = GSU(SUB1, DEC, IS1, S5IS0);
+
+	(void)state;
+	for (int assume = 0; assume < 2; assume++) {
+		kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+		kw_verify_stream *st = NULL;
+		kw_verify_result *r = NULL;
+		kw_error err = KW_ERROR_INIT;
+
+		o.isa = "gfx942";
+		o.assume_atomic_counters = assume;
+		assert_int_equal(kw_verify_stream_new(&st, &o, &err), 0);
+		assert_int_equal(kw_verify_stream_feed(st, text, strlen(text), &err), 0);
+		if (kw_verify_stream_finish(st, &r, &err))
+			fail_msg("kw_verify_stream_finish: %s", err.message);
+		assert_int_equal(races(r), assume ? 0 : 1);
+		kw_verify_result_free(r);
+		kw_verify_stream_free(st);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_base_first),
 		cmocka_unit_test(test_message),
+		cmocka_unit_test(test_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
