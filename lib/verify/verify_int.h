@@ -289,7 +289,8 @@ size_t vf_default_memory(size_t len);
 void vf_prog_free(vf_prog *p);
 
 
-/* ---- scalar register facts along a path (sfacts.c) ----
+/* ---- scalar register facts along a path (sfacts.c; decoding sfacts_decode.c, transfer
+ * sfacts_step.c, messages sfacts_describe.c) ----
  * Per SGPR (s0..s105; vcc and ttmp are never tracked) a sound
  * over-approximation of its value: an unsigned and a signed interval, an
  * optional small set of exact values, up to VF_EXCLK values it cannot hold
@@ -354,7 +355,7 @@ typedef struct vf_sfacts {
 	vf_scc scc, vcc;
 } vf_sfacts;
 
-/* Decoded scalar semantics of an instruction (sfacts.c). */
+/* Decoded scalar semantics of an instruction (sfacts_decode.c). */
 enum { VF_S_OTHER = 0, VF_S_MOV, VF_S_MOV64, VF_S_ADD, VF_S_SUB, VF_S_ADDC, VF_S_SUBB,
        VF_S_LSHR, VF_S_LSHL, VF_S_AND, VF_S_OR, VF_S_MUL, VF_S_CMP, VF_S_GETPC,
        VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_CSELECT,
