@@ -18,7 +18,9 @@ Checks, per label class:
               (s_swappc is a call that waits for nothing by itself);
   unsupported at most one per kernel (one per distinct cause);
   host_never  every one still reported by default (the path is feasible in
-              registers: only a protocol in memory rules it out), and at
+              registers: only a protocol in memory rules it out), its
+              message naming the atomic and the option (no real one's
+              does), and at
               most --max-host-never in a second pass with
               --assume-atomic-counters (the GSU synchronizer's counter
               protocol), which must keep every other check above.
@@ -125,6 +127,11 @@ def main():
             elif r["cls"] == "host_never" and not flags:
                 check(bool(hit), f"[{tag}] host_never race lost without --assume-atomic-counters (unsound): "
                       f"{r['file']}:{r['line']}")
+                check(any("--assume-atomic-counters" in f["message"] for f in hit),
+                      f"[{tag}] host_never race does not name the atomic its path tests: {r['file']}:{r['line']}")
+            if r["cls"] == "real" and hit:
+                check(not any("--assume-atomic-counters" in f["message"] for f in hit),
+                      f"[{tag}] a real race names --assume-atomic-counters: {r['file']}:{r['line']}")
         check(kept["infeasible"] <= a.max_infeasible,
               f"[{tag}] {kept['infeasible']} infeasible races still reported (at most {a.max_infeasible})")
         rtot = collections.Counter()
