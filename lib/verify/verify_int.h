@@ -295,7 +295,7 @@ void vf_prog_free(vf_prog *p);
  * over-approximation of its value: an unsigned and a signed interval, an
  * optional small set of exact values, up to VF_EXCLK values it cannot hold
  * (a failed equality test), and an optional relation to another
- * SGPR (reg = base + c, or reg = base >> c).  SCC: unknown, a constant, or
+ * SGPR (reg = base + c, reg = base >> c, or reg <= base + c).  SCC: unknown, a constant, or
  * the comparison that last set it.  A register without a fact is unknown. */
 #define VF_SETK 16
 #define VF_EXCLK 4
