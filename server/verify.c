@@ -131,8 +131,8 @@ static int key_of(kw_vreq *q)
 	 * generator's (it changes with every generator output change, which
 	 * also invalidates verifications: harmless) */
 	const char *vsalt = kw_verify_version(), *salt = kw_generator_version();
-	/* the options: '0' + no_redundant + 2 x assume_atomic_counters (the
-	 * keys of requests without the second are those of kwgen-verify-9) */
+	/* the options, one character: '0' + no_redundant + 2 x
+	 * assume_atomic_counters ('0' / '1' without the second, as before it) */
 	char form = q->form == FORM_CODEOBJ ? 'o' : 't',
 	     nr = (char)('0' + (q->no_redundant ? 1 : 0) + (q->assume_atomic_counters ? 2 : 0));
 	int ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1 &&
