@@ -54,6 +54,69 @@ static char *answer_name_text[N_ANSWER_NAMES];
 static char *cached_text[2];
 static pthread_once_t answer_once_ctl = PTHREAD_ONCE_INIT;
 
+/* The integers 0 .. N_INT_TEXTS - 1 as jansson writes them (the maps'
+ * elements), one after another in int_texts; integer i is int_len[i] bytes
+ * at int_at[i].  NULL when out of memory (each integer is then dumped). */
+#define N_INT_TEXTS 1024
+static char *int_texts;
+static unsigned short int_at[N_INT_TEXTS];
+static unsigned char int_len[N_INT_TEXTS];
+
+/* Each worker's last few long strings (at least STR_MEMO_MIN bytes, at
+ * most STR_MEMO_MAX) and their JSON text as jansson wrote it: an answer
+ * whose asm is byte for byte one of them takes that text instead of
+ * having jansson write it again (per character).  Freed when the thread
+ * exits. */
+#define STR_MEMO_SLOTS 4
+#define STR_MEMO_MIN 256
+#define STR_MEMO_MAX (64 << 10)
+typedef struct str_memo {
+	struct {
+		char *src, *json;
+		size_t n, jn;
+	} slot[STR_MEMO_SLOTS];
+	unsigned next;
+} str_memo;
+static pthread_key_t str_memo_key;
+static int have_str_memo_key;
+
+static void str_memo_free(void *arg)
+{
+	str_memo *m = arg;
+
+	for (int i = 0; i < STR_MEMO_SLOTS; i++) {
+		free(m->slot[i].src);
+		free(m->slot[i].json);
+	}
+	free(m);
+}
+
+/* jansson's dump callback: append to a kw_buf. */
+static int to_buf(const char *text, size_t size, void *data)
+{
+	return kw_buf_put(data, text, size) == 0 ? 0 : -1;
+}
+
+static void int_table_once(void)
+{
+	kw_buf b = KW_BUF_INIT;
+
+	for (int i = 0; i < N_INT_TEXTS && !b.oom; i++) {
+		json_t *n = json_integer(i);
+		size_t at = b.len;
+
+		if (!n || json_dump_callback(n, to_buf, &b, JSON_COMPACT | JSON_ENCODE_ANY) != 0)
+			b.oom = 1;
+		json_decref(n);
+		int_at[i] = (unsigned short)at;
+		int_len[i] = (unsigned char)(b.len - at);
+	}
+	if (b.oom || b.len > 0xffff)
+		kw_buf_free(&b);
+	else
+		int_texts = kw_buf_detach(&b);
+}
+
 static void answer_once(void)
 {
 	for (size_t i = 0; i < N_ANSWER_NAMES; i++) {
@@ -68,6 +131,8 @@ static void answer_once(void)
 		cached_text[flag] = tail ? json_dumps(tail, JSON_COMPACT | JSON_EMBED) : NULL;
 		json_decref(tail);
 	}
+	int_table_once();
+	have_str_memo_key = pthread_key_create(&str_memo_key, str_memo_free) == 0;
 }
 
 /* "{" members "," "cached":flag "}" - malloc()ed, or NULL. */
@@ -92,17 +157,81 @@ static char *with_cached(const char *members, int flag)
 	return text;
 }
 
-/* jansson's dump callback: append to a kw_buf. */
-static int to_buf(const char *text, size_t size, void *data)
-{
-	return kw_buf_put(data, text, size) == 0 ? 0 : -1;
-}
-
 /* v's compact JSON text appended to b (jansson writes it). */
 static void put_json(kw_buf *b, const json_t *v)
 {
 	if (json_dump_callback(v, to_buf, b, JSON_COMPACT | JSON_ENCODE_ANY) != 0)
 		b->oom = 1;
+}
+
+/* A long string v: its text from this thread's memo when an earlier
+ * answer had the same bytes, else written by jansson and remembered. */
+static void put_long_string(kw_buf *b, const json_t *v)
+{
+	const char *s = json_string_value(v);
+	size_t n = json_string_length(v), at = b->len;
+	str_memo *m = have_str_memo_key ? pthread_getspecific(str_memo_key) : NULL;
+
+	if (m) {
+		for (int i = 0; i < STR_MEMO_SLOTS; i++)
+			if (m->slot[i].src && m->slot[i].n == n && memcmp(m->slot[i].src, s, n) == 0) {
+				kw_buf_put(b, m->slot[i].json, m->slot[i].jn);
+				return;
+			}
+	} else if (have_str_memo_key && (m = calloc(1, sizeof(*m))) && pthread_setspecific(str_memo_key, m) != 0) {
+		free(m);
+		m = NULL;
+	}
+	put_json(b, v);
+	if (m && !b->oom) {
+		unsigned i = m->next++ % STR_MEMO_SLOTS;
+		char *src = malloc(n), *json = malloc(b->len - at);
+
+		free(m->slot[i].src);
+		free(m->slot[i].json);
+		m->slot[i].src = m->slot[i].json = NULL;
+		if (src && json) {
+			memcpy(src, s, n);
+			memcpy(json, b->p + at, b->len - at);
+			m->slot[i].src = src;
+			m->slot[i].json = json;
+			m->slot[i].n = n;
+			m->slot[i].jn = b->len - at;
+		} else {
+			free(src);
+			free(json);
+		}
+	}
+}
+
+/* A result member's value v appended to b as json_dumps(JSON_COMPACT)
+ * writes it: an array element by element, an integer of int_texts from
+ * there, a long string through this thread's memo, anything else by
+ * jansson. */
+static void put_value(kw_buf *b, const json_t *v)
+{
+	size_t i;
+	json_t *e;
+
+	if (json_is_array(v)) {
+		kw_buf_putc(b, '[');
+		json_array_foreach(v, i, e) {
+			json_int_t n;
+
+			if (i > 0)
+				kw_buf_putc(b, ',');
+			if (int_texts && json_is_integer(e) && (n = json_integer_value(e)) >= 0 && n < N_INT_TEXTS)
+				kw_buf_put(b, int_texts + int_at[n], int_len[n]);
+			else
+				put_value(b, e);
+		}
+		kw_buf_putc(b, ']');
+	} else if (json_is_string(v) && json_string_length(v) >= STR_MEMO_MIN &&
+		   json_string_length(v) <= STR_MEMO_MAX) {
+		put_long_string(b, v);
+	} else {
+		put_json(b, v);
+	}
 }
 
 /* A member name as a JSON string appended to b, then ':'. */
@@ -159,7 +288,7 @@ static void put_result(kw_buf *body, kw_buf *tables, const json_t *r)
 			have[t] = 1;
 			at[t][0] = body->len;
 		}
-		put_json(body, v);
+		put_value(body, v);
 		if (t < 4)
 			at[t][1] = body->len;
 	}
