@@ -238,15 +238,112 @@ static int put_piece(kw_buf *b, int p, const kw_request *r, const kw_kernel *k, 
 	return 0;
 }
 
-/* "name": as jansson writes the key. */
-static int put_key(kw_buf *b, const char *name, int first)
+/*
+ * The generators member: each call's {"args", "name"} text, remembered per
+ * thread and generator with the fields kw_call_args_json (request.c) reads
+ * for it; a comment longer than CALL_COMMENT_MAX or more than
+ * CALL_TOKENS_MAX memory tokens are not remembered.
+ */
+#define CALL_COMMENT_MAX 128
+#define CALL_TOKENS_MAX 16
+#define CALL_TEXT_MAX 512
+
+typedef struct call_memo {
+	int valid;
+	int64_t fp[8 + CALL_TOKENS_MAX];
+	size_t nfp, len;
+	char comment[CALL_COMMENT_MAX + 1];
+	char text[CALL_TEXT_MAX];
+} call_memo;
+
+static _Thread_local call_memo call_memos[KW_GEN_COUNT];
+
+/* c's fields that kw_call_args_json reads into f and *comment; 0, or -1
+ * when they are too many to remember. */
+static int fp_call(fingerprint *f, const char **comment, const kw_call *c)
 {
-	if (!first && kw_buf_putc(b, ','))
-		return -1;
-	if (put_value(b, json_string(name)) < 0)
-		return -1;
-	return kw_buf_putc(b, ':') ? -1 : 0;
+	*comment = "";
+	switch (c->gen) {
+	case KW_GEN_TDM_WAIT:
+		fp_put(f, c->tensorcnt);
+		*comment = c->comment;
+		break;
+	case KW_GEN_WAIT:
+		fp_put(f, c->wait.skipGlobalRead);
+		fp_put(f, c->wait.skipLocalWrite);
+		fp_put(f, c->wait.skipLocalRead);
+		fp_put(f, c->wait.conservativeWaitCnt);
+		fp_put(f, c->wait.skipGlobalReadInst);
+		*comment = c->comment;
+		break;
+	case KW_GEN_SYNC_THREADS:
+		fp_put(f, c->skipForceWaitcnt0);
+		fp_put(f, c->has_memoryToken);
+		if (c->has_memoryToken) {
+			if (c->n_memoryToken > CALL_TOKENS_MAX)
+				return -1;
+			fp_put(f, (int64_t)c->n_memoryToken);
+			for (size_t i = 0; i < c->n_memoryToken; i++)
+				fp_put(f, c->memoryToken[i]);
+		}
+		*comment = c->comment;
+		break;
+	case KW_GEN_MAP_ACC_TO_ARCH_REGS:
+		fp_put(f, c->map.maxAgpr);
+		fp_put(f, c->map.write);
+		fp_put(f, c->map.has_spilledVgprBase);
+		fp_put(f, c->map.has_spilledVgprBase ? c->map.spilledVgprBase : 0);
+		break;
+	case KW_GEN_MUL_MIOUT_ALPHA_TO_ARCH:
+	case KW_GEN_MOVE_MIOUT_TO_ARCH:
+		fp_put(f, c->startVgprAlphaTmp);
+		break;
+	default:
+		break;
+	}
+	if (!*comment)
+		*comment = "";
+	return f->n <= FP_MAX && strlen(*comment) <= CALL_COMMENT_MAX ? 0 : -1;
 }
+
+/* One call's {"args":...,"name":...} appended to b. */
+static int put_call(kw_buf *b, const kw_call *c)
+{
+	call_memo *m = c->gen >= 0 && c->gen < KW_GEN_COUNT ? &call_memos[c->gen] : NULL;
+	fingerprint f = { .n = 0 };
+	const char *comment;
+	size_t at = b->len;
+	int keep = m && fp_call(&f, &comment, c) == 0 && f.n <= sizeof(m->fp) / sizeof(m->fp[0]);
+
+	if (keep && m->valid && m->nfp == f.n && memcmp(m->fp, f.v, f.n * sizeof(f.v[0])) == 0 &&
+	    strcmp(m->comment, comment) == 0)
+		return kw_buf_put(b, m->text, m->len) ? -1 : 0;
+	if (put_value(b, json_pack("{s:s,s:o}", "name", kw_gen_name(c->gen), "args", kw_call_args_json(c))) < 0)
+		return -1;
+	if (!m)
+		return 0;
+	m->valid = 0;
+	if (keep && b->len - at <= sizeof(m->text)) {
+		memcpy(m->fp, f.v, f.n * sizeof(f.v[0]));
+		m->nfp = f.n;
+		strcpy(m->comment, comment);
+		memcpy(m->text, b->p + at, b->len - at);
+		m->len = b->len - at;
+		m->valid = 1;
+	}
+	return 0;
+}
+
+static int put_generators(kw_buf *b, const kw_request *r)
+{
+	if (kw_buf_putc(b, '['))
+		return -1;
+	for (size_t i = 0; i < r->ncalls; i++)
+		if ((i > 0 && kw_buf_putc(b, ',')) || put_call(b, &r->calls[i]) < 0)
+			return -1;
+	return kw_buf_putc(b, ']') ? -1 : 0;
+}
+
 
 /* The members of the canonical object, in jansson's sorted key order
  * (JSON_SORT_KEYS compares the keys' bytes). */
@@ -259,23 +356,38 @@ static const char *const member_names[M_COUNT] = {
 	"states", "strict", "tPA", "tPB", "vgprIdx", "vgprMsb",
 };
 
+/* Member m's name as jansson writes a key, then ':' (its text written
+ * once per thread). */
+static _Thread_local struct {
+	unsigned char len;
+	char text[24];
+} member_keys[M_COUNT];
+
+static int put_key(kw_buf *b, int m, int first)
+{
+	if (!first && kw_buf_putc(b, ','))
+		return -1;
+	if (!member_keys[m].len) {
+		size_t at = b->len;
+
+		if (put_value(b, json_string(member_names[m])) < 0)
+			return -1;
+		if (b->len - at <= sizeof(member_keys[m].text)) {
+			memcpy(member_keys[m].text, b->p + at, b->len - at);
+			member_keys[m].len = (unsigned char)(b->len - at);
+		}
+	} else if (kw_buf_put(b, member_keys[m].text, member_keys[m].len)) {
+		return -1;
+	}
+	return kw_buf_putc(b, ':') ? -1 : 0;
+}
+
 /* Member m's value (one that is not remembered) as a new json_t. */
 static json_t *member_json(int m, const kw_request *r)
 {
 	json_t *a;
 
 	switch (m) {
-	case M_generators:
-		a = json_array();
-		for (size_t i = 0; a && i < r->ncalls; i++) {
-			json_t *g = json_pack("{s:s,s:o}", "name", kw_gen_name(r->calls[i].gen), "args",
-					      kw_call_args_json(&r->calls[i]));
-			if (!g || json_array_append_new(a, g)) {
-				json_decref(a);
-				return NULL;
-			}
-		}
-		return a;
 	case M_outputNoComment:
 		return json_boolean(r->output_no_comment);
 	case M_strict:
@@ -332,12 +444,14 @@ static int canonical_text(kw_buf *b, const kw_request *r)
 		case M_tPB: p = uses_tp ? P_tPB : -2; break;
 		case M_replaceHolder: p = r->rh_kind == 1 || r->rh_kind == 2 ? -1 : -2; break;
 		case M_vgprIdx: case M_vgprMsb: p = r->caps.asm_[KW_ASM_HasVgprMSB] ? -1 : -2; break;
+		case M_generators: p = -3; break;
 		default: break;
 		}
 		if (p == -2)
 			continue; /* not a member of this request's canonical form */
-		if (put_key(b, member_names[m], first) < 0 ||
-		    (p >= 0 ? put_piece(b, p, r, &k, mask) : put_value(b, member_json(m, r))) < 0)
+		if (put_key(b, m, first) < 0 ||
+		    (p >= 0 ? put_piece(b, p, r, &k, mask) :
+		     p == -3 ? put_generators(b, r) : put_value(b, member_json(m, r))) < 0)
 			return -1;
 		first = 0;
 	}

@@ -216,13 +216,13 @@ static void test_spellings_normalised(void **state)
 
 /*
  * The kernel's members of the canonical text (isa, caps, kernel, tPA, tPB,
- * states) are remembered per thread and written again only when the fields
+ * states) and each generator call's text are remembered per thread and written again only when the fields
  * they come from change: requests that differ in one such field, computed
  * one after another and again in the reverse order, each keep their own
  * text, and each equals the text a thread that saw no request before
  * writes.
  */
-#define N_VARIANTS 8
+#define N_VARIANTS 16
 
 static json_t *variant(int i)
 {
@@ -238,6 +238,20 @@ static json_t *variant(int i)
 	case 6: json_object_set_new(tpa, "nwcv", json_integer(4)); break;
 	case 7: json_object_set_new(root, "isa", json_string("gfx90a")); break;
 	default: break;
+	}
+	if (i >= 8) {
+		/* the generators member, one call's argument at a time */
+		static const char *const gens[] = {
+			"[{\"name\":\"wait\",\"args\":{\"skipGlobalRead\":0,\"skipLocalWrite\":0,\"skipLocalRead\":1,\"comment\":\"a\"}}]",
+			"[{\"name\":\"wait\",\"args\":{\"skipGlobalRead\":0,\"skipLocalWrite\":0,\"skipLocalRead\":1,\"comment\":\"b\"}}]",
+			"[{\"name\":\"wait\",\"args\":{\"skipGlobalRead\":0,\"skipLocalWrite\":0,\"skipLocalRead\":2,\"comment\":\"b\"}}]",
+			"[{\"name\":\"syncThreads\",\"args\":{\"memoryToken\":[1,2]}}]",
+			"[{\"name\":\"syncThreads\",\"args\":{\"memoryToken\":[1,3]}}]",
+			"[{\"name\":\"syncThreads\",\"args\":{}},{\"name\":\"mapAcctoArchRegs\",\"args\":{\"write\":true}}]",
+			"[{\"name\":\"mapAcctoArchRegs\",\"args\":{\"spilledVgprBase\":8}}]",
+			"[{\"name\":\"mapAcctoArchRegs\",\"args\":{\"spilledVgprBase\":9}}]",
+		};
+		json_object_set_new(root, "generators", json_loads(gens[i - 8], 0, NULL));
 	}
 	return root;
 }
@@ -292,6 +306,9 @@ static void test_remembered_members_follow_the_request(void **state)
 	assert_non_null(strstr(first[5].canonical, "\"Waitcnt0Disabled\":0"));
 	assert_non_null(strstr(first[6].canonical, "\"nwcv\":4"));
 	assert_non_null(strstr(first[7].canonical, "\"isa\":[9,0,10]"));
+	assert_non_null(strstr(first[9].canonical, "\"comment\":\"b\""));
+	assert_non_null(strstr(first[12].canonical, "\"memoryToken\":[1,3]"));
+	assert_non_null(strstr(first[15].canonical, "\"spilledVgprBase\":9"));
 	for (int i = 0; i < N_VARIANTS; i++) {
 		ids_free(&first[i]);
 		json_decref(roots[i]);
