@@ -69,7 +69,7 @@ static unsigned char int_len[N_INT_TEXTS];
  * exits. */
 #define STR_MEMO_SLOTS 4
 #define STR_MEMO_MIN 256
-#define STR_MEMO_MAX (64 << 10)
+#define STR_MEMO_MAX (16 << 10)
 typedef struct str_memo {
 	struct {
 		char *src, *json;
