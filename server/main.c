@@ -85,7 +85,7 @@ static void usage(FILE *f)
 		"  --max-cache-bytes N    bound on the cache files: the database, its -wal\n"
 		"                         and -shm together stay within N bytes plus a\n"
 		"                         slack of N/8 (at least 256 KiB, at most 64 MiB);\n"
-		"                         the WAL's share is N/8 (64 KiB..64 MiB);\n"
+		"                         the WAL's share is N/4 (64 KiB..64 MiB);\n"
 		"                         least-recently-used entries are evicted\n"
 		"                         (default 1073741824; 0 = unbounded)\n"
 		"  --max-body-bytes N     largest request body accepted, else 413\n"
