@@ -54,12 +54,33 @@ void vf_fl_inst_text(const vf_prog *p, uint32_t i, char *out, size_t n)
 	out[len] = 0;
 }
 
-static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
-		      int needed, int have, const char *msg, const int64_t *also, size_t nalso)
+/* The finding of code at instruction at (prod the producer or -1, cnt the
+ * counter or -1) as vf_finding_add takes it: no counts, no message. */
+static void finding_in(work *w, vf_finding_in *fi, int code, uint32_t at, const char *reg, int64_t prod, int cnt)
 {
 	const vf_prog *p = w->p;
 	const vf_inst *in = &p->insts[at];
 	const vf_func *f = p->nfuncs ? &p->funcs[in->func] : NULL;
+
+	memset(fi, 0, sizeof(*fi));
+	fi->code = code;
+	fi->line = in->line;
+	fi->offset = p->addr ? p->addr[at] : -1;
+	fi->producer_line = prod >= 0 ? (int64_t)p->insts[prod].line : -1;
+	fi->producer_offset = prod >= 0 && p->addr ? p->addr[prod] : -1;
+	fi->needed = fi->have = -1;
+	fi->counter = cnt >= 0 ? vf_fl_cname(w, cnt) : NULL;
+	fi->reg = reg;
+	fi->function = f ? f->name : NULL;
+	fi->function_len = f ? f->name_len : 0;
+	fi->mnemonic = in->tp;
+	fi->mnemonic_len = in->mnem_len;
+	fi->allow = in->allow;
+}
+
+static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
+		      int needed, int have, const char *msg, const int64_t *also, size_t nalso)
+{
 	vf_finding_in fi;
 	uint32_t *slot_of = NULL;
 	size_t n0;
@@ -83,21 +104,9 @@ static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t p
 		}
 		slot_of = v;
 	}
-	memset(&fi, 0, sizeof(fi));
-	fi.code = code;
-	fi.line = in->line;
-	fi.offset = p->addr ? p->addr[at] : -1;
-	fi.producer_line = prod >= 0 ? (int64_t)p->insts[prod].line : -1;
-	fi.producer_offset = prod >= 0 && p->addr ? p->addr[prod] : -1;
+	finding_in(w, &fi, code, at, reg, prod, cnt);
 	fi.needed = needed;
 	fi.have = have;
-	fi.counter = cnt >= 0 ? vf_fl_cname(w, cnt) : NULL;
-	fi.reg = reg;
-	fi.function = f ? f->name : NULL;
-	fi.function_len = f ? f->name_len : 0;
-	fi.mnemonic = in->tp;
-	fi.mnemonic_len = in->mnem_len;
-	fi.allow = in->allow;
 	fi.message = msg;
 	fi.also = also;
 	fi.nalso = nalso;
@@ -334,7 +343,6 @@ void vf_fl_merge_uses(work *w)
 	int64_t *alsol = NULL;
 	struct hset gs;
 	const vf_prog *p = w->p;
-
 	struct hset *seen = w->seen;
 
 	memset(&gs, 0, sizeof(gs));
@@ -359,27 +367,13 @@ void vf_fl_merge_uses(work *w)
 		const struct use *u = &w->uses[i];
 		vf_finding_in fi;
 		uint32_t *v;
-		memset(&fi, 0, sizeof(fi));
-		fi.code = u->code;
-		fi.line = p->insts[u->at].line;
-		fi.offset = p->addr ? p->addr[u->at] : -1;
-		fi.producer_line = u->prod >= 0 ? (int64_t)p->insts[u->prod].line : -1;
-		fi.producer_offset = u->prod >= 0 && p->addr ? p->addr[u->prod] : -1;
-		fi.counter = u->cnt >= 0 ? vf_fl_cname(w, u->cnt) : NULL;
-		fi.reg = u->reg;
-		if (p->nfuncs) {
-			fi.function = p->funcs[p->insts[u->at].func].name;
-			fi.function_len = p->funcs[p->insts[u->at].func].name_len;
-		}
-		fi.mnemonic = p->insts[u->at].tp;
-		fi.mnemonic_len = p->insts[u->at].mnem_len;
-		fi.allow = p->insts[u->at].allow;
+		finding_in(w, &fi, u->code, u->at, u->reg, u->prod, u->cnt);
 		hid[i] = (uint8_t)vf_finding_hidden(w->r, &fi);
 		grp[i] = (uint32_t)i;
 		if (hid[i])
 			continue;
-		v = vf_fl_hget(&gs, (uint64_t)u->code | ((uint64_t)(u->cnt & 15) << 4) | ((uint64_t)u->prod << 8), 1,
-			 (uint32_t)i);
+		v = vf_fl_hget(&gs, (uint64_t)u->code | ((uint64_t)(u->cnt & 15) << 4) | ((uint64_t)u->prod << 8),
+			       1, (uint32_t)i);
 		if (!v) {
 			w->rc = KW_ENOMEM;
 			break;
