@@ -302,6 +302,9 @@ def golden_cases(res, o, tmp, bad):
                 compare + ["--kwgen", bad.kwgen("ubsan-exit-0")], r"sanitizer report")
     expect_fail(res, "compare.py --single: single-mode kwgen exits 3",
                 compare + ["--kwgen", bad.kwgen("single-exit-3"), "--single", "5"], r"single mode.*exited 3")
+    expect_fail(res, "compare.py --single-cover: single-mode kwgen exits 3 (the asan-golden sample)",
+                compare + ["--kwgen", bad.kwgen("single-exit-3"), "--single", "0", "--single-cover"],
+                r"single mode, oracle form, pair \d+: .*exited 3")
     asm = [PY, "tests/golden/check_asm.py", "--only", "gfx942"]
     expect_fail(res, "check_asm.py: kwgen --batch prints a LeakSanitizer report, exits 23",
                 asm + ["--kwgen", bad.kwgen("leak-exit-23")], r"exited 23")
