@@ -390,7 +390,8 @@ def runner_cases(res, o, tmp, bad):
                 "skips:\n\t@echo 'SKIPPED thing: no tool'; echo '1 passed, 0 failed, 1 skipped'\n"
                 "leaves-daemon:\n\t@setsid sleep 120 </dev/null >/dev/null 2>&1 & echo '1 passed, 0 failed'\n"
                 "chatty:\n\t@for i in 1 2 3 4 5; do echo \"chatty line $$i\"; sleep 0.1; done; "
-                "echo 'chatty: 5 passed, 0 failed'\n" % SAN_LEAK)
+                "echo 'chatty: 5 passed, 0 failed'\n"
+                "busy-a busy-b busy-c waits:\n\t@sleep 0.5; echo '1 passed, 0 failed'\n" % SAN_LEAK)
     runner = [PY, "scripts/run-suites", "--make", "make -f " + mk]
     for suite, show in (("fails", r"make exited"), ("quiet-fail", r"reported 1 failed but exited 0"),
                         ("sanitizer", r"sanitizer report")):
@@ -431,6 +432,20 @@ def runner_cases(res, o, tmp, bad):
     res.check(order == ["fails", "ok", "skips", "chatty"],
               "run-suites -j 2: the alone suite first, then longest first (last times, else estimates)",
               "started %r" % order)
+    # --cores 2: two computing suites and one that waits run side by side,
+    # the third computing one only once one of the first two has ended
+    with open(est, "w") as f:
+        f.write('{"busy-a": {"seconds": 9, "cpu": 9}, "busy-b": {"seconds": 8, "cpu": 8}, '
+                '"busy-c": {"seconds": 7, "cpu": 7}, "waits": {"seconds": 6, "cpu": 0.6}}')
+    rc, out = run(runner + ["-j", "4", "--cores", "2", "--estimates", est, "busy-a", "busy-b", "busy-c", "waits"],
+                  {"CI": ""})
+    events = re.findall(r"^(?:test: started (\S+)|======== test: (\S+) ok)", out, re.M)
+    order = [a for a, _ in events if a]
+    c_at = events.index(("busy-c", "")) if ("busy-c", "") in events else -1
+    ended_before_c = [b for _, b in events[:c_at] if b]
+    res.check(rc == 0 and order == ["busy-a", "busy-b", "waits", "busy-c"] and ended_before_c,
+              "run-suites -j 4 --cores 2: a waiting suite starts beside two computing ones, a third computing "
+              "one only after one of them ended", "exit %d, events %r" % (rc, events))
     res.check(sanitizer_report("x\n" + SAN_UB + "\n") and not sanitizer_report("RuntimeError: x\n"),
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
