@@ -42,7 +42,8 @@ endif
 # `asan` in $(SUITES) stands for one suite per $(ASAN_SUITES) entry, named
 # asan-<suite> (mk/core.mk), so they too run side by side.
 # TEST_CORES bounds the suites side by side by the cores they keep busy
-# (cpu / wall of each suite's last run, scripts/run-suites --cores): a suite
+# (cpu / wall of each suite in tests/suite-times.json, measured on a quiet
+# machine; scripts/run-suites --cores): a suite
 # that mostly waits on daemons and timeouts runs beside the ones that
 # compute, so up to TEST_JOBS (default TEST_CORES + 2) suites run at once
 # but never more computing ones than cores.
