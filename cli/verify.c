@@ -18,7 +18,8 @@
 static void verify_usage(FILE *f)
 {
 	fputs("usage: kwgen verify [--isa gfxNNN] [--json | --json-lines] [--suppress FILE]\n"
-	      "                    [--no-redundant] [--Werror] [--max-bytes N]\n"
+	      "                    [--no-redundant] [--assume-atomic-counters] [--Werror]\n"
+	      "                    [--max-bytes N]\n"
 	      "                    [--max-instructions N] [--max-work N] [--max-findings N]\n"
 	      "                    [--max-memory N] [--] FILE...\n"
 	      "\n"
@@ -46,6 +47,12 @@ static void verify_usage(FILE *f)
 	      "                      [line=N] [offset=N]; inline, a comment\n"
 	      "                      `kwgen-verify: allow CODE[,CODE]` on the line\n"
 	      "  --no-redundant      do not report redundant_wait\n"
+	      "  --assume-atomic-counters  the value a 32-bit s_atomic_dec/s_atomic_inc\n"
+	      "                      (or s_buffer_) with glc returns lies in [0, data]:\n"
+	      "                      the counter follows Tensile's GSU/StreamK\n"
+	      "                      synchronizer protocol (the host zeroes it and only\n"
+	      "                      these atomics, with the same data, update it);\n"
+	      "                      paths needing another value are not taken\n"
 	      "  --version           print the verifier's version and exit\n"
 	      "  --Werror            warnings (redundant_wait, unsupported, lds_latency)\n"
 	      "                      also exit 1\n"
@@ -53,7 +60,7 @@ static void verify_usage(FILE *f)
 	      "                      kwgend's default for POST /v1/verify); more: exit 2\n"
 	      "  --max-instructions N  most instructions one file may hold (default\n"
 	      "                      16777216, kwgend's default for POST /v1/verify)\n"
-	      "  --max-work N        data-flow steps (default 64 per instruction plus 1M)\n"
+	      "  --max-work N        data-flow steps (default 256 per instruction plus 1M)\n"
 	      "  --max-findings N    findings listed (default 100000; totals stay exact)\n"
 	      "  --max-memory N      bytes one file's verification may hold (decoded\n"
 	      "                      text, macro expansions, instructions; default 16 x\n"
@@ -245,6 +252,8 @@ int kw_cli_verify(int argc, char **argv)
 			werror = 1;
 		} else if (!strcmp(a, "--no-redundant")) {
 			o.no_redundant = 1;
+		} else if (!strcmp(a, "--assume-atomic-counters")) {
+			o.assume_atomic_counters = 1;
 		} else if (!strcmp(a, "--isa") && i + 1 < argc) {
 			o.isa = argv[++i];
 		} else if (!strcmp(a, "--suppress") && i + 1 < argc) {

@@ -10,11 +10,11 @@
 #include "kwgen/request.h"
 #include "kwgen/text.h"
 
-/* {"error": {"code", "message", "field"}} as compact text. */
+/* {"error": {"code", "message", "field"}} as compact text: the shape every
+ * form answers with (kw_error_answer). */
 static char *error_text(const kw_error *e)
 {
-	json_t *o = json_pack("{s:{s:s,s:s,s:o}}", "error", "code", kw_error_code_name(e->code), "message",
-			      e->message, "field", e->field[0] ? json_string(e->field) : json_null());
+	json_t *o = kw_error_answer(e);
 	char *t = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
 	json_decref(o);

@@ -146,3 +146,11 @@ TEST_BUILD += $(BUILD)/tests/codeobj_dump
 SUITES += verify-test verify-inputs verify-forms verify-mutants-short verify-mutants-objdump-short verify-isas verify-route \
 	verify-tensile
 ASAN_SUITES += verify-test verify-route
+
+# make verify-roclibs: every gfx908/gfx90a code object of Debian's
+# librocsparse0 and librocrand1 (compiler output by another LLVM) read whole
+# and free of race findings (tests/verify/roclibs_test.py; SKIPPED without
+# the packages; not in make test: 1.3 GB of code objects, minutes)
+.PHONY: verify-roclibs
+verify-roclibs: $(BUILD)/kwgen
+	python3 tests/verify/roclibs_test.py --kwgen $(BUILD)/kwgen

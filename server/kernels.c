@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "answer.h"
 #include "kwgen/buf.h"
 #include "kwgen/text.h"
 #include "log.h"
@@ -64,216 +65,6 @@ static json_t *parse_object(kw_reply *out, const char *body, size_t len)
 		return NULL;
 	}
 	return root;
-}
-
-/* Every result's asm, concatenated in order (results without asm add
- * nothing).  malloc()ed; NULL when out of memory. */
-static char *concat_asm(const json_t *results)
-{
-	size_t i, total = 0, at = 0;
-	json_t *res;
-	char *text;
-
-	json_array_foreach(results, i, res)
-		total += json_string_length(json_object_get(res, "asm"));
-	if (!(text = malloc(total + 1)))
-		return NULL;
-	json_array_foreach(results, i, res) {
-		json_t *a = json_object_get(res, "asm");
-		size_t n = json_string_length(a);
-
-		if (n)
-			memcpy(text + at, json_string_value(a), n);
-		at += n;
-	}
-	text[at] = '\0';
-	return text;
-}
-
-/*
- * Texts jansson writes the same on every miss, written once (answer_once):
- * the member names of an answer and of its results as `"name"`, and the
- * tails `"cached":false` and `"cached":true`.  A name not in the table is
- * written when it comes (put_name).
- */
-static const char *const answer_names[] = {
-	"key", "config_id", "generator_version", "isa", "results", "name", "args", "asm", "type",
-	"acc2arch", "arch2acc", "value", "diagnostics",
-};
-#define N_ANSWER_NAMES (sizeof(answer_names) / sizeof(answer_names[0]))
-static char *answer_name_text[N_ANSWER_NAMES];
-static char *cached_text[2];
-static pthread_once_t answer_once_ctl = PTHREAD_ONCE_INIT;
-
-static void answer_once(void)
-{
-	for (size_t i = 0; i < N_ANSWER_NAMES; i++) {
-		json_t *k = json_string(answer_names[i]);
-
-		answer_name_text[i] = k ? json_dumps(k, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-		json_decref(k);
-	}
-	for (int flag = 0; flag < 2; flag++) {
-		json_t *tail = json_pack("{s:b}", "cached", flag);
-
-		cached_text[flag] = tail ? json_dumps(tail, JSON_COMPACT | JSON_EMBED) : NULL;
-		json_decref(tail);
-	}
-}
-
-/* "{" members "," "cached":flag "}" - malloc()ed, or NULL. */
-static char *with_cached(const char *members, int flag)
-{
-	const char *cached;
-	size_t a = strlen(members), b;
-	char *text;
-
-	pthread_once(&answer_once_ctl, answer_once);
-	if (!(cached = cached_text[flag != 0]))
-		return NULL;
-	b = strlen(cached);
-	if ((text = malloc(a + b + 4))) {
-		text[0] = '{';
-		memcpy(text + 1, members, a);
-		text[1 + a] = ',';
-		memcpy(text + 2 + a, cached, b);
-		text[2 + a + b] = '}';
-		text[3 + a + b] = '\0';
-	}
-	return text;
-}
-
-/* jansson's dump callback: append to a kw_buf. */
-static int to_buf(const char *text, size_t size, void *data)
-{
-	return kw_buf_put(data, text, size) == 0 ? 0 : -1;
-}
-
-/* v's compact JSON text appended to b (jansson writes it). */
-static void put_json(kw_buf *b, const json_t *v)
-{
-	if (json_dump_callback(v, to_buf, b, JSON_COMPACT | JSON_ENCODE_ANY) != 0)
-		b->oom = 1;
-}
-
-/* A member name as a JSON string appended to b, then ':'. */
-static void put_name(kw_buf *b, const char *name)
-{
-	json_t *k;
-
-	pthread_once(&answer_once_ctl, answer_once);
-	for (size_t i = 0; i < N_ANSWER_NAMES; i++) {
-		if (answer_name_text[i] && strcmp(name, answer_names[i]) == 0) {
-			kw_buf_puts(b, answer_name_text[i]);
-			kw_buf_putc(b, ':');
-			return;
-		}
-	}
-	if (!(k = json_string(name)))
-		b->oom = 1;
-	else
-		put_json(b, k);
-	json_decref(k);
-	kw_buf_putc(b, ':');
-}
-
-/* The members of the tables column, in this order (schema/cache.sql). */
-static const char *const table_members[] = { "name", "acc2arch", "arch2acc", "value" };
-
-/* One result object r into body (as json_dumps writes it: its members in
- * order) and its row of the tables column into tables: {"name",
- * "acc2arch"?, "arch2acc"?, "value"?}, each value copied from the text
- * just written to body, so it is dumped once. */
-static void put_result(kw_buf *body, kw_buf *tables, const json_t *r)
-{
-	size_t at[4][2] = { { 0, 0 } };
-	int have[4] = { 0 }, first = 1;
-	const char *name;
-	json_t *v;
-
-	if (!json_is_object(r)) {
-		put_json(body, r);
-		kw_buf_puts(tables, "{}");
-		return;
-	}
-	kw_buf_putc(body, '{');
-	json_object_foreach((json_t *)r, name, v) {
-		if (!first)
-			kw_buf_putc(body, ',');
-		first = 0;
-		put_name(body, name);
-		int t = 0;
-
-		while (t < 4 && strcmp(name, table_members[t]) != 0)
-			t++;
-		if (t < 4) {
-			have[t] = 1;
-			at[t][0] = body->len;
-		}
-		put_json(body, v);
-		if (t < 4)
-			at[t][1] = body->len;
-	}
-	kw_buf_putc(body, '}');
-	kw_buf_putc(tables, '{');
-	first = 1;
-	for (int t = 0; t < 4; t++) {
-		if (!have[t] || body->oom)
-			continue;
-		if (!first)
-			kw_buf_putc(tables, ',');
-		first = 0;
-		put_name(tables, table_members[t]);
-		kw_buf_put(tables, body->p + at[t][0], at[t][1] - at[t][0]);
-	}
-	kw_buf_putc(tables, '}');
-}
-
-/*
- * The texts a miss needs, each value written by jansson once: the answer
- * ("cached": false), the stored row ("cached": true) and the tables column.
- * resp is written member by member as json_dumps(JSON_COMPACT) would (the
- * same bytes); the table values of each result are copied from it rather
- * than dumped a second time.  Returns 0, or -1 when out of memory.
- */
-static int answer_texts(char **client, char **stored, char **tables, const json_t *resp)
-{
-	kw_buf body = KW_BUF_INIT, tab = KW_BUF_INIT;
-	const char *name;
-	json_t *v;
-	int first = 1;
-
-	*client = *stored = *tables = NULL;
-	json_object_foreach((json_t *)resp, name, v) {
-		if (!first)
-			kw_buf_putc(&body, ',');
-		first = 0;
-		put_name(&body, name);
-		if (strcmp(name, "results") != 0 || !json_is_array(v)) {
-			put_json(&body, v);
-			continue;
-		}
-		kw_buf_putc(&body, '[');
-		kw_buf_putc(&tab, '[');
-		for (size_t i = 0; i < json_array_size(v); i++) {
-			if (i > 0) {
-				kw_buf_putc(&body, ',');
-				kw_buf_putc(&tab, ',');
-			}
-			put_result(&body, &tab, json_array_get(v, i));
-		}
-		kw_buf_putc(&body, ']');
-		kw_buf_putc(&tab, ']');
-	}
-	kw_buf_putc(&body, '\0');
-	if (!body.oom && !tab.oom && tab.len) {
-		*client = with_cached(body.p, 0);
-		*stored = with_cached(body.p, 1);
-		*tables = kw_buf_detach(&tab);
-	}
-	kw_buf_free(&body);
-	kw_buf_free(&tab);
-	return *client && *stored && *tables ? 0 : -1;
 }
 
 /* The request's source as compact JSON, or NULL (none, or out of memory). */
@@ -379,8 +170,8 @@ static int generate_fresh(kw_reply *out, kw_fresh *f, const kw_request *r, const
 			 "generator_version", kw_generator_version(), "isa", kw_request_isa_name(r),
 			 "results", results);
 	if (resp) {
-		answer_texts(&f->client, &f->stored, &f->tables, resp);
-		f->asm_text = concat_asm(json_object_get(resp, "results"));
+		kw_answer_texts(&f->client, &f->stored, &f->tables, resp);
+		f->asm_text = kw_answer_concat_asm(json_object_get(resp, "results"));
 	}
 	json_decref(resp);
 	if (!f->client || !f->stored || !f->asm_text || !f->tables) {

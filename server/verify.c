@@ -40,6 +40,7 @@ struct kw_vreq {
 	char isa[32];    /* given (?isa= or "isa"), or "" = from the input */
 	char *supp;      /* suppression rules, or NULL */
 	int no_redundant;
+	int assume_atomic_counters; /* kw_verify_opts.assume_atomic_counters */
 	int bypass;      /* ?cache=bypass: verify even when stored */
 	char key[65];
 };
@@ -130,7 +131,10 @@ static int key_of(kw_vreq *q)
 	 * generator's (it changes with every generator output change, which
 	 * also invalidates verifications: harmless) */
 	const char *vsalt = kw_verify_version(), *salt = kw_generator_version();
-	char form = q->form == FORM_CODEOBJ ? 'o' : 't', nr = q->no_redundant ? '1' : '0';
+	/* the options, one character: '0' + no_redundant + 2 x
+	 * assume_atomic_counters ('0' / '1' without the second, as before it) */
+	char form = q->form == FORM_CODEOBJ ? 'o' : 't',
+	     nr = (char)('0' + (q->no_redundant ? 1 : 0) + (q->assume_atomic_counters ? 2 : 0));
 	int ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1 &&
 		 EVP_DigestUpdate(md, vsalt, strlen(vsalt) + 1) == 1 &&
 		 EVP_DigestUpdate(md, salt, strlen(salt) + 1) == 1 &&
@@ -179,14 +183,16 @@ static int from_json(kw_reply *out, kw_vreq *q, const char *body, size_t len)
 	}
 	if (!json_is_object(root)) {
 		kw_reply_error(out, 400, "syntax", NULL,
-			       "the body must be a JSON object {\"isa\", \"asm\", \"suppressions\", \"no_redundant\"}");
+			       "the body must be a JSON object {\"isa\", \"asm\", \"suppressions\", \"no_redundant\", "
+			       "\"assume_atomic_counters\"}");
 		goto done;
 	}
 	json_object_foreach(root, k, v) {
-		if (strcmp(k, "isa") && strcmp(k, "asm") && strcmp(k, "suppressions") && strcmp(k, "no_redundant")) {
+		if (strcmp(k, "isa") && strcmp(k, "asm") && strcmp(k, "suppressions") && strcmp(k, "no_redundant") &&
+		    strcmp(k, "assume_atomic_counters")) {
 			kw_reply_error(out, 422, "invalid", k,
-				       "unknown key \"%s\"; a verify request has \"isa\", \"asm\", \"suppressions\" "
-				       "and \"no_redundant\"",
+				       "unknown key \"%s\"; a verify request has \"isa\", \"asm\", \"suppressions\", "
+				       "\"no_redundant\" and \"assume_atomic_counters\"",
 				       k);
 			goto done;
 		}
@@ -227,6 +233,15 @@ static int from_json(kw_reply *out, kw_vreq *q, const char *body, size_t len)
 			goto done;
 		}
 		q->no_redundant = json_is_true(v);
+	}
+	v = json_object_get(root, "assume_atomic_counters");
+	if (v) {
+		if (!json_is_boolean(v)) {
+			kw_reply_error(out, 422, "invalid", "assume_atomic_counters",
+				       "\"assume_atomic_counters\" must be true or false");
+			goto done;
+		}
+		q->assume_atomic_counters = json_is_true(v);
 	}
 	rc = 0;
 	goto done;
@@ -392,6 +407,7 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 	o.suppressions = q->supp;
 	o.max_memory = budget;
 	o.no_redundant = q->no_redundant;
+	o.assume_atomic_counters = q->assume_atomic_counters;
 	o.filename = "request";
 	if (q->form == FORM_CODEOBJ) {
 		int undecodable = 0, decoder = 0;
@@ -454,9 +470,10 @@ void kw_verify_run(kw_reply *out, kw_srv *s, kw_vreq *q)
 		kw_reply_kw_error(out, &e);
 		goto done;
 	}
-	json_t *rq = json_pack("{s:s,s:s,s:s,s:I,s:b}", "route", "/v1/verify", "form",
+	json_t *rq = json_pack("{s:s,s:s,s:s,s:I,s:b,s:b}", "route", "/v1/verify", "form",
 			       q->form == FORM_CODEOBJ ? "code_object" : "text", "isa", kw_verify_result_isa(r),
-			       "bytes", (json_int_t)q->len, "no_redundant", q->no_redundant);
+			       "bytes", (json_int_t)q->len, "no_redundant", q->no_redundant, "assume_atomic_counters",
+			       q->assume_atomic_counters);
 	request = rq ? json_dumps(rq, JSON_COMPACT) : NULL;
 	json_decref(rq);
 	if (!request || answer_texts(&client, &stored, r, q->key) < 0) {

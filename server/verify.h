@@ -8,7 +8,9 @@
  *                              llvm-objdump -d text); ISA from ?isa= or
  *                              the text's .amdgcn_target
  *   application/json           {"isa"?, "asm", "suppressions"?,
- *                              "no_redundant"?} (unknown keys are 422)
+ *                              "no_redundant"?, "assume_atomic_counters"?}
+ *                              (unknown keys are 422; the last two are
+ *                              kw_verify_opts' options of those names)
  *   application/octet-stream   an AMDGPU code object (ELF); ISA from ?isa=
  *                              or the ELF header's e_flags; decoded with
  *                              libkwgen-codeobj (LLVM's disassembler)

@@ -12,7 +12,7 @@
 
 int64_t kw_cache_wal_share(int64_t max_disk_bytes)
 {
-	int64_t w = max_disk_bytes / 8;
+	int64_t w = max_disk_bytes / 4;
 
 	if (max_disk_bytes <= 0)
 		return 4 << 20;

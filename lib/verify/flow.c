@@ -1859,7 +1859,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		vf_cfg_free(&g);
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	}
-	max_work = o && o->max_work ? o->max_work : (uint64_t)p->ninst * 64 + (1u << 20);
+	max_work = o && o->max_work ? o->max_work : (uint64_t)p->ninst * 256 + (1u << 20);
 	for (size_t b = 0; b < g.n; b++) {
 		G.n[b].block = (uint32_t)b;
 		G.n[b].ctx = 0;

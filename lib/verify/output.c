@@ -107,28 +107,34 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 	}
 	for (int c = 0; c < KW_VF_CODE_COUNT; c++)
 		all += r->totals[c];
-	if (all || r->suppressed) {
-		/* FILE: totals: 1 error, 2 warnings (race_raw=1 redundant_wait=2); 0 suppressed */
+	{
+		/* FILE: totals: 1 error, 2 warnings (race_raw=1 redundant_wait=2); 0
+		 * hidden by suppressions; 120 instructions in 2 functions checked
+		 * (printed for a clean file too: it says what was checked) */
 		uint64_t errors = kw_verify_result_errors(r);
+		const kw_verify_stats *st = kw_verify_result_stats(r);
 		kw_buf_puts(out, r->filename);
 		kw_buf_puts(out, ": totals: ");
 		kw_buf_put_i64(out, (int64_t)errors);
 		kw_buf_puts(out, errors == 1 ? " error, " : " errors, ");
 		kw_buf_put_i64(out, (int64_t)(all - errors));
-		kw_buf_puts(out, all - errors == 1 ? " warning (" : " warnings (");
+		kw_buf_puts(out, all - errors == 1 ? " warning" : " warnings");
 		for (int c = 0, first = 1; c < KW_VF_CODE_COUNT; c++) {
 			if (!r->totals[c])
 				continue;
-			if (!first)
-				kw_buf_putc(out, ' ');
+			kw_buf_puts(out, first ? " (" : " ");
 			first = 0;
 			kw_buf_puts(out, kw_verify_code_name(c));
 			kw_buf_putc(out, '=');
 			kw_buf_put_i64(out, (int64_t)r->totals[c]);
 		}
-		kw_buf_puts(out, "); ");
+		kw_buf_puts(out, all ? "); " : "; ");
 		kw_buf_put_i64(out, (int64_t)r->suppressed);
-		kw_buf_puts(out, " hidden by suppressions\n");
+		kw_buf_puts(out, " hidden by suppressions; ");
+		kw_buf_put_i64(out, (int64_t)st->instructions);
+		kw_buf_puts(out, st->instructions == 1 ? " instruction in " : " instructions in ");
+		kw_buf_put_i64(out, (int64_t)st->functions);
+		kw_buf_puts(out, st->functions == 1 ? " function checked\n" : " functions checked\n");
 	}
 	if (all > r->n) {
 		kw_buf_puts(out, r->filename);

@@ -494,7 +494,10 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 		}
 	}
 	vf_rd_sconst_step(r, in, m, mn, ops, e, ci->addr);
-	r->after_end = in->kind == VF_I_END || (r->after_end && in->kind == VF_I_IGNORE);
+	/* no fall-through after s_endpgm, s_branch or s_setpc: zero words
+	 * that follow (before the next label) are padding, not code */
+	r->after_end = in->kind == VF_I_END || in->kind == VF_I_BRANCH || in->kind == VF_I_SETPC ||
+		       (r->after_end && in->kind == VF_I_IGNORE);
 	p->ninst++;
 	return 0;
 }

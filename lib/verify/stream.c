@@ -82,6 +82,7 @@ int kw_verify_stream_new(kw_verify_stream **out, const kw_verify_opts *o, kw_err
 	if (!rc) {
 		s->p.max_instructions = o->max_instructions ? o->max_instructions : (size_t)64 << 20;
 		s->p.max_memory = o->max_memory ? o->max_memory : vf_default_memory(0);
+		s->p.assume_atomic_counters = o->assume_atomic_counters;
 		rc = vf_rd_begin(&s->r, &s->p, NULL, 0, s->isa, NULL, err);
 		s->r.stream = 1;
 	}

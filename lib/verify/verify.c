@@ -39,6 +39,7 @@ int kw_verify_text(kw_verify_result **out, const char *text, size_t len,
 	memset(&p, 0, sizeof(p));
 	p.max_instructions = o->max_instructions ? o->max_instructions : (size_t)64 << 20;
 	p.max_memory = o->max_memory ? o->max_memory : vf_default_memory(len);
+	p.assume_atomic_counters = o->assume_atomic_counters;
 	rc = vf_read(&p, text ? text : "", len, o->isa, err);
 	if (!rc)
 		rc = vf_analyze(&p, r, o, err);

@@ -227,6 +227,7 @@ struct vf_prog {
 	uint64_t nlines;
 	size_t max_instructions;
 	size_t max_memory;   /* kw_verify_opts.max_memory, resolved (read.c) */
+	int assume_atomic_counters; /* kw_verify_opts.assume_atomic_counters */
 	vf_symtab syms;
 	size_t nbranch_unresolved;
 	kw_arena xtext;      /* macro expansions (stable addresses) */
@@ -288,17 +289,20 @@ size_t vf_default_memory(size_t len);
 void vf_prog_free(vf_prog *p);
 
 
-/* ---- scalar register facts along a path (sfacts.c) ----
+/* ---- scalar register facts along a path (sfacts.c; decoding sfacts_decode.c, transfer
+ * sfacts_step.c, messages sfacts_describe.c) ----
  * Per SGPR (s0..s105; vcc and ttmp are never tracked) a sound
  * over-approximation of its value: an unsigned and a signed interval, an
  * optional small set of exact values, up to VF_EXCLK values it cannot hold
  * (a failed equality test), and an optional relation to another
- * SGPR (reg = base + c, or reg = base >> c).  SCC: unknown, a constant, or
+ * SGPR (reg = base + c, reg = base >> c, or reg <= base + c).  SCC: unknown, a constant, or
  * the comparison that last set it.  A register without a fact is unknown. */
 #define VF_SETK 16
 #define VF_EXCLK 4
 #define VF_NSGPR 106
-enum { VF_REL_NONE = 0, VF_REL_ADD, VF_REL_SHR };
+/* VF_REL_LE: reg <= (base + c mod 2^32), unsigned (the value a counter
+ * atomic returned, bounded by its data; kw_verify_opts.assume_atomic_counters) */
+enum { VF_REL_NONE = 0, VF_REL_ADD, VF_REL_SHR, VF_REL_LE };
 enum { VF_CMP_EQ = 0, VF_CMP_NE, VF_CMP_LT, VF_CMP_LE, VF_CMP_GT, VF_CMP_GE };
 
 typedef struct vf_sfact {
@@ -309,6 +313,9 @@ typedef struct vf_sfact {
 	uint32_t why;              /* the branch that narrowed it (messages only, never
 				      compared): instruction index + 1, VF_WHY_TAKEN
 				      when its taken edge; 0 none or several */
+	uint32_t atom;             /* the value a counter atomic (s_atomic_dec / _inc with
+				      glc) returned: its instruction index + 1 (messages);
+				      0 none */
 	uint8_t nexcl;             /* values it cannot hold: excl[0..nexcl) */
 	uint32_t excl[VF_EXCLK];
 	uint32_t c;
@@ -348,11 +355,12 @@ typedef struct vf_sfacts {
 	vf_scc scc, vcc;
 } vf_sfacts;
 
-/* Decoded scalar semantics of an instruction (sfacts.c). */
+/* Decoded scalar semantics of an instruction (sfacts_decode.c). */
 enum { VF_S_OTHER = 0, VF_S_MOV, VF_S_MOV64, VF_S_ADD, VF_S_SUB, VF_S_ADDC, VF_S_SUBB,
        VF_S_LSHR, VF_S_LSHL, VF_S_AND, VF_S_OR, VF_S_MUL, VF_S_CMP, VF_S_GETPC,
        VF_S_SWAPPC, VF_S_SETPC, VF_S_CBR_SCC0, VF_S_CBR_SCC1, VF_S_CSELECT,
-       VF_S_CMOV, VF_S_VCMP, VF_S_CBR_VCCZ, VF_S_CBR_VCCNZ, VF_S_CBR_EXECZ, VF_S_CBR_EXECNZ, VF_S_NONE };
+       VF_S_CMOV, VF_S_VCMP, VF_S_CBR_VCCZ, VF_S_CBR_VCCNZ, VF_S_CBR_EXECZ, VF_S_CBR_EXECNZ, VF_S_NONE,
+       VF_S_ATOMIC /* d = a counter atomic's result, in [0, a] (assume_atomic_counters) */ };
 typedef struct vf_sop {
 	uint8_t op, cmp, sgn, keepscc; /* keepscc: the instruction does not write SCC */
 	uint8_t carry;             /* ADD/SUB: u32 forms set SCC to the carry */
@@ -362,6 +370,9 @@ typedef struct vf_sop {
 	int16_t d, a, b;           /* SGPR index, -1 none / immediate */
 	uint8_t dn, ak, bk;        /* dest count; a/b known (register or immediate) */
 	uint32_t ia, ib;
+	uint32_t atom;             /* a 32-bit s_atomic_inc / _dec (or s_buffer_) with glc:
+				      its instruction index + 1; the result register is
+				      kill[0] (OTHER) or d (VF_S_ATOMIC) */
 	int16_t kill[2];           /* OTHER: SGPR ranges written [kill0, kill0+killn) */
 	uint8_t killn;
 } vf_sop;

@@ -495,7 +495,7 @@ def t_logic_progress():
 def t_max_work_default_words():
     """The verifier's data-flow bound reads the same wherever it is told:
     kwgen verify --help, kwgend --help, kwgen(1), kwgend(8), README."""
-    words = "64 per instruction plus 1M"
+    words = "256 per instruction plus 1M"
     texts = {"kwgen verify --help": kwgen("verify", "--help")[1],
              "kwgend --help": subprocess.run([O.kwgend, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                              timeout=30).stdout.decode()}
@@ -504,7 +504,7 @@ def t_max_work_default_words():
             texts[rel] = f.read().replace("\\-", "-")
     missing = [k for k, v in texts.items() if words not in v]
     assert not missing, "the --max-work / --max-verify-work default is not \"%s\" in: %s" % (words, missing)
-    stray = [k for k, v in texts.items() if re.search(r"64 per instruction(?! plus 1M)", v)]
+    stray = [k for k, v in texts.items() if re.search(r"\b\d+ per instruction(?! plus 1M)", v)]
     assert not stray, stray
 
 
@@ -1226,6 +1226,22 @@ def t_verify_flags():
     assert "max_instructions" in err, err
     rc, out, err = kwgen("verify", "--max-work", "3", race, allowed=(2,))
     assert "max_work" in err, err
+    # --assume-atomic-counters: the GSU synchronizer's last workgroup
+    # (s51 == 1, the value s_atomic_dec returned) with GSU s50 == 1 skips
+    # the wait; the counter protocol (s51 <= s50 - 1) rules that path out
+    gsu = os.path.join(O.tmp, "gsu.s")
+    with open(gsu, "w") as f:
+        f.write("k:\n\ts_load_dword s50, s[0:1], 0x58\n\ts_waitcnt lgkmcnt(0)\n"
+                "\ts_sub_u32 s51, s50, 1\n\ts_atomic_dec s51, s[24:25], 0x0 glc\n\ts_waitcnt lgkmcnt(0)\n"
+                "\ts_cmp_eq_u32 s51, 1\n\ts_cbranch_scc0 .Ldone\n"
+                "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+                "\ts_cmp_eq_u32 s50, 1\n\ts_cbranch_scc1 .Lread\n\ts_waitcnt vmcnt(0)\n"
+                ".Lread:\n\tv_mov_b32 v3, v1\n.Ldone:\n\ts_endpgm\n")
+    rc, out, err = kwgen("verify", "--isa", "gfx942", gsu, allowed=(1,))
+    assert "gsu.s:14: error:" in out and "s_atomic_dec at line 5 returned" in out and \
+        "--assume-atomic-counters" in out, out + err
+    _, out, err = kwgen("verify", "--isa", "gfx942", "--assume-atomic-counters", gsu)
+    assert "[race_raw]" not in out + err, out + err
 
 
 # ---------------------------------------------------------------- kwgend

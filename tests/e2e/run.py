@@ -148,12 +148,14 @@ class Daemon:
     def stop(self, sig=signal.SIGTERM, timeout=30):
         self.proc.send_signal(sig)
         rc = self.proc.wait(timeout=timeout)
-        if rc < 0:
-            # killed by a signal at shutdown (an abort or a crash): say so
-            # with the end of its stderr, whatever the caller asserts
+        if rc != 0:
+            # killed by a signal at shutdown (an abort or a crash) or a
+            # non-zero exit: say so with the end of its stderr, whatever
+            # the caller asserts
             self.wait_log()
-            print("note: kwgend exited on signal %d after %s; its stderr ends:\n%s"
-                  % (-rc, signal.Signals(sig).name, "".join(self.log)[-2000:]), flush=True)
+            how = "on signal %d" % -rc if rc < 0 else "with status %d" % rc
+            print("note: kwgend exited %s after %s; its stderr ends:\n%s"
+                  % (how, signal.Signals(sig).name, "".join(self.log)[-2000:]), flush=True)
         return rc
 
     def kill9(self):
@@ -798,6 +800,52 @@ def t_crash_burst(binary, tmp, schemas):
     assert d.stop() == 0
 
 
+def t_misses_share_texts(binary, tmp, schemas):
+    """One worker answers misses one after another whose answers share long
+    asm texts, or differ in them only slightly (golden requests whose asm
+    has the same length but other text), and maps with values past 1,023:
+    each answer carries its own, byte for byte as jansson writes the whole
+    object (kwgend reuses texts it wrote for earlier answers)."""
+    with gzip.open(os.path.join(GOLDEN, "requests.jsonl.gz"), "rt") as f:
+        reqs = [x for x in f.read().split("\n") if x.strip()]
+    with gzip.open(os.path.join(GOLDEN, "answers.jsonl.gz"), "rt") as f:
+        answers = [json.loads(x) for x in f.read().split("\n") if x.strip()]
+    by_len = {}
+    for i, a in enumerate(answers):
+        text = a.get("asm")
+        if isinstance(text, str) and len(text) >= 256:
+            by_len.setdefault(len(text), {}).setdefault(text, i)
+    groups = [sorted(v.values()) for _, v in sorted(by_len.items()) if len(v) > 1][:4]
+    assert len(groups) == 4, "golden answers with long asm of one length: %d groups" % len(groups)
+    picked = [i for g in groups for i in g[:3]]
+    d = Daemon(binary, os.path.join(tmp, "texts.db"), "--workers", "1", "--log-level", "error").start()
+    c = d.conn()
+
+    def post_raw(req):
+        s, _, data = d.request("POST", "/v1/kernels?cache=bypass", req, conn=c)
+        assert s == 200, (s, data[:200])
+        got = json.loads(data)
+        assert data.decode() == json.dumps(got, separators=(",", ":"), ensure_ascii=False), data[:200]
+        return got
+
+    for i in picked + picked[::-1] + [x for i in picked for x in (i, i)]:
+        got = post_raw(json.loads(reqs[i]))
+        assert got["results"][0]["asm"] == answers[i]["asm"], "golden line %d: asm differs" % (i + 1)
+    big = example()
+    big["kernel"]["MIWaveTile"] = [16, 32]
+    big["generators"] = [{"name": "accToArchMapper"}]
+    for _ in range(2):
+        for tile in ([16, 32], [4, 4], [16, 32]):
+            big["kernel"]["MIWaveTile"] = tile
+            res = post_raw(big)["results"][0]
+            acc, arch = res["acc2arch"], res["arch2acc"]
+            n = 4 * tile[0] * tile[1]
+            assert sorted(acc) == list(range(len(acc))) and len(acc) == n, (len(acc), n)
+            assert all(arch[a] == i for i, a in enumerate(acc)), "arch2acc is not acc2arch's inverse"
+    c.close()
+    assert d.stop() == 0
+
+
 def t_eviction(binary, tmp, schemas):
     db = os.path.join(tmp, "evict.db")
     d = Daemon(binary, db, "--max-cache-bytes", "40000", "--log-level", "error").start()
@@ -917,6 +965,8 @@ def main():
         check("kill -9 during a burst: integrity ok, answered keys kept", t_crash_burst, binary,
               tmp, schemas)
         check("--max-cache-bytes evicts LRU rows", t_eviction, binary, tmp, schemas)
+        check("misses on one worker sharing long texts each answer their own", t_misses_share_texts,
+              binary, tmp, schemas)
         sanitizer_check("no sanitizer report from any kwgend")
     print("e2e: %d passed, %d failed, %d skipped" % (PASSED, FAILED, SKIPPED))
     return exit_status()

@@ -111,8 +111,8 @@ class T:
         self.error = jsonschema.Draft202012Validator({"$defs": resp["$defs"], "$ref": "#/$defs/error"})
         self.d = e2e.Daemon(a.kwgend, os.path.join(tmp, "verify.db"), "--log-level", "error").start()
 
-    def cli(self, path, isa=None):
-        cmd = [self.a.kwgen, "verify", "--json"] + (["--isa", isa] if isa else []) + [path]
+    def cli(self, path, isa=None, *flags):
+        cmd = [self.a.kwgen, "verify", "--json"] + (["--isa", isa] if isa else []) + list(flags) + [path]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         assert p.returncode in (0, 1), (cmd, p.returncode, p.stderr[-300:])
         assert not e2e.sanitizer_report(p.stderr), p.stderr[-500:]
@@ -149,6 +149,28 @@ class T:
             assert strip(again) == strip(got)
             js = self.post({"isa": isa, "asm": text}, "application/json")
             assert strip(js) == want and js["key"] != got["key"], "JSON form (an explicit ISA is another key)"
+
+    def atomic_counters(self):
+        # "assume_atomic_counters": kwgen verify --assume-atomic-counters, its
+        # own key; the GSU synchronizer's last workgroup with GSU == 1
+        text = ("k:\n\ts_load_dword s50, s[0:1], 0x58\n\ts_waitcnt lgkmcnt(0)\n"
+                "\ts_sub_u32 s51, s50, 1\n\ts_atomic_dec s51, s[24:25], 0x0 glc\n\ts_waitcnt lgkmcnt(0)\n"
+                "\ts_cmp_eq_u32 s51, 1\n\ts_cbranch_scc0 .Ldone\n"
+                "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+                "\ts_cmp_eq_u32 s50, 1\n\ts_cbranch_scc1 .Lread\n\ts_waitcnt vmcnt(0)\n"
+                ".Lread:\n\tv_mov_b32 v3, v1\n.Ldone:\n\ts_endpgm\n")
+        path = self.file("gsu.s", text)
+        plain = self.post({"isa": "gfx942", "asm": text}, "application/json")
+        off = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": False}, "application/json")
+        on = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json")
+        assert off["key"] == plain["key"] and off["cached"] is True, "false is the default"
+        assert on["key"] != plain["key"] and on["cached"] is False
+        assert strip(plain) == strip(self.cli(path, "gfx942")) and plain["totals"]["race_raw"] == 1, plain["totals"]
+        assert "--assume-atomic-counters" in plain["findings"][0]["message"], plain["findings"][0]["message"]
+        assert strip(on) == strip(self.cli(path, "gfx942", "--assume-atomic-counters"))
+        assert on["totals"]["race_raw"] == 0, on["totals"]
+        again = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json")
+        assert again["cached"] is True and again["key"] == on["key"] and strip(again) == strip(on)
 
     def isa_query(self):
         # no .amdgcn_target in the text: ?isa= names the processor; another ISA is another key
@@ -767,12 +789,14 @@ def main():
                  "decoded text past the decoder's memory bound: 422 undecodable, nothing stored",
                  "SIGTERM while decoding: exit within --drain-seconds + 1 s, 503 draining, no decoder left",
                  "RSS back under 2x the idle figure within 10 s of large verifications",
-                 "SIGTERM exits 0"]
+                 "SIGTERM exits 0",
+                 "\"assume_atomic_counters\": the CLI's --assume-atomic-counters findings, its own key"]
         if t is None:
             e2e.not_run(names, "kwgend start")
         else:
             e2e.check(names[0], t.text_forms)
             e2e.check(names[1], t.isa_query)
+            e2e.check(names[22], t.atomic_counters)
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
             e2e.check(names[4], t.long_words)

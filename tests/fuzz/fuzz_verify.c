@@ -40,7 +40,7 @@ static const char *const isas[] = { "gfx908", "gfx90a", "gfx942", "gfx950", "gfx
 				    "gfx1101", "gfx1201", "gfx1250", NULL /* from the text */ };
 #define N_ISAS (sizeof(isas) / sizeof(isas[0]))
 
-static int run(kw_verify_result **r, const char *text, size_t len, const char *isa)
+static int run(kw_verify_result **r, const char *text, size_t len, const char *isa, int assume)
 {
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
 	kw_error err = KW_ERROR_INIT;
@@ -50,6 +50,7 @@ static int run(kw_verify_result **r, const char *text, size_t len, const char *i
 	o.max_work = 2000000;
 	o.max_findings = 1000;
 	o.filename = "fuzz.s";
+	o.assume_atomic_counters = assume;
 	int rc = kw_verify_text(r, text, len, &o, &err);
 	if (rc == 0 && !*r)
 		abort();
@@ -63,13 +64,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	const char *isa = isas[data[0] % N_ISAS];
+	/* the next bit of the first byte: assume_atomic_counters */
+	int assume = (data[0] / N_ISAS) & 1;
 	const char *text = (const char *)data + 1;
 	size_t len = size - 1, lines = 1;
 	kw_verify_result *r = NULL, *r2 = NULL;
 
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
-	if (run(&r, text, len, isa) != 0)
+	if (run(&r, text, len, isa, assume) != 0)
 		return 0;
 
 	size_t n = kw_verify_result_count(r);
@@ -97,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	json_decref(root);
 
-	if (run(&r2, text, len, isa) != 0 || kw_verify_result_count(r2) != n)
+	if (run(&r2, text, len, isa, assume) != 0 || kw_verify_result_count(r2) != n)
 		abort();
 	for (size_t i = 0; i < n; i++) {
 		const kw_verify_finding *a = kw_verify_result_at(r, i), *b = kw_verify_result_at(r2, i);

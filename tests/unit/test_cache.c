@@ -520,7 +520,7 @@ static void test_disk_bound(void **state)
 		assert_int_equal(kw_cache_get(&out, NULL, c, k, &err), KW_ENOTFOUND);
 	}
 	kw_cache_close(c);
-	assert_int_equal(kw_cache_wal_share(bound), bound / 8);
+	assert_int_equal(kw_cache_wal_share(bound), bound / 4);
 	assert_int_equal(kw_cache_wal_share(100000), 64 << 10);
 	assert_int_equal(kw_cache_disk_slack(bound), 256 << 10);
 }

@@ -3,7 +3,8 @@
  * kw_request_ids): keys no generator reads do not change the key; a key a
  * generator reads does; key order, the ISA spelling, DataType spelling and
  * 1/true spelling do not; config_id is SHA-256 of the canonical text and the
- * key is salted by the generator version.
+ * key is salted by the generator version; the members remembered per
+ * thread follow the request.
  * The base request is examples/gfx942-request.json (a corpus configuration).
  */
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include <jansson.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +214,107 @@ static void test_spellings_normalised(void **state)
 	json_decref(other);
 }
 
+/*
+ * The kernel's members of the canonical text (isa, caps, kernel, tPA, tPB,
+ * states) and each generator call's text are remembered per thread and written again only when the fields
+ * they come from change: requests that differ in one such field, computed
+ * one after another and again in the reverse order, each keep their own
+ * text, and each equals the text a thread that saw no request before
+ * writes.
+ */
+#define N_VARIANTS 16
+
+static json_t *variant(int i)
+{
+	json_t *root = load_example(), *k = json_object_get(root, "kernel");
+	json_t *tpa = json_object_get(root, "tPA");
+
+	switch (i) {
+	case 1: json_object_set_new(k, "MIWaveTile", json_pack("[i,i]", 2, 4)); break;
+	case 2: json_object_set_new(json_object_get(tpa, "localReadInstruction"), "blockWidth", json_real(0.5)); break;
+	case 3: json_object_set_new(json_object_get(root, "states"), "numReadsPerIterA", json_integer(2)); break;
+	case 4: json_object_set_new(root, "asmCaps", json_pack("{s:i}", "MaxVmcnt", 7)); break;
+	case 5: json_object_set_new(root, "archCaps", json_pack("{s:b}", "Waitcnt0Disabled", 0)); break;
+	case 6: json_object_set_new(tpa, "nwcv", json_integer(4)); break;
+	case 7: json_object_set_new(root, "isa", json_string("gfx90a")); break;
+	default: break;
+	}
+	if (i >= 8) {
+		/* the generators member, one call's argument at a time */
+		static const char *const gens[] = {
+			"[{\"name\":\"wait\",\"args\":{\"skipGlobalRead\":0,\"skipLocalWrite\":0,\"skipLocalRead\":1,\"comment\":\"a\"}}]",
+			"[{\"name\":\"wait\",\"args\":{\"skipGlobalRead\":0,\"skipLocalWrite\":0,\"skipLocalRead\":1,\"comment\":\"b\"}}]",
+			"[{\"name\":\"wait\",\"args\":{\"skipGlobalRead\":0,\"skipLocalWrite\":0,\"skipLocalRead\":2,\"comment\":\"b\"}}]",
+			"[{\"name\":\"syncThreads\",\"args\":{\"memoryToken\":[1,2]}}]",
+			"[{\"name\":\"syncThreads\",\"args\":{\"memoryToken\":[1,3]}}]",
+			"[{\"name\":\"syncThreads\",\"args\":{}},{\"name\":\"mapAcctoArchRegs\",\"args\":{\"write\":true}}]",
+			"[{\"name\":\"mapAcctoArchRegs\",\"args\":{\"spilledVgprBase\":8}}]",
+			"[{\"name\":\"mapAcctoArchRegs\",\"args\":{\"spilledVgprBase\":9}}]",
+		};
+		json_object_set_new(root, "generators", json_loads(gens[i - 8], 0, NULL));
+	}
+	return root;
+}
+
+static void *canonical_on_fresh_thread(void *arg)
+{
+	ids *a = arg;
+	json_t *root = variant((int)(a->config_id[0] - '0'));
+
+	ids_of(a, root);
+	json_decref(root);
+	return NULL;
+}
+
+static void test_remembered_members_follow_the_request(void **state)
+{
+	ids first[N_VARIANTS] = { { { 0 }, { 0 }, NULL } }, again;
+	json_t *roots[N_VARIANTS];
+
+	(void)state;
+	for (int i = 0; i < N_VARIANTS; i++) {
+		roots[i] = variant(i);
+		ids_of(&first[i], roots[i]);
+	}
+	for (int i = 0; i < N_VARIANTS; i++)
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(first[i].canonical, first[j].canonical);
+	for (int i = N_VARIANTS - 1; i >= 0; i--) {
+		ids_of(&again, roots[i]);
+		assert_string_equal(again.canonical, first[i].canonical);
+		ids_free(&again);
+		ids_of(&again, roots[0]); /* back to the base between variants */
+		assert_string_equal(again.canonical, first[0].canonical);
+		ids_free(&again);
+	}
+	for (int i = 0; i < N_VARIANTS; i++) {
+		pthread_t t;
+		ids fresh = { { 0 }, { 0 }, NULL };
+
+		fresh.config_id[0] = (char)('0' + i);
+		assert_int_equal(pthread_create(&t, NULL, canonical_on_fresh_thread, &fresh), 0);
+		assert_int_equal(pthread_join(t, NULL), 0);
+		assert_string_equal(fresh.canonical, first[i].canonical);
+		assert_string_equal(fresh.key, first[i].key);
+		ids_free(&fresh);
+	}
+	/* the changed fields are in the text */
+	assert_non_null(strstr(first[1].canonical, "\"MIWaveTile\":[2,4]"));
+	assert_non_null(strstr(first[2].canonical, "\"blockWidth\":0.5"));
+	assert_non_null(strstr(first[3].canonical, "\"numReadsPerIterA\":2"));
+	assert_non_null(strstr(first[4].canonical, "\"MaxVmcnt\":7"));
+	assert_non_null(strstr(first[5].canonical, "\"Waitcnt0Disabled\":0"));
+	assert_non_null(strstr(first[6].canonical, "\"nwcv\":4"));
+	assert_non_null(strstr(first[7].canonical, "\"isa\":[9,0,10]"));
+	assert_non_null(strstr(first[9].canonical, "\"comment\":\"b\""));
+	assert_non_null(strstr(first[12].canonical, "\"memoryToken\":[1,3]"));
+	assert_non_null(strstr(first[15].canonical, "\"spilledVgprBase\":9"));
+	for (int i = 0; i < N_VARIANTS; i++) {
+		ids_free(&first[i]);
+		json_decref(roots[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_read_key_changes_key),
 		cmocka_unit_test(test_only_the_chosen_generators_count),
 		cmocka_unit_test(test_spellings_normalised),
+		cmocka_unit_test(test_remembered_members_follow_the_request),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

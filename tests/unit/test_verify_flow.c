@@ -709,7 +709,7 @@ static void test_message_and_totals(void **state)
 	/* the branch that decided it: line 5 (s_cbranch_scc0), not taken */
 	assert_non_null(strstr(f->message, "on the paths where s12 == 2 (s_cbranch_scc0 at line 5 not taken)"));
 	assert_int_equal(kw_verify_result_text(&out, r, &err), 0);
-	assert_non_null(strstr(out.p, "<input>: totals: 1 error, 0 warnings (race_raw=1); 0 hidden by suppressions\n"));
+	assert_non_null(strstr(out.p, "<input>: totals: 1 error, 0 warnings (race_raw=1); 0 hidden by suppressions; "));
 	kw_buf_free(&out);
 	kw_verify_result_free(r);
 	o.isa = "gfx942";
@@ -719,9 +719,23 @@ static void test_message_and_totals(void **state)
 		assert_int_equal(kw_verify_text(&r2, text, strlen(text), &o, &err), 0);
 		out = (kw_buf)KW_BUF_INIT;
 		assert_int_equal(kw_verify_result_text(&out, r2, &err), 0);
-		assert_non_null(strstr(out.p, "totals: 0 errors, 0 warnings (); 1 hidden by suppressions\n"));
+		assert_non_null(strstr(out.p, "totals: 0 errors, 0 warnings; 1 hidden by suppressions; "));
 		kw_buf_free(&out);
 		kw_verify_result_free(r2);
+	}
+	{
+		/* a clean file says what was checked, too */
+		static const char *clean = "k:\n\tglobal_load_dword v1, v[2:3], off\n\ts_waitcnt vmcnt(0)\n"
+					   "\tv_add_f32_e32 v5, v1, v5\n\ts_endpgm\n";
+		kw_verify_result *r3 = NULL;
+		o.suppressions = NULL;
+		assert_int_equal(kw_verify_text(&r3, clean, strlen(clean), &o, &err), 0);
+		out = (kw_buf)KW_BUF_INIT;
+		assert_int_equal(kw_verify_result_text(&out, r3, &err), 0);
+		assert_string_equal(out.p, "<input>: totals: 0 errors, 0 warnings; 0 hidden by suppressions; "
+					   "4 instructions in 1 function checked\n");
+		kw_buf_free(&out);
+		kw_verify_result_free(r3);
 	}
 }
 

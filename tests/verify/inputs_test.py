@@ -114,7 +114,17 @@ def nothing_checked(a, tmp, R):
     # code not shown inside a function
     for what, body, want in (("inside a function", "\ts_nop 0 // 000000000000: BF800000\n\t\t...\n"
                               "\ts_endpgm // 000000000010: BF810000\n", 2),
-                             ("after s_endpgm", "\ts_endpgm // 000000000000: BF810000\n\t\t...\n", 0)):
+                             ("after s_endpgm", "\ts_endpgm // 000000000000: BF810000\n\t\t...\n", 0),
+                             # a tail block that branches back (compiler
+                             # output puts such blocks after s_endpgm): no
+                             # fall-through after s_branch or s_setpc either
+                             ("after s_branch", "\ts_cbranch_scc1 1 // 000000000000: BF850001\n"
+                              "\ts_endpgm // 000000000004: BF810000\n"
+                              "\ts_branch 65534 // 000000000008: BF82FFFE\n\t\t...\n", 0),
+                             ("after s_setpc", "\ts_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) // 000000000000: BF8C0000\n"
+                              "\ts_setpc_b64 s[30:31] // 000000000004: BE801D1E\n\t\t...\n", 0),
+                             ("after s_cbranch (it falls through)", "\ts_cbranch_scc1 65535 // 000000000000: BF85FFFF\n"
+                              "\t\t...\n\ts_endpgm // 000000000010: BF810000\n", 2)):
         path = os.path.join(tmp, "elided.dis.s")
         with open(path, "w") as f:
             f.write("0000000000000000 <k>:\n" + body)

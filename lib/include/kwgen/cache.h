@@ -175,8 +175,10 @@ const char *kw_cache_moved_aside(const kw_cache *c);
  * until kw_cache_close. */
 const char *kw_cache_read_only(const kw_cache *c);
 
-/* The WAL's share of max_disk_bytes: one eighth, at least 64 KiB, at most
- * 64 MiB (4 MiB when max_disk_bytes is 0).  Also the journal_size_limit. */
+/* The WAL's share of max_disk_bytes: a quarter, at least 64 KiB, at most
+ * 64 MiB (4 MiB when max_disk_bytes is 0).  Also the journal_size_limit.
+ * (Each checkpoint costs two fsyncs; under a small bound an eighth made
+ * them come every few puts.) */
 int64_t kw_cache_wal_share(int64_t max_disk_bytes);
 
 /* How far db + -wal + -shm may pass max_disk_bytes for a moment: one

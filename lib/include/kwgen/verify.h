@@ -102,7 +102,7 @@ typedef struct kw_verify_opts {
 	 * without one (objdump form) then fails with KW_EINVAL. */
 	const char *isa;
 	/* Bounds; 0 = the default.  max_instructions (default 64M) and
-	 * max_work (default 64 x instructions + 1M: block transfers counted in
+	 * max_work (default 256 x instructions + 1M: block transfers counted in
 	 * instructions, over all fixed-point passes) end with KW_ELIMIT and a
 	 * message naming the bound; they never hang. */
 	size_t max_instructions;
@@ -137,9 +137,22 @@ typedef struct kw_verify_opts {
 	 * text's own lines).  Read during the verification only. */
 	const struct kw_verify_word_line *source_lines;
 	size_t n_source_lines;
+	/* 1: assume the counter protocol of Tensile's GSU / StreamK
+	 * synchronizer: the memory word a 32-bit s_atomic_inc / s_atomic_dec
+	 * (or s_buffer_atomic_inc / _dec) with glc updates holds a value in
+	 * [0, data] whenever it runs (the host zeroes it and only these
+	 * atomics, all with the same data, update it), so the value it returns
+	 * lies in [0, data] (data: the SGPR's value before the atomic; ISA:
+	 * dec stores (old == 0 || old > data) ? data : old - 1, inc stores
+	 * old >= data ? 0 : old + 1, both return old).  Paths needing another
+	 * value are not taken.  0 (default): the returned value is unknown
+	 * (memory may hold anything), and a finding whose path tests it says
+	 * so.  kwgen verify --assume-atomic-counters; POST /v1/verify
+	 * "assume_atomic_counters". */
+	int assume_atomic_counters;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0 }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0, 0 }
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII. */
