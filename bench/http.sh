@@ -98,7 +98,7 @@ rss_idle=$(rss_kib "$kpid")
 	max=0
 	while kill -0 "$kpid" 2>/dev/null; do
 		r=$(rss_kib "$kpid" 2>/dev/null || echo 0)
-		[ "${r:-0}" -gt "$max" ] && max=$r && echo "$max" >"$tmp/rss-max"
+		[ "${r:-0}" -gt "$max" ] && max=$r && echo "$max" >"$tmp/rss-max.new" && mv "$tmp/rss-max.new" "$tmp/rss-max"
 		sleep 0.1
 	done
 ) &
@@ -115,10 +115,14 @@ run() { # name script url [body] [key]
 run hits-memory wrk-post.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/hit.json" "$KW_KEY"
 run get-memory wrk-get.lua "http://127.0.0.1:$port/v1/kernels/$KW_KEY" "" "$KW_KEY"
 run misses wrk-miss.lua "http://127.0.0.1:$port/v1/kernels" "$tmp/miss.tmpl"
-rss_load=$(cat "$tmp/rss-max" 2>/dev/null || echo 0)
-entries=$(curl -s --max-time 30 "http://127.0.0.1:$port/status")
+# the sampler stopped before its file is read (it renames each new
+# figure into place, so the file is never seen half-written)
 kill "$spid" 2>/dev/null || true
+wait "$spid" 2>/dev/null || true
 spid=""
+rss_load=$(cat "$tmp/rss-max" 2>/dev/null || true)
+rss_load=${rss_load:-0}
+entries=$(curl -s --max-time 30 "http://127.0.0.1:$port/status")
 kill "$kpid" && wait "$kpid" || { echo "bench-http: kwgend did not exit 0 on SIGTERM"; exit 1; }
 kpid=""
 

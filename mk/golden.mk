@@ -1,7 +1,9 @@
 # Golden tests: kwgen against the oracle's answers, and llvm-mc over kwgen's output.
 #   make golden      compare `kwgen --batch` with tests/golden/answers.jsonl.gz, in
 #                    the oracle form and the farm form, and GOLDEN_SINGLE (default
-#                    100, -1 = all) requests in single mode, one process each
+#                    300, -1 = all) requests in single mode, one process each,
+#                    and (GOLDEN_SINGLE_COVER=1, the default) the first request of
+#                    each generator x {answer, error} and of each ISA spelling
 #   make golden-sample  every GOLDEN_EVERY-th (default 20) request, oracle and
 #                    farm form, 10 in single mode (make check's golden tier)
 #   make check-asm   assemble kwgen's output with llvm-mc 22, check the diagnostics
@@ -12,10 +14,12 @@ SHARED  ?= ../shared
 
 .PHONY: golden golden-sample check-asm golden-data
 
-GOLDEN_SINGLE ?= 100
+GOLDEN_SINGLE ?= 300
+GOLDEN_SINGLE_COVER ?= 1
 
 golden: $(BUILD)/kwgen
-	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE)
+	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
+		$(if $(GOLDEN_SINGLE_COVER),--single-cover)
 
 GOLDEN_EVERY ?= 20
 

@@ -11,7 +11,7 @@
 #   make journeys JOURNEYS_ARGS="--only docs --only hostile"
 #   make journeys-docs   only the documentation blocks (fast)
 # The ASan binaries are built in $(JOURNEYS_ASAN_BUILD) (build-asan/, shared
-# with `make asan`: same flags).
+# with `make asan`: the same make line, ASAN_MAKE in mk/core.mk).
 
 JOURNEYS_ASAN_BUILD ?= build-asan
 JOURNEYS_ARGS ?=
@@ -19,8 +19,7 @@ JOURNEYS_ARGS ?=
 .PHONY: journeys journeys-docs journeys-asan-bins
 
 journeys-asan-bins:
-	$(MAKE) --no-print-directory BUILD=$(JOURNEYS_ASAN_BUILD) OPT="$(SAN_FLAGS)" \
-		EXTRA_LDLIBS="-fsanitize=address,undefined" $(JOURNEYS_ASAN_BUILD)/kwgen
+	@$(ASAN_MAKE) BUILD=$(JOURNEYS_ASAN_BUILD) $(JOURNEYS_ASAN_BUILD)/kwgen
 
 journeys: all journeys-asan-bins
 	python3 tests/journeys/run.py --build $(BUILD) --asan-build $(JOURNEYS_ASAN_BUILD) $(JOURNEYS_ARGS)

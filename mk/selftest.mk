@@ -7,7 +7,7 @@ SELFTEST_ONLY ?=
 
 .PHONY: selftest
 selftest: $(BUILD)/kwgen $(BUILD)/kwgend $(BUILD)/bench/bench_gen
-	python3 tests/selftest/selftest.py --kwgen $(BUILD)/kwgen --kwgend $(BUILD)/kwgend \
+	python3 tests/selftest/selftest.py --kwgen $(BUILD)/kwgen --kwgend $(BUILD)/kwgend $(VERIFY_CACHE_ARG) \
 		$(if $(SELFTEST_ONLY),--only $(SELFTEST_ONLY))
 
 SUITES += selftest

@@ -25,7 +25,7 @@ $(error $(OLD_STYLE_SUITES): register a suite with `SUITES += <target>`, not `te
 endif
 endif
 
-# TEST_JOBS suites run side by side (default: the number of cores); each
+# Up to TEST_JOBS suites run side by side (see TEST_CORES below); each
 # suite's output is kept in $(BUILD)/test-logs/<suite>.log and printed whole
 # when it ends.  TEST_JOBS=1: one after another, output streamed.
 # ALONE_SUITES run with no other suite beside them (their latency bounds
@@ -41,7 +41,14 @@ endif
 # `TEST_BUILD += <file or target>`.
 # `asan` in $(SUITES) stands for one suite per $(ASAN_SUITES) entry, named
 # asan-<suite> (mk/core.mk), so they too run side by side.
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# TEST_CORES bounds the suites side by side by the cores they keep busy
+# (cpu / wall of each suite in tests/suite-times.json, measured on a quiet
+# machine; scripts/run-suites --cores): a suite
+# that mostly waits on daemons and timeouts runs beside the ones that
+# compute, so up to TEST_JOBS (default TEST_CORES + 2) suites run at once
+# but never more computing ones than cores.
+TEST_CORES ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS ?= $(shell echo $$(($(TEST_CORES) + 2)))
 ALONE_SUITES ?=
 TEST_BUILD += all $(UNIT_BINS) asan-bins
 TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asan-%),$(s)))
@@ -50,12 +57,13 @@ TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asa
 # (pyenv's costs half a second of CPU per start, and every suite starts
 # python3 at least once).
 PY_BIN_DIR = $$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))')
-RUN_SUITES = PATH="$(PY_BIN_DIR):$$PATH" python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --alone "$(ALONE_SUITES)" \
+RUN_SUITES = PATH="$(PY_BIN_DIR):$$PATH" python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --cores $(TEST_CORES) \
+	--alone "$(ALONE_SUITES)" \
 	--times $(BUILD)/test-times.json --estimates tests/suite-times.json --log-dir $(BUILD)/test-logs
 
 .PHONY: test-build
 test-build:
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILD)
+	@$(MAKE) --no-print-directory -j$(TEST_CORES) $(TEST_BUILD)
 
 test:
 	@mkdir -p $(BUILD)
@@ -71,7 +79,7 @@ CHECK_SUITES ?= unit golden-sample e2e-smoke asan-unit
 
 check:
 	@mkdir -p $(BUILD)
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) all $(UNIT_BINS) asan-bins >$(BUILD)/check-build.log 2>&1 || \
+	@$(MAKE) --no-print-directory -j$(TEST_CORES) all $(UNIT_BINS) asan-bins >$(BUILD)/check-build.log 2>&1 || \
 		{ tail -n 30 $(BUILD)/check-build.log; echo "check: the build failed (log: $(BUILD)/check-build.log)"; exit 1; }
 	@$(RUN_SUITES) --label check $(CHECK_SUITES)
 

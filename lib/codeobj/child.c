@@ -217,8 +217,10 @@ static int run_child(const void *data, size_t len, const char *isa, const char *
 	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	if (opts && opts->fork) {
-		/* the same child without exec: it has kwgen's libraries, and
-		 * loads libLLVM itself (a single-threaded caller only) */
+		/* the same child without exec: it has kwgen's libraries and
+		 * libLLVM, loaded here once for every child (a single-threaded
+		 * caller only); when that fails the child says why */
+		kw_codeobj_load_llvm(NULL);
 		pid = fork();
 		if (pid == 0) {
 			struct sigaction dfl_act;

@@ -134,6 +134,16 @@ static void llvm_init(void)
 	L.LLVMInitializeAMDGPUDisassembler();
 }
 
+int kw_codeobj_load_llvm(kw_error *err)
+{
+	pthread_once(&llvm_once, llvm_init);
+	if (llvm_error[0])
+		return kw_error_set(err, KW_EUNSUPPORTED, NULL,
+		                    "%s; code objects are decoded with LLVM's disassembler (Debian package libllvm22)",
+		                    llvm_error);
+	return 0;
+}
+
 typedef struct sym {
 	uint64_t addr;
 	char *name;      /* escaped (sym_escape) */
@@ -526,11 +536,8 @@ int kw_codeobj_disassemble_to(const void *data, size_t len, const char *isa, con
 	}
 	if (isa_out)
 		*isa_out = use_isa;
-	pthread_once(&llvm_once, llvm_init);
-	if (llvm_error[0])
-		return kw_error_set(err, KW_EUNSUPPORTED, NULL,
-		                    "%s; code objects are decoded with LLVM's disassembler (Debian package libllvm22)",
-		                    llvm_error);
+	if (kw_codeobj_load_llvm(err))
+		return KW_EUNSUPPORTED;
 
 	LLVMMemoryBufferRef mb = L.LLVMCreateMemoryBufferWithMemoryRange(data, len, "code object", 0);
 	if (!mb)

@@ -61,6 +61,18 @@ def run(args, stdin=b"", allowed=(0,), timeout=120, env=None):
     return p.returncode, out, err
 
 
+def log_lines(d, text, want, timeout=30):
+    """The lines of daemon d's log holding text, once there are at least
+    want of them (polled: kwgend logs a request after answering it), or
+    after timeout seconds (a bound on a hang only) whatever there are."""
+    deadline = time.time() + timeout
+    while True:
+        got = [x for x in list(d.log) if text in x]
+        if len(got) >= want or time.time() > deadline:
+            return got
+        time.sleep(0.01)
+
+
 def kwgen(*args, **kw):
     return run([O.kwgen] + list(args), **kw)
 
@@ -529,10 +541,16 @@ def t_logic_server_batch():
         m = re.search(r"(\d+) posted, (\d+) unique keys?, (\d+) cache hits? .*, (?:0|no) errors", err)
         assert m and int(m.group(1)) > 0, err
         posted = int(m.group(1))
-        time.sleep(0.3)
+        # the batch posts counted in the log of a daemon that has exited
+        # (its log then read to the end), not after a pause; restarted on
+        # the same file for the second pass
+        assert d.stop() == 0
+        d.wait_log()
         batches = [x for x in d.log if '"/v1/kernels:batch"' in x]
         assert len(batches) == -(-posted // 4), "%d batch posts for %d requests with --batch 4" % (
             len(batches), posted)
+        d.start()
+        base = "http://127.0.0.1:%d" % d.port
         _, _, err2 = logic("--no-progress", "--server", base, FIXTURE)
         assert re.search(r"(\d+) posted, \d+ unique keys?, \1 cache hits?", err2), err2
     finally:
@@ -549,28 +567,36 @@ def t_logic_inflight():
     d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "inflight.db"), "--log-level", "info").start()
     try:
         base = "http://127.0.0.1:%d" % d.port
-        logic("--no-progress", "--server", base, "--inflight", "1", *files)  # warm: every later answer a hit
+        # a batch never spans two files: ceil(requests / 4) per file
+        want = 0
+        for f in files:
+            _, out, _ = logic("--no-progress", f)
+            want += -(-len(out.splitlines()) // 4)
+        # warm: every later answer a hit
+        logic("--no-progress", "--server", base, "--batch", "4", "--inflight", "1", *files)
         runs = {}
+        seen = want
         for n in ("1", "4"):
-            time.sleep(0.3)
-            before = len([x for x in d.log if '"/v1/kernels:batch"' in x])
+            # every batch post so far logged (kwgend logs a request once it
+            # has answered it): the warm run's, then each run's own
+            before = len(log_lines(d, '"/v1/kernels:batch"', seen))
             dest = os.path.join(O.tmp, "inflight-%s.jsonl" % n)
             _, _, err = logic("--no-progress", "--server", base, "--batch", "4", "--inflight", n, "-o", dest, *files)
             m = re.search(r"(\d+) posted, \d+ unique keys?, \1 cache hits? .*, no errors; exit 0", err)
             assert m, err
-            time.sleep(0.3)
-            batches = len([x for x in d.log if '"/v1/kernels:batch"' in x]) - before
-            # a batch never spans two files: ceil(requests / 4) per file
-            want = 0
-            for f in files:
-                _, out, _ = logic("--no-progress", f)
-                want += -(-len(out.splitlines()) // 4)
+            seen = len(log_lines(d, '"/v1/kernels:batch"', before + want))
+            batches = seen - before
             assert batches == want, "--inflight %s: %d batch posts, want %d" % (n, batches, want)
             runs[n] = (err, open(dest).read())
         assert runs["1"][0] == runs["4"][0], "summaries differ:\n%s\n%s" % (runs["1"][0], runs["4"][0])
         assert runs["1"][1] == runs["4"][1] and runs["1"][1], "-o answers differ (order?) between --inflight 1 and 4"
     finally:
         assert d.stop() == 0
+    # the daemon has exited and its log is read to the end: no batch post
+    # came late (warm-up and both runs: want each)
+    d.wait_log()
+    total = len([x for x in d.log if '"/v1/kernels:batch"' in x])
+    assert total == 3 * want, "%d batch posts in the log, want 3 x %d" % (total, want)
 
     # The second batch of FIXTURE answers late, every item an error, with
     # its own request id; the batches after it are answered first.

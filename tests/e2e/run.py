@@ -608,12 +608,23 @@ def t_info_routes(d, schemas, st):
 
 
 def t_access_log(d, schemas, st):
-    d.request("GET", "/v1/kernels/" + st["key"])
-    time.sleep(0.2)
-    lines = [json.loads(x) for x in d.log if x.startswith("{")]
-    acc = [x for x in lines if "method" in x]
-    assert acc, "no access lines"
-    last = [x for x in acc if x["path"] == "/v1/kernels/" + st["key"]][-1]
+    path = "/v1/kernels/" + st["key"]
+
+    _, h, _ = d.request("GET", path)
+    rid = h.get("x-request-id")
+    assert rid, "no X-Request-Id: %r" % h
+
+    def mine():
+        lines = [json.loads(x) for x in list(d.log) if x.startswith("{")]
+        return [x for x in lines if "method" in x and x.get("request_id") == rid]
+    # kwgend logs a request once it has answered it: wait for its line
+    deadline = time.time() + 30
+    while not mine() and time.time() < deadline:
+        time.sleep(0.01)
+    acc = mine()
+    assert len(acc) == 1, "%d access lines with request_id %s" % (len(acc), rid)
+    last = acc[0]
+    assert last["path"] == path, last
     for k in ("time", "method", "path", "status", "bytes", "duration_ms", "key", "cached"):
         assert k in last, (k, last)
     assert last["status"] == 200 and last["key"] == st["key"] and last["cached"] is True
@@ -763,8 +774,8 @@ def t_crash_burst(binary, tmp, schemas):
     ts = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
     for t in ts:
         t.start()
-    deadline = time.time() + 20
-    while time.time() < deadline and len(answered) < 150:
+    deadline = time.time() + 20   # bounds a hang only: the workers stop at their first error
+    while time.time() < deadline and len(answered) < 150 and any(t.is_alive() for t in ts):
         time.sleep(0.01)
     killing.set()
     d.kill9()

@@ -11,7 +11,11 @@ compare every answer with the oracle's (tests/golden/answers.jsonl.gz).
     field by its farm-form path).
   * kwgen's extra `diagnostics` field is allowed.
 
+  * single mode (--single N, --single-cover): one process per request, the
+    pretty answer compared the same way, exit 1 exactly when it is an error.
+
 Usage: python3 tests/golden/compare.py [--kwgen build/kwgen] [--show N] [--only SUBSTR] [--every N]
+                                       [--farm] [--single N] [--single-cover]
        (or KWGEN=path).  Exit status 0 only if every pair passes.
 Stdlib only.
 """
@@ -211,6 +215,21 @@ def first_diff_line(a, b):
     return ""
 
 
+def cover_sample(idx, reqs, answers):
+    """The first request of each generator x {answer, error} and of each ISA
+    spelling: every single-mode path (every generator's answer and error,
+    every ISA form the reader takes) in a few processes."""
+    seen, out = set(), []
+    for i in idx:
+        req = json.loads(reqs[i])
+        kinds = [("generator", str(req.get("generator")), "error" in json.loads(answers[i])),
+                 ("isa", json.dumps(req.get("isa")))]
+        if any(k not in seen for k in kinds):
+            seen.update(kinds)
+            out.append(i)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwgen", default=os.environ.get("KWGEN", os.path.join(ROOT, "build", "kwgen")))
@@ -225,6 +244,9 @@ def main():
     ap.add_argument("--single", type=int, default=0, metavar="N",
                     help="also run N requests (spread over the set) one per process "
                          "in single mode; -1 = all")
+    ap.add_argument("--single-cover", action="store_true",
+                    help="also run in single mode the first request of each generator x "
+                         "{answer, error} and of each ISA spelling (with --single N: both sets)")
     opts = ap.parse_args()
 
     reqs = load_gz("requests.jsonl.gz")
@@ -318,9 +340,11 @@ def main():
         n_pass += len(idx) - f_fail
         n_fail += f_fail + len(fproblems)
 
-    if opts.single:
-        step = 1 if opts.single < 0 else max(1, len(idx) // opts.single)
+    if opts.single or opts.single_cover:
+        step = 1 if opts.single < 0 else max(1, len(idx) // max(1, opts.single))
         sample = idx[::step][:len(idx) if opts.single < 0 else opts.single]
+        if opts.single_cover:
+            sample = sorted(set(sample) | set(cover_sample(idx, reqs, answers)))
         s_fail = 0
         forms = [("oracle form", lambda r: r, compare_one)]
         if opts.farm:

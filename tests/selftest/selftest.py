@@ -302,6 +302,9 @@ def golden_cases(res, o, tmp, bad):
                 compare + ["--kwgen", bad.kwgen("ubsan-exit-0")], r"sanitizer report")
     expect_fail(res, "compare.py --single: single-mode kwgen exits 3",
                 compare + ["--kwgen", bad.kwgen("single-exit-3"), "--single", "5"], r"single mode.*exited 3")
+    expect_fail(res, "compare.py --single-cover: single-mode kwgen exits 3 (the asan-golden sample)",
+                compare + ["--kwgen", bad.kwgen("single-exit-3"), "--single", "0", "--single-cover"],
+                r"single mode, oracle form, pair \d+: .*exited 3")
     asm = [PY, "tests/golden/check_asm.py", "--only", "gfx942"]
     expect_fail(res, "check_asm.py: kwgen --batch prints a LeakSanitizer report, exits 23",
                 asm + ["--kwgen", bad.kwgen("leak-exit-23")], r"exited 23")
@@ -387,7 +390,8 @@ def runner_cases(res, o, tmp, bad):
                 "skips:\n\t@echo 'SKIPPED thing: no tool'; echo '1 passed, 0 failed, 1 skipped'\n"
                 "leaves-daemon:\n\t@setsid sleep 120 </dev/null >/dev/null 2>&1 & echo '1 passed, 0 failed'\n"
                 "chatty:\n\t@for i in 1 2 3 4 5; do echo \"chatty line $$i\"; sleep 0.1; done; "
-                "echo 'chatty: 5 passed, 0 failed'\n" % SAN_LEAK)
+                "echo 'chatty: 5 passed, 0 failed'\n"
+                "busy-a busy-b busy-c waits:\n\t@sleep 0.5; echo '1 passed, 0 failed'\n" % SAN_LEAK)
     runner = [PY, "scripts/run-suites", "--make", "make -f " + mk]
     for suite, show in (("fails", r"make exited"), ("quiet-fail", r"reported 1 failed but exited 0"),
                         ("sanitizer", r"sanitizer report")):
@@ -428,6 +432,20 @@ def runner_cases(res, o, tmp, bad):
     res.check(order == ["fails", "ok", "skips", "chatty"],
               "run-suites -j 2: the alone suite first, then longest first (last times, else estimates)",
               "started %r" % order)
+    # --cores 2: two computing suites and one that waits run side by side,
+    # the third computing one only once one of the first two has ended
+    with open(est, "w") as f:
+        f.write('{"busy-a": {"seconds": 9, "cpu": 9}, "busy-b": {"seconds": 8, "cpu": 8}, '
+                '"busy-c": {"seconds": 7, "cpu": 7}, "waits": {"seconds": 6, "cpu": 0.6}}')
+    rc, out = run(runner + ["-j", "4", "--cores", "2", "--estimates", est, "busy-a", "busy-b", "busy-c", "waits"],
+                  {"CI": ""})
+    events = re.findall(r"^(?:test: started (\S+)|======== test: (\S+) ok)", out, re.M)
+    order = [a for a, _ in events if a]
+    c_at = events.index(("busy-c", "")) if ("busy-c", "") in events else -1
+    ended_before_c = [b for _, b in events[:c_at] if b]
+    res.check(rc == 0 and order == ["busy-a", "busy-b", "waits", "busy-c"] and ended_before_c,
+              "run-suites -j 4 --cores 2: a waiting suite starts beside two computing ones, a third computing "
+              "one only after one of them ended", "exit %d, events %r" % (rc, events))
     res.check(sanitizer_report("x\n" + SAN_UB + "\n") and not sanitizer_report("RuntimeError: x\n"),
               "checks.sanitizer_report: finds UBSan's line, not a Python RuntimeError")
 
@@ -527,7 +545,7 @@ def verify_cases(res, o, tmp, bad):
                 r"FAILED .*detection 0/")
     expect_fail(res, "verify-forms: findings lost in the objdump form and the code object",
                 [PY, "tests/verify/objdump_test.py", "--mutants", "4", "--root", verify_root(tmp, 1, 4), "--kwgen",
-                 bad.verifier("no-findings-in-objdump")],
+                 bad.verifier("no-findings-in-objdump")] + (["--tool-cache", o.tool_cache] if o.tool_cache else []),
                 r"only \.s:")
 
 
@@ -565,7 +583,7 @@ def bench_cases(res, o, tmp, bad):
     w = bad.kwgend_with("one-slot", "--max-inflight", "1", "--workers", "1")
     expect_fail(res, "bench-http: 503s under load fail it (and are counted)",
                 ["sh", "bench/http.sh"], r"FAILED  misses: [1-9]\d* non-2xx",
-                {"KWGEND": w, "DURATION": "2", "CONNS": "16"})
+                {"KWGEND": w, "DURATION": "1", "CONNS": "16"})
 
 
 CASES = [("runner", runner_cases), ("bench", bench_cases), ("flags", flags_cases), ("golden", golden_cases), ("e2e", e2e_cases),
@@ -577,6 +595,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwgen", default=os.path.join(ROOT, "build", "kwgen"))
     ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
+    ap.add_argument("--tool-cache", help="the verify suites' cache of llvm-mc, llvm-objdump and ld.lld "
+                    "outputs (tests/verify/batch.py), passed to objdump_test.py")
     ap.add_argument("--only", default="", help="comma-separated: " + ",".join(n for n, _ in CASES))
     o = ap.parse_args()
     o.kwgen, o.kwgend = os.path.abspath(o.kwgen), os.path.abspath(o.kwgend)

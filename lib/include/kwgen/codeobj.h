@@ -141,9 +141,11 @@ typedef struct kw_codeobj_child_opts {
 	size_t max_text;   /* bytes of decoded text (0 = no bound but max_memory) */
 	int fork;          /* 1: fork() without exec (exe unused): the child does not load the
 			      executable and its libraries again (~30 ms of a small object's
-			      time).  Only for a single-threaded caller (kwgen verify): a
-			      forked child of a multithreaded one may block on a lock another
-			      thread held (posix_spawn is used otherwise). */
+			      time), nor libLLVM: the caller loads it once (kw_codeobj_load_llvm)
+			      before its first child, every child inherits it (~70 ms of CPU per
+			      object otherwise).  Only for a single-threaded caller (kwgen
+			      verify): a forked child of a multithreaded one may block on a lock
+			      another thread held (posix_spawn is used otherwise). */
 } kw_codeobj_child_opts;
 
 /*
@@ -214,6 +216,14 @@ int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa,
                                   const struct kw_verify_opts *vo, struct kw_verify_result **out,
                                   char isa_out[KW_CODEOBJ_ISA_MAX], int *undecodable, int *decoder,
                                   kw_error *err);
+
+/* Load libLLVM (dlopen of KW_LLVM_SONAME) and initialise its AMDGPU target
+ * info, MC layer and disassembler, once per process (later calls return at
+ * once).  Runs no disassembly: the crash the child process guards against
+ * is in decoding, not here.  kw_codeobj_disassemble* call it; a caller that
+ * forks decoder children calls it before the first fork.  0, or
+ * KW_EUNSUPPORTED with err saying what is missing (the Debian package). */
+int kw_codeobj_load_llvm(kw_error *err);
 
 /* The default address-space bound of the child for a len-byte object and
  * max_insts instructions (0 = no limit): 1 GiB (libLLVM and its tables)
