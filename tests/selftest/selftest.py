@@ -388,7 +388,10 @@ def runner_cases(res, o, tmp, bad):
                 "quiet-fail:\n\t@echo 'all good'; echo '5 passed, 1 failed'\n"
                 "sanitizer:\n\t@echo '%s'; echo '4 passed, 0 failed'\n"
                 "skips:\n\t@echo 'SKIPPED thing: no tool'; echo '1 passed, 0 failed, 1 skipped'\n"
-                "leaves-daemon:\n\t@setsid sleep 120 </dev/null >/dev/null 2>&1 & echo '1 passed, 0 failed'\n"
+                "leaves-daemon:\n\t@setsid sleep 120 </dev/null >/dev/null 2>&1 & p=$$!; "
+                # make exits once the daemon runs sleep in its own session
+                "until [ \"$$(head -c 5 /proc/$$p/cmdline 2>/dev/null)\" = sleep ]; do sleep 0.01; done; "
+                "echo '1 passed, 0 failed'\n"
                 "chatty:\n\t@for i in 1 2 3 4 5; do echo \"chatty line $$i\"; sleep 0.1; done; "
                 "echo 'chatty: 5 passed, 0 failed'\n"
                 "busy-a busy-b busy-c waits:\n\t@sleep 0.5; echo '1 passed, 0 failed'\n" % SAN_LEAK)
