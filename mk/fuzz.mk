@@ -54,7 +54,7 @@ FUZZ_HARNESSES := fuzz_request fuzz_key fuzz_verify fuzz_http fuzz_batch fuzz_ya
 FUZZ_BINS    := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 # What a harness links besides libkwgen-fuzz.a
 FUZZ_CACHE_OBJ := $(STORE_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
-FUZZ_SRV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,server/kernels.c server/answer.c server/reply.c server/flight.c \
+FUZZ_SRV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,server/kernels.c server/kernels_get.c server/answer.c server/reply.c server/flight.c \
 		server/admit.c server/memo.c server/metrics.c server/log.c server/work.c server/testhook.c)
 FUZZ_YAML_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(sort $(wildcard lib/logic/*.c)))
 

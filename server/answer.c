@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kwgen/buf.h"
+#include "reply.h"
 
 /* Every result's asm, concatenated in order (results without asm add
  * nothing).  malloc()ed; NULL when out of memory. */
@@ -354,3 +355,28 @@ int kw_answer_texts(char **client, char **stored, char **tables, const json_t *r
 	return *client && *stored && *tables ? 0 : -1;
 }
 
+/* Make a 200 reply's JSON object body end in ,"source":src} (src is
+ * compact JSON; NULL or "" leaves the body alone).  Out of memory turns
+ * the reply into a 503. */
+void kw_answer_splice_source(kw_reply *out, const char *src)
+{
+	static const char member[] = ",\"source\":";
+	size_t n = src ? strlen(src) : 0, m = sizeof(member) - 1;
+	char *text;
+
+	if (!n || out->status != 200 || out->len < 2 || out->body[out->len - 1] != '}')
+		return;
+	if (!(text = malloc(out->len + m + n + 1))) {
+		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
+		out->retry_after = 1;
+		return;
+	}
+	memcpy(text, out->body, out->len - 1);
+	memcpy(text + out->len - 1, member, m);
+	memcpy(text + out->len - 1 + m, src, n);
+	text[out->len - 1 + m + n] = '}';
+	text[out->len + m + n] = '\0';
+	free(out->body);
+	out->body = text;
+	out->len += m + n;
+}

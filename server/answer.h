@@ -21,4 +21,11 @@ int kw_answer_texts(char **client, char **stored, char **tables, const json_t *r
  * nothing): the row's asm column.  malloc()ed; NULL when out of memory. */
 char *kw_answer_concat_asm(const json_t *results);
 
+/* Make a 200 reply's JSON object body end in ,"source":src} (src is
+ * compact JSON; NULL or "" leaves the body alone).  Out of memory turns
+ * the reply into a 503.  POST answers (kernels.c) and GET by key
+ * (kernels_get.c) carry their source so. */
+struct kw_reply;
+void kw_answer_splice_source(struct kw_reply *out, const char *src);
+
 #endif

@@ -1,6 +1,7 @@
 /*
- * kernels.c - POST /v1/kernels, POST /v1/kernels:batch and
- * GET /v1/kernels/{key}.
+ * kernels.c - POST /v1/kernels, POST /v1/kernels:batch and a keyed call
+ * (a verification's flight); GET and DELETE /v1/kernels/{key} are in
+ * kernels_get.c, the answer's texts in answer.c.
  *
  * The path of one request: parse (kw_request_parse) -> key
  * (kw_request_ids) -> cache lookup -> single-flight -> kw_request_run ->
@@ -73,32 +74,6 @@ static char *source_text(const kw_request *r)
 	const json_t *src = kw_request_source(r);
 
 	return src ? json_dumps(src, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-}
-
-/* Make a 200 reply's JSON object body end in ,"source":src} (src is
- * compact JSON; NULL or "" leaves the body alone).  Out of memory turns
- * the reply into a 503. */
-static void splice_source(kw_reply *out, const char *src)
-{
-	static const char member[] = ",\"source\":";
-	size_t n = src ? strlen(src) : 0, m = sizeof(member) - 1;
-	char *text;
-
-	if (!n || out->status != 200 || out->len < 2 || out->body[out->len - 1] != '}')
-		return;
-	if (!(text = malloc(out->len + m + n + 1))) {
-		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
-		out->retry_after = 1;
-		return;
-	}
-	memcpy(text, out->body, out->len - 1);
-	memcpy(text + out->len - 1, member, m);
-	memcpy(text + out->len - 1 + m, src, n);
-	text[out->len - 1 + m + n] = '}';
-	text[out->len + m + n] = '\0';
-	free(out->body);
-	out->body = text;
-	out->len += m + n;
 }
 
 void kw_kernels_to_text(kw_reply *out)
@@ -343,7 +318,7 @@ static void lead(kw_reply *out, kw_srv *s, kw_flight *f, const kw_request *r, co
  * then answer. */
 static void one_answer(kw_kjob *j)
 {
-	splice_source(&j->out, j->source);
+	kw_answer_splice_source(&j->out, j->source);
 	/* Hold the response only when it is the stored text (a hit); a fresh
 	 * answer says "cached": false, which a repeat must not. */
 	if (j->have_digest && j->out.status == 200)
@@ -509,7 +484,7 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 	if (!bypass && lookup(out, s, key)) {
 		char *src = kw_request_source(r) ? source_text(r) : NULL;
 
-		splice_source(out, src);
+		kw_answer_splice_source(out, src);
 		free(src);
 		/* Hold the response: it is the stored text (with this body's
 		 * source). */
@@ -676,7 +651,7 @@ static void batch_finish(kw_kjob *j)
 /* Take item `next`'s answer into the text. */
 static void batch_take(kw_kjob *j)
 {
-	splice_source(&j->item, j->item_source);
+	kw_answer_splice_source(&j->item, j->item_source);
 	free(j->item_source);
 	j->item_source = NULL;
 	/* Remember the item's key, and its response when it is the stored
@@ -912,106 +887,4 @@ void kw_kjob_free(kw_kjob *j)
 		j->free_arg(j->arg);
 	kw_request_free(j->r);
 	free(j);
-}
-
-/* Does an If-None-Match value name etag (or "*")? */
-static int etag_matches(const char *header, const char *etag)
-{
-	size_t n = strlen(etag);
-	const char *p;
-
-	if (!header)
-		return 0;
-	if (strcmp(header, "*") == 0)
-		return 1;
-	for (p = strstr(header, etag); p; p = strstr(p + 1, etag))
-		if ((p == header || p[-1] == ' ' || p[-1] == ',') &&
-		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
-			return 1;
-	return 0;
-}
-
-void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match, int as_text)
-{
-	kw_error e = KW_ERROR_INIT;
-	char *text = NULL, *src = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
-		kw_reply_error(out, 404, "not_found", "key",
-			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
-		return;
-	}
-	/* Held in memory (a GET of the last second): no SQLite. */
-	if (kw_memo_get_row(s->memo, key, as_text, &text, &len)) {
-		kw_cache_touch(s->cache, key); /* recency only */
-		memcpy(out->key, key, 65);
-		snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
-		out->cached = 1;
-		if (etag_matches(if_none_match, out->etag)) {
-			free(text);
-			kw_reply_text(out, 304, NULL, 0, NULL);
-			return;
-		}
-		kw_reply_text(out, 200, text, len, as_text ? "text/plain; charset=utf-8" : NULL);
-		return;
-	}
-	/* the verification routes share the store: a verification is no kernel */
-	rc = kw_cache_is_verification(s->cache, key, &e);
-	if (rc > 0) {
-		kw_reply_error(out, 404, "not_found", "key",
-			       "this key is a verification, not a kernel: GET /v1/verify/{key}");
-		return;
-	}
-	if (rc == 0)
-		rc = kw_cache_get(&text, &len, s->cache, key, &e);
-	if (rc < 0) {
-		kw_reply_kw_error(out, &e);
-		return;
-	}
-	memcpy(out->key, key, 65);
-	snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
-	out->cached = 1;
-	if (etag_matches(if_none_match, out->etag)) {
-		free(text);
-		kw_reply_text(out, 304, NULL, 0, NULL);
-		return;
-	}
-	kw_reply_text(out, 200, text, len, NULL);
-	/* The row's source (a row deleted meanwhile just has none). */
-	if (kw_cache_get_source(&src, s->cache, key, NULL) == 0)
-		splice_source(out, src);
-	free(src);
-	if (out->status == 200)
-		kw_memo_put_row(s->memo, key, 0, out->body, out->len);
-	if (as_text) {
-		snprintf(out->etag, sizeof(out->etag), "\"%s\"", key);
-		kw_kernels_to_text(out);
-		if (out->status == 200)
-			kw_memo_put_row(s->memo, key, 1, out->body, out->len);
-	}
-}
-
-void kw_kernels_delete(kw_reply *out, kw_srv *s, const char *key)
-{
-	kw_error e = KW_ERROR_INIT;
-
-	if (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64) {
-		kw_reply_error(out, 404, "not_found", "key",
-			       "a key is 64 lower-case hex digits (the \"key\" of a response)");
-		return;
-	}
-	memcpy(out->key, key, 65);
-	if (kw_cache_is_verification(s->cache, key, NULL) > 0) {
-		kw_reply_error(out, 404, "not_found", "key",
-			       "this key is a verification, not a kernel: DELETE /v1/verify/{key}");
-		return;
-	}
-	if (kw_cache_delete(s->cache, key, &e) < 0) {
-		kw_reply_kw_error(out, &e);
-		return;
-	}
-	kw_memo_forget(s->memo, key);
-	kw_reply_json(out, 200, json_pack("{s:s,s:b}", "key", key, "deleted", 1));
 }
