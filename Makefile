@@ -86,7 +86,7 @@ $(BUILD)/kwgend: $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-st
 	$(CC) -o $@ $(SRV_OBJS) $(LOGIC_A) $(STORE_LDLIBS) $(LDLIBS_ALL) $(SRV_LDLIBS)
 
 # The unit tests link the store too (test_cache*.c); the others leave it out.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/verify_helpers.h $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
 

@@ -15,18 +15,7 @@
 #include <string.h>
 
 #include "kwgen/verify.h"
-
-static kw_verify_result *run_opts(const char *text, const kw_verify_opts *o)
-{
-	kw_verify_result *r = NULL;
-	kw_error err = KW_ERROR_INIT;
-	int rc = kw_verify_text(&r, text, strlen(text), o, &err);
-
-	if (rc)
-		fail_msg("kw_verify_text failed: %s", err.message);
-	assert_non_null(r);
-	return r;
-}
+#include "verify_helpers.h"
 
 static kw_verify_result *run(const char *isa, const char *text)
 {
@@ -34,33 +23,6 @@ static kw_verify_result *run(const char *isa, const char *text)
 
 	o.isa = isa;
 	return run_opts(text, &o);
-}
-
-/* findings of code at line */
-static int at(const kw_verify_result *r, int code, int64_t line)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < kw_verify_result_count(r); i++) {
-		const kw_verify_finding *f = kw_verify_result_at(r, i);
-		if (f->code == code && f->line == line)
-			n++;
-	}
-	return n;
-}
-
-static uint64_t races(const kw_verify_result *r)
-{
-	return kw_verify_result_total(r, KW_VF_RACE_RAW) + kw_verify_result_total(r, KW_VF_RACE_WAW) +
-	       kw_verify_result_total(r, KW_VF_LDS_BARRIER) + kw_verify_result_total(r, KW_VF_LDS_DMA);
-}
-
-static const kw_verify_finding *first(const kw_verify_result *r, int code)
-{
-	for (size_t i = 0; i < kw_verify_result_count(r); i++)
-		if (kw_verify_result_at(r, i)->code == code)
-			return kw_verify_result_at(r, i);
-	return NULL;
 }
 
 /* The version keying kwgend's cached verifications: "kwgen-verify-N". */

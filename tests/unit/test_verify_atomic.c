@@ -17,27 +17,15 @@
 #include <string.h>
 
 #include "kwgen/verify.h"
+#include "verify_helpers.h"
 
 static kw_verify_result *run(const char *text, int assume)
 {
-	kw_verify_result *r = NULL;
-	kw_error err = KW_ERROR_INIT;
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
-	int rc;
 
 	o.isa = "gfx942";
 	o.assume_atomic_counters = assume;
-	rc = kw_verify_text(&r, text, strlen(text), &o, &err);
-	if (rc)
-		fail_msg("kw_verify_text failed: %s", err.message);
-	assert_non_null(r);
-	return r;
-}
-
-static uint64_t races(const kw_verify_result *r)
-{
-	return kw_verify_result_total(r, KW_VF_RACE_RAW) + kw_verify_result_total(r, KW_VF_RACE_WAW) +
-	       kw_verify_result_total(r, KW_VF_LDS_BARRIER) + kw_verify_result_total(r, KW_VF_LDS_DMA);
+	return run_opts(text, &o);
 }
 
 /* The race at the read of v1 (v_mov_b32 v3, v1), or NULL. */

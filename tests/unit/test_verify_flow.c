@@ -18,46 +18,14 @@
 
 #include "kwgen/buf.h"
 #include "kwgen/verify.h"
+#include "verify_helpers.h"
 
 static kw_verify_result *run(const char *text)
 {
-	kw_verify_result *r = NULL;
-	kw_error err = KW_ERROR_INIT;
 	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
-	int rc;
 
 	o.isa = "gfx942";
-	rc = kw_verify_text(&r, text, strlen(text), &o, &err);
-	if (rc)
-		fail_msg("kw_verify_text failed: %s", err.message);
-	assert_non_null(r);
-	return r;
-}
-
-static int at(const kw_verify_result *r, int code, int64_t line)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < kw_verify_result_count(r); i++) {
-		const kw_verify_finding *f = kw_verify_result_at(r, i);
-		if (f->code == code && f->line == line)
-			n++;
-	}
-	return n;
-}
-
-static uint64_t races(const kw_verify_result *r)
-{
-	return kw_verify_result_total(r, KW_VF_RACE_RAW) + kw_verify_result_total(r, KW_VF_RACE_WAW) +
-	       kw_verify_result_total(r, KW_VF_LDS_BARRIER) + kw_verify_result_total(r, KW_VF_LDS_DMA);
-}
-
-static const kw_verify_finding *first(const kw_verify_result *r, int code)
-{
-	for (size_t i = 0; i < kw_verify_result_count(r); i++)
-		if (kw_verify_result_at(r, i)->code == code)
-			return kw_verify_result_at(r, i);
-	return NULL;
+	return run_opts(text, &o);
 }
 
 /* ---- path facts (assembly text with labels) ---- */
