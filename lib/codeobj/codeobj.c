@@ -610,15 +610,18 @@ int kw_codeobj_disassemble_to(const void *data, size_t len, const char *isa, con
 				}
 				next++;
 			}
-			/* a run of 8 or more zero bytes before the next symbol (the
-			 * padding ld.lld leaves between kernels) is one "..." line
-			 * and is not decoded, as llvm-objdump does (its
-			 * countSkippableZeroBytes) */
+			/* a run of 8 or more zero bytes that reaches the next
+			 * symbol or the section's end (the padding ld.lld leaves
+			 * between kernels) is one "..." line and is not decoded,
+			 * as llvm-objdump does (its countSkippableZeroBytes); zero
+			 * words with code after them in the same function are
+			 * decoded (they are instructions a branch may reach:
+			 * v_cndmask_b32 on gfx9), never shown as "..." */
 			uint64_t lim = next < nsyms && syms[next].addr - base < size ? syms[next].addr - base : size;
 			uint64_t z = off;
 			while (z < lim && !bytes[z])
 				z++;
-			if (z - off >= 8) {
+			if (z - off >= 8 && z == lim) {
 				kw_buf_puts(&out, "\t\t...\n");
 				off += (z - off) & ~(uint64_t)3;
 				continue;

@@ -5,6 +5,7 @@
 #include "verify/read_int.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +267,14 @@ int vf_rd_resolve_branches(rd *r)
 			break;
 		}
 	}
+	/* the span of the instructions' addresses */
+	int64_t lo = INT64_MAX, hi = -1;
+	for (size_t i = 0; i < p->ninst && r->nbr; i++) {
+		if (p->addr[i] >= 0 && p->addr[i] < lo)
+			lo = p->addr[i];
+		if (p->addr[i] > hi)
+			hi = p->addr[i];
+	}
 	for (size_t i = 0; i < r->nbr; i++) {
 		const branch_ref *b = &r->br[i];
 		uint32_t t = UINT32_MAX;
@@ -282,6 +291,21 @@ int vf_rd_resolve_branches(rd *r)
 		p->insts[b->inst].aux = t;
 		if (t == UINT32_MAX)
 			p->nbranch_unresolved++;
+		if (t == UINT32_MAX && b->addr >= 0 && b->addr > lo && b->addr < hi) {
+			/* inside the code, where no instruction starts: zero bytes
+			 * taken for padding (or llvm-objdump's elided '...'), or
+			 * the middle of an instruction.  What runs there was not
+			 * read: refused, never a path quietly not followed. */
+			free(sorted);
+			return kw_error_set(r->err, KW_EINVAL, "branch_target",
+					    "line %u: the target 0x%llx of a branch lies inside the code (0x%llx to "
+					    "0x%llx) where no instruction starts (zero words after an instruction "
+					    "with no fall-through, taken for padding; llvm-objdump's elided '...'; or "
+					    "the middle of an instruction): the code there was not read, so nothing "
+					    "is verified",
+					    p->insts[b->inst].line, (unsigned long long)b->addr,
+					    (unsigned long long)lo, (unsigned long long)hi);
+		}
 	}
 	free(sorted);
 	return 0;

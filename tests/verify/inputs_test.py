@@ -514,6 +514,37 @@ def long_merged(a, tmp, R):
                     "other, a fix for both", f"exit {rc}, {races}, {err.strip()[-200:]!r}")
 
 
+def zero_words(a, tmp, R):
+    """Zero words inside a function: in a code object they are decoded and
+    checked (v_cndmask_b32 on gfx942) unless they run to the next symbol
+    (padding); a branch into zero words taken for padding (after s_branch)
+    is refused in both forms, never a path quietly not followed."""
+    head = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\n.globl k\n.type k,@function\nk:\n'
+            "  buffer_load_dword v0, v2, s[4:7], 0 offen\n")
+    cases = (("a branch over zero words that run on into code",
+              "  s_cbranch_scc1 .Le\n  .long 0, 0\n.Le:\n  s_waitcnt vmcnt(0)\n  s_endpgm\n", 1, "v_cndmask_b32"),
+             ("a branch into zero words after s_branch",
+              "  s_branch .Lmid\n  .long 0\n.Lmid:\n  .long 0\n  v_mov_b32 v4, v0\n  s_endpgm\n", 2,
+              "no instruction starts"))
+    for what, body, want, says in cases:
+        obj = os.path.join(tmp, "zero.o")
+        ok, err = assemble(head + body, obj, tmp)
+        if not ok:
+            R.fail("zero words: " + what, "llvm-mc: " + err)
+            continue
+        rc, fs, err = verify(a, obj)
+        text = err if want == 2 else json.dumps(fs)
+        R.check(rc == want and says in text, f"code object, {what}: exit {want} ({says})",
+                f"exit {rc}: {text.strip()[-300:]!r}")
+        dis = os.path.join(tmp, "zero.dis.s")
+        with open(dis, "w") as f:
+            f.write(run(["llvm-objdump-22", "-d", "--mcpu=gfx942", obj], text=True).stdout)
+        rc, fs, err = verify(a, dis, "--isa", "gfx942")
+        # llvm-objdump elides the zero words ('...'): that text is refused
+        R.check(rc == 2 and ("elided" in err or "no instruction starts" in err),
+                f"llvm-objdump text, {what}: exit 2 (code not shown)", f"exit {rc}: {err.strip()[-300:]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -532,6 +563,7 @@ def main():
             memory_bounds(a, tmp, R)
             repeat_directives(a, tmp, R)
             streamed(a, tmp, R)
+            zero_words(a, tmp, R)
     R.line()
     return R.status()
 
