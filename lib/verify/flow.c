@@ -117,6 +117,8 @@ static int64_t node_get(graph *G, const vf_cfg *g, uint32_t block, uint32_t ctx,
 	f = node_find(G, block, ctx, part);
 	if (f >= 0)
 		return f;
+	if (G->full && part != PART_OVERFLOW && (ctx || part))
+		return node_get(G, g, block, ctx, PART_OVERFLOW);
 	if (part != PART_OVERFLOW) {
 		cnt = vf_fl_hget(&G->pcount, (uint64_t)ctx << 32 | block, 1, 0);
 		if (!cnt)
@@ -388,6 +390,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 	vf_cfg g;
 	graph G;
 	uint64_t work_done = 0, max_work;
+	uint64_t need = 0, held = 0, sbound; /* bytes: what the analysis starts with; its node states */
 	uint64_t *heap = NULL;
 	size_t nheap = 0, capheap = 0;
 	int rc, ok;
@@ -404,7 +407,7 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		 * allocates per instruction (its CFG map, decoded scalar ops,
 		 * wait marks, the address map and qsort's copy of it) count
 		 * against the verification's memory bound */
-		uint64_t need = (uint64_t)p->len + (uint64_t)p->cap_inst * sizeof(vf_inst) +
+		need = (uint64_t)p->len + (uint64_t)p->cap_inst * sizeof(vf_inst) +
 				(uint64_t)p->cap_addr * sizeof(int64_t) + (uint64_t)p->cap_ops * sizeof(vf_op) +
 				(uint64_t)p->cap_waits * sizeof(vf_wait) +
 				(uint64_t)p->ninst * (sizeof(uint32_t) + sizeof(vf_sop) + 1 +
@@ -457,6 +460,12 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		return kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
 	}
 	max_work = o && o->max_work ? o->max_work : (uint64_t)p->ninst * 256 + (1u << 20);
+	/* the node states' bound: proportional to the instructions (a text of
+	 * a few bytes a branch must not cost gigabytes), never below the
+	 * verification's own memory bound */
+	sbound = (uint64_t)p->ninst * 8192 + ((uint64_t)64 << 20);
+	if (p->max_memory > sbound)
+		sbound = p->max_memory;
 	for (size_t b = 0; b < g.n; b++) {
 		G.n[b].block = (uint32_t)b;
 		G.n[b].ctx = 0;
@@ -556,6 +565,12 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 				break;
 			}
 			nd = &G.n[nid]; /* G.n may have moved */
+			/* what the node states hold counts against the bound too
+			 * (a few bytes of branches must not cost gigabytes): the
+			 * entries' array as it grows, the facts once (a join
+			 * never grows them) */
+			uint64_t cap0 = G.n[m].in.cap;
+			int fin_new = !G.n[m].fin.valid;
 			ch = vf_fl_join(w, &G.n[m].in, &out, n);
 			/* widening at loop heads: every cycle has an edge that does
 			 * not go forward in program order */
@@ -565,6 +580,24 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 						      back && G.n[m].nchange >= WIDEN_AFTER);
 			if (ch < 0 || chf < 0) {
 				rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory");
+				break;
+			}
+			held += ((uint64_t)G.n[m].in.cap - cap0) * sizeof(vf_ent);
+			if (fin_new)
+				held += (uint64_t)G.n[m].fin.n * sizeof(vf_sfact);
+			/* past half the states' bound no new path partition is
+			 * made (the paths share one: sound, less precise); past
+			 * the whole of it the verification stops */
+			if (held + G.cap * sizeof(vf_node) > sbound / 2)
+				G.full = 1;
+			if (held + G.cap * sizeof(vf_node) > sbound) {
+				rc = kw_error_set(err, KW_ELIMIT, "max_memory",
+						  "the data-flow's states for %zu instructions in %zu blocks (%zu "
+						  "block, path and calling-context nodes) would hold more than %llu "
+						  "bytes (their bound: the larger of the verification's memory bound "
+						  "and 8 KiB per instruction + 64 MiB; kwgen verify --max-memory, "
+						  "kwgend --max-verify-memory)",
+						  p->ninst, g.n, G.nn, (unsigned long long)sbound);
 				break;
 			}
 			if (chf && back && G.n[m].nchange < 255)

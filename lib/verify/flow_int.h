@@ -125,6 +125,8 @@ typedef struct graph {
 	struct hset pcount;        /* (ctx, block) -> partitions made */
 	struct hset cmap;          /* (parent ctx, call site) -> ctx */
 	uint64_t (*relevant)[2];   /* per block: SGPRs a later test may read (bitset) */
+	int full;                  /* the node states hold half the memory bound: no new
+				      partitions (new paths join the shared one) */
 } graph;
 
 typedef struct edge {

@@ -290,6 +290,24 @@ def memory_bounds(a, tmp, R):
     rc, err, rss = child_maxrss([a.kwgen, "verify", "--max-memory", "8000000", path])
     R.check(rc == 2 and "8000000" in err and rss <= 8000000 + slack,
             f"--max-memory 8000000: exit 2 naming it, peak RSS {rss >> 20} MiB", f"exit {rc}, {err.strip()[-200:]!r}")
+    # branches over 100 SGPRs the path facts partition by: the data-flow's
+    # states are bounded by 8 KiB per instruction + 64 MiB (past half of it
+    # no new partition; past all of it exit 2), not by the input's bytes
+    n = 10000
+    lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", "k:"]
+    for i in range(n):
+        lines += ["  s_cmp_eq_u32 s%d, %d" % (i % 100, i % 64), "  s_cbranch_scc1 .L%d" % i,
+                  "  s_add_u32 s%d, s%d, 1" % (i % 100, i % 100), ".L%d:" % i]
+    path = os.path.join(tmp, "partitions.s")
+    with open(path, "w") as f:
+        f.write("\n".join(lines + ["  s_endpgm"]) + "\n")
+    insts = 3 * n + 1
+    states = insts * 8192 + (64 << 20)
+    rc, err, rss = child_maxrss([a.kwgen, "verify", path])
+    R.check(rc == 2 and "data-flow's states" in err and rss <= states + 2 * (16 * os.path.getsize(path) + (96 << 20)),
+            f"{os.path.getsize(path) >> 10} KiB of branches over 100 SGPRs: exit 2 naming the states' bound, "
+            f"peak RSS {rss >> 20} MiB <= 8 KiB x {insts} instructions + 64 MiB + the verification's bound",
+            f"exit {rc}, {err.strip()[-200:]!r}, {rss >> 20} MiB")
     # a code object whose decoded text would be huge: a 64 KiB symbol name
     # in the branch comment of each of 16,384 branches (136 KiB in all)
     n = 16384
