@@ -114,6 +114,21 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 	}
 	for (int c = 0; c < KW_VF_CODE_COUNT; c++)
 		all += r->totals[c];
+	if (all > r->n) {
+		kw_buf_puts(out, r->filename);
+		kw_buf_puts(out, ": note: ");
+		kw_buf_put_i64(out, (int64_t)(all - r->n));
+		kw_buf_puts(out, " more findings not listed; totals:");
+		for (int c = 0; c < KW_VF_CODE_COUNT; c++) {
+			if (!r->totals[c])
+				continue;
+			kw_buf_putc(out, ' ');
+			kw_buf_puts(out, kw_verify_code_name(c));
+			kw_buf_putc(out, '=');
+			kw_buf_put_i64(out, (int64_t)r->totals[c]);
+		}
+		kw_buf_putc(out, '\n');
+	}
 	{
 		/* FILE: totals: 1 error, 2 warnings (race_raw=1 redundant_wait=2); 0
 		 * hidden by suppressions; 120 instructions in 2 functions checked
@@ -142,21 +157,6 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 		kw_buf_puts(out, st->instructions == 1 ? " instruction in " : " instructions in ");
 		kw_buf_put_i64(out, (int64_t)st->functions);
 		kw_buf_puts(out, st->functions == 1 ? " function checked\n" : " functions checked\n");
-	}
-	if (all > r->n) {
-		kw_buf_puts(out, r->filename);
-		kw_buf_puts(out, ": note: ");
-		kw_buf_put_i64(out, (int64_t)(all - r->n));
-		kw_buf_puts(out, " more findings not listed; totals:");
-		for (int c = 0; c < KW_VF_CODE_COUNT; c++) {
-			if (!r->totals[c])
-				continue;
-			kw_buf_putc(out, ' ');
-			kw_buf_puts(out, kw_verify_code_name(c));
-			kw_buf_putc(out, '=');
-			kw_buf_put_i64(out, (int64_t)r->totals[c]);
-		}
-		kw_buf_putc(out, '\n');
 	}
 	return out->oom ? kw_error_set(err, KW_ENOMEM, NULL, "out of memory") : 0;
 }

@@ -844,6 +844,11 @@ static void test_totals_exact(void **state)
 	kw_buf_reset(&out);
 	assert_int_equal(kw_verify_result_text(&out, r, &err), 0);
 	assert_non_null(strstr(out.p, "490 more findings not listed"));
+	/* the totals line is the last, after that note */
+	assert_true(strstr(out.p, "490 more findings not listed") < strstr(out.p, ": totals: "));
+	assert_non_null(strstr(strstr(out.p, ": totals: "), "checked\n"));
+	assert_int_equal(out.p[out.len - 1], '\n');
+	assert_null(strchr(strstr(out.p, ": totals: "), '\n')[1] ? "text after the totals line" : NULL);
 	kw_buf_free(&out);
 	kw_verify_result_free(r);
 	free(text);
