@@ -126,12 +126,17 @@ void vf_fl_emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, i
 /* The fix of a use (or of uses: the lines of those with a wait since the
  * producer in la[0..na), of those without in lb[0..nb), ascending): the
  * count n in the last wait before each, or a wait for it. */
+/* "line 7" / "lines 7, 11" / past LINES_LISTED lines, the first ones and
+ * "and N more" (JSON's also_lines has them all): never cut mid-list */
+#define LINES_LISTED 16
 static void lines_text(char *out, size_t n, const uint32_t *l, size_t nl)
 {
 	size_t k = (size_t)snprintf(out, n, "line%s ", nl > 1 ? "s" : "");
 
-	for (size_t i = 0; i < nl && k < n; i++)
+	for (size_t i = 0; i < nl && i < LINES_LISTED && k < n; i++)
 		k += (size_t)snprintf(out + k, n - k, "%s%u", i ? ", " : "", l[i]);
+	if (nl > LINES_LISTED && k < n)
+		snprintf(out + k, n - k, " and %zu more", nl - LINES_LISTED);
 }
 
 static void fix_text(work *w, char *out, size_t n, int c, int need, const uint32_t *la, size_t na,
@@ -430,7 +435,8 @@ void vf_fl_merge_uses(work *w)
 			if (snprintf(msg, sizeof(msg), "%s%s%s; also %s at %s", use_head(w, l, head, sizeof(head)),
 				     fix, l->tail ? l->tail : "", l->write ? "overwritten" : "read",
 				     al) >= (int)sizeof(msg))
-				msg[sizeof(msg) - 1] = 0;
+				/* cut: say so (also_lines in JSON has every line) */
+				memcpy(msg + sizeof(msg) - 5, " ...", 5);
 			for (size_t j = 0; j < nal; j++)
 				alsol[j] = also[j];
 			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal);

@@ -861,6 +861,33 @@ static void test_deterministic(void **state)
 	kw_verify_result_free(b);
 }
 
+/* Twenty uses of one load: one finding whose fix lists the first 16 lines
+ * and "and 4 more", never a list cut mid-way; also_lines has all 19 others. */
+static void test_one_per_root_cause_many(void **state)
+{
+	char text[4096];
+	size_t k = 0;
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+
+	(void)state;
+	k += (size_t)snprintf(text + k, sizeof(text) - k, "k:\n\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n");
+	for (int i = 0; i < 20; i++)
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+				      "\ts_cmp_eq_u32 s%d, 1\n\ts_cbranch_scc1 .L%d\n\tv_mov_b32 v3, v1\n.L%d:\n", i, i, i);
+	snprintf(text + k, sizeof(text) - k, "\ts_endpgm\n");
+	r = run(text);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_non_null(f);
+	assert_int_equal(f->line, 5);
+	assert_non_null(strstr(f->message, "fix: wait for vmcnt(0) before lines 5, 9, 13, "));
+	assert_non_null(strstr(f->message, ", 65 and 4 more"));
+	assert_null(strstr(f->message, ", ;"));
+	assert_int_equal(f->n_also_lines, 19);
+	kw_verify_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -884,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_one_per_root_cause),
 		cmocka_unit_test(test_one_per_root_cause_totals),
+		cmocka_unit_test(test_one_per_root_cause_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
