@@ -319,7 +319,9 @@ static int verify_job(kw_reply *out, kw_kjob **job, kw_srv *s, struct MHD_Connec
 	kw_vreq *q = NULL;
 	verify_args *a;
 
-	if (kw_verify_prepare(out, &q, s, ctx->body.p, ctx->body.len, ct, isa, bypass) != 1)
+	if (kw_verify_prepare(out, &q, s, ctx->body.p, ctx->body.len, ct, isa,
+			      MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "assume_atomic_counters"),
+			      bypass) != 1)
 		return 0; /* an error or a cache hit, in out */
 	if (!(a = calloc(1, sizeof(*a)))) {
 		kw_vreq_free(q);

@@ -41,6 +41,7 @@ struct kw_vreq {
 	char *supp;      /* suppression rules, or NULL */
 	int no_redundant;
 	int assume_atomic_counters; /* kw_verify_opts.assume_atomic_counters */
+	int assume_given;           /* the JSON body named it */
 	int bypass;      /* ?cache=bypass: verify even when stored */
 	char key[65];
 };
@@ -242,6 +243,7 @@ static int from_json(kw_reply *out, kw_vreq *q, const char *body, size_t len)
 			goto done;
 		}
 		q->assume_atomic_counters = json_is_true(v);
+		q->assume_given = 1;
 	}
 	rc = 0;
 	goto done;
@@ -254,7 +256,7 @@ done:
 }
 
 int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body, size_t len,
-		      const char *content_type, const char *isa_q, int bypass)
+		      const char *content_type, const char *isa_q, const char *assume_q, int bypass)
 {
 	int form = form_of(content_type);
 	kw_vreq *q;
@@ -313,6 +315,23 @@ int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body,
 			goto refuse;
 		}
 		q->len = len;
+	}
+	if (assume_q) {
+		/* ?assume_atomic_counters=true|false: the JSON member for a
+		 * text/plain or code-object body; with a JSON body both must agree */
+		int v = !strcmp(assume_q, "true") || !strcmp(assume_q, "1") ? 1
+			: !strcmp(assume_q, "false") || !strcmp(assume_q, "0") ? 0 : -1;
+		if (v < 0) {
+			kw_reply_error(out, 422, "invalid", "assume_atomic_counters",
+				       "?assume_atomic_counters= must be true or false (or 1 or 0)");
+			goto refuse;
+		}
+		if (q->assume_given && q->assume_atomic_counters != v) {
+			kw_reply_error(out, 422, "invalid", "assume_atomic_counters",
+				       "?assume_atomic_counters= and the body's \"assume_atomic_counters\" disagree");
+			goto refuse;
+		}
+		q->assume_atomic_counters = v;
 	}
 	if (isa_q && !q->isa[0]) {
 		if (!isa_ok(isa_q)) {

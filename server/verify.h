@@ -49,13 +49,15 @@
 typedef struct kw_vreq kw_vreq;
 
 /*
- * Check a POST /v1/verify body.  content_type and isa_q (the ?isa= value)
- * may be NULL.  bypass != 0 skips the cache lookup (?cache=bypass).
+ * Check a POST /v1/verify body.  content_type, isa_q (the ?isa= value) and
+ * assume_q (?assume_atomic_counters=: true/false/1/0, for any body; with a
+ * JSON body that names the member too, both must agree) may be NULL.
+ * bypass != 0 skips the cache lookup (?cache=bypass).
  * Returns 0 with out filled (an error, or a cache hit), or 1 with *req set:
  * the work to do with kw_verify_run (then kw_vreq_free).
  */
 int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body, size_t len,
-		      const char *content_type, const char *isa_q, int bypass);
+		      const char *content_type, const char *isa_q, const char *assume_q, int bypass);
 
 /* Decode (code object), verify, store and answer: out gets the 200 answer
  * ("cached": false) or the 4xx/503 error. */

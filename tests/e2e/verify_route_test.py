@@ -171,6 +171,20 @@ class T:
         assert on["totals"]["race_raw"] == 0, on["totals"]
         again = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json")
         assert again["cached"] is True and again["key"] == on["key"] and strip(again) == strip(on)
+        # ?assume_atomic_counters= for a text/plain (or code-object) body;
+        # with a JSON body that names it too, both must agree
+        q_on = self.post(text, "text/plain", "?isa=gfx942&assume_atomic_counters=true")
+        q_off = self.post(text, "text/plain", "?isa=gfx942&assume_atomic_counters=0")
+        assert strip(q_on) == strip(on) and q_on["totals"]["race_raw"] == 0, q_on["totals"]
+        assert strip(q_off) == strip(plain) and q_off["key"] != q_on["key"], q_off["totals"]
+        e = self.post(text, "text/plain", "?isa=gfx942&assume_atomic_counters=yes", status=422)
+        assert e["error"]["field"] == "assume_atomic_counters", e
+        e = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json",
+                      "?assume_atomic_counters=false", status=422)
+        assert e["error"]["field"] == "assume_atomic_counters" and "disagree" in e["error"]["message"], e
+        same = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json",
+                         "?assume_atomic_counters=true")
+        assert same["key"] == on["key"], "agreeing query and member: the same request"
 
     def isa_query(self):
         # no .amdgcn_target in the text: ?isa= names the processor; another ISA is another key
