@@ -29,6 +29,21 @@ static int etag_matches(const char *header, const char *etag)
 	return 0;
 }
 
+/* A stored answer's key, ETag (the text variant's own) and "cached"; when
+ * If-None-Match names that ETag, a 304 (text, the stored bytes, freed).
+ * Returns 1 if the 304 was given. */
+static int not_modified(kw_reply *out, const char *key, int as_text, const char *if_none_match, char *text)
+{
+	memcpy(out->key, key, 65);
+	snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
+	out->cached = 1;
+	if (!etag_matches(if_none_match, out->etag))
+		return 0;
+	free(text);
+	kw_reply_text(out, 304, NULL, 0, NULL);
+	return 1;
+}
+
 void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_none_match, int as_text)
 {
 	kw_error e = KW_ERROR_INIT;
@@ -44,15 +59,8 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 	/* Held in memory (a GET of the last second): no SQLite. */
 	if (kw_memo_get_row(s->memo, key, as_text, &text, &len)) {
 		kw_cache_touch(s->cache, key); /* recency only */
-		memcpy(out->key, key, 65);
-		snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
-		out->cached = 1;
-		if (etag_matches(if_none_match, out->etag)) {
-			free(text);
-			kw_reply_text(out, 304, NULL, 0, NULL);
-			return;
-		}
-		kw_reply_text(out, 200, text, len, as_text ? "text/plain; charset=utf-8" : NULL);
+		if (!not_modified(out, key, as_text, if_none_match, text))
+			kw_reply_text(out, 200, text, len, as_text ? "text/plain; charset=utf-8" : NULL);
 		return;
 	}
 	/* the verification routes share the store: a verification is no kernel */
@@ -68,14 +76,8 @@ void kw_kernels_get(kw_reply *out, kw_srv *s, const char *key, const char *if_no
 		kw_reply_kw_error(out, &e);
 		return;
 	}
-	memcpy(out->key, key, 65);
-	snprintf(out->etag, sizeof(out->etag), as_text ? "\"%s-text\"" : "\"%s\"", key);
-	out->cached = 1;
-	if (etag_matches(if_none_match, out->etag)) {
-		free(text);
-		kw_reply_text(out, 304, NULL, 0, NULL);
+	if (not_modified(out, key, as_text, if_none_match, text))
 		return;
-	}
 	kw_reply_text(out, 200, text, len, NULL);
 	/* The row's source (a row deleted meanwhile just has none). */
 	if (kw_cache_get_source(&src, s->cache, key, NULL) == 0)

@@ -317,6 +317,25 @@ static void check(work *w, uint32_t at, uint16_t slot, uint8_t n, int write, uin
 	}
 }
 
+/* The finding for an LDS op (producer prod, class k) still in flight at
+ * the barrier at; risk says what another wave may then see. */
+static void barrier_finding(work *w, uint32_t at, int k, uint32_t prod, int needed, int have,
+			    const char *risk, int note)
+{
+	char msg[512], m[64], pm[64], hv[48];
+	int c = w->isa->cls_cnt[k];
+
+	vf_fl_mnem(w->p, at, m, sizeof(m));
+	vf_fl_mnem(w->p, prod, pm, sizeof(pm));
+	if (have >= 0)
+		snprintf(hv, sizeof(hv), "has %s(%d)", vf_fl_cname(w, c), have);
+	else
+		snprintf(hv, sizeof(hv), "has no wait on %s", vf_fl_cname(w, c));
+	snprintf(msg, sizeof(msg), "%s reached while %s (line %u) may still be %s: needs %s(%d) before it, %s%s", m,
+		 pm, w->p->insts[prod].line, risk, vf_fl_cname(w, c), needed, hv, note ? class_note(w, k) : "");
+	vf_fl_emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
+}
+
 /* LDS written by an in-flight op at a barrier; LDS-DMA data read by DS. */
 static void check_lds_barrier(work *w, uint32_t at)
 {
@@ -325,22 +344,9 @@ static void check_lds_barrier(work *w, uint32_t at)
 
 	while (find_pending(w, VF_SLOT_LDSW, 1, ~0u, &k, &s)) {
 		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
-		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
-		if (w->report) {
-			char msg[512], m[64], pm[64], hv[48];
-			int c = w->isa->cls_cnt[k];
-			vf_fl_mnem(w->p, at, m, sizeof(m));
-			vf_fl_mnem(w->p, prod, pm, sizeof(pm));
-			if (have >= 0)
-				snprintf(hv, sizeof(hv), "has %s(%d)", vf_fl_cname(w, c), have);
-			else
-				snprintf(hv, sizeof(hv), "has no wait on %s", vf_fl_cname(w, c));
-			snprintf(msg, sizeof(msg),
-				 "%s reached while %s (line %u) may still be writing LDS, so other waves "
-				 "can read stale data after the barrier: needs %s(%d) before it, %s%s",
-				 m, pm, w->p->insts[prod].line, vf_fl_cname(w, c), needed, hv, class_note(w, k));
-			vf_fl_emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
-		}
+		if (w->report)
+			barrier_finding(w, at, k, prod, needed_for(w, k, sc), have_for(w, k, sc),
+					"writing LDS, so other waves can read stale data after the barrier", 1);
 		retire(w, prod);
 	}
 	/* An LDS read in flight at the barrier: after it another wave may
@@ -350,23 +356,10 @@ static void check_lds_barrier(work *w, uint32_t at)
 	 * youngest read is tracked: LDS reads complete in order. */
 	while (find_pending(w, VF_SLOT_LDSR, 1, ~0u, &k, &s)) {
 		uint32_t sc = w->score[k][s], prod = w->prod[k][s];
-		int needed = needed_for(w, k, sc), have = have_for(w, k, sc);
-		if (w->report) {
-			char msg[512], m[64], pm[64], hv[48];
-			int c = w->isa->cls_cnt[k];
-			vf_fl_mnem(w->p, at, m, sizeof(m));
-			vf_fl_mnem(w->p, prod, pm, sizeof(pm));
-			if (have >= 0)
-				snprintf(hv, sizeof(hv), "has %s(%d)", vf_fl_cname(w, c), have);
-			else
-				snprintf(hv, sizeof(hv), "has no wait on %s", vf_fl_cname(w, c));
-			snprintf(msg, sizeof(msg),
-				 "%s reached while %s (line %u) may still be reading LDS, so another wave "
-				 "may overwrite that LDS after the barrier before the read completes: "
-				 "needs %s(%d) before it, %s",
-				 m, pm, w->p->insts[prod].line, vf_fl_cname(w, c), needed, hv);
-			vf_fl_emit(w, KW_VF_LDS_BARRIER, at, NULL, prod, c, needed, have, msg);
-		}
+		if (w->report)
+			barrier_finding(w, at, k, prod, needed_for(w, k, sc), have_for(w, k, sc),
+					"reading LDS, so another wave may overwrite that LDS after the barrier "
+					"before the read completes", 0);
 		w->mask[VF_SLOT_LDSR] &= (uint16_t)~(1u << k);
 	}
 	/* LDS DMA in flight at the barrier with no wait at all on its counter

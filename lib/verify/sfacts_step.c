@@ -102,6 +102,19 @@ static void arm_fact(const vf_facts *F, int v, int r, vf_sfact *out)
 	}
 }
 
+/* c: the condition "o's operands compared by o's test" (s_cmp, v_cmp). */
+static void compare_of(vf_scc *c, const vf_sop *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = 2;
+	c->op = o->cmp;
+	c->sgn = o->sgn;
+	c->a = o->a;
+	c->b = o->b;
+	c->ia = o->ia;
+	c->ib = o->ib;
+}
+
 void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 {
 	vf_sfact a, b, r;
@@ -123,14 +136,7 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		return;
 	case VF_S_VCMP: {
 		vf_scc scc = F->scc;
-		memset(&F->scc, 0, sizeof(F->scc));
-		F->scc.kind = 2;
-		F->scc.op = o->cmp;
-		F->scc.sgn = o->sgn;
-		F->scc.a = o->a;
-		F->scc.b = o->b;
-		F->scc.ia = o->ia;
-		F->scc.ib = o->ib;
+		compare_of(&F->scc, o);
 		/* decided false: VCC == 0 whatever EXEC holds */
 		if (vf_facts_scc(F) == 0) {
 			memset(&F->scc, 0, sizeof(F->scc));
@@ -144,13 +150,7 @@ void vf_facts_step(vf_facts *F, const vf_sop *o, int64_t addr)
 		memset(&F->scc, 0, sizeof(F->scc));
 		if (!o->ak || !o->bk)
 			return;
-		F->scc.kind = 2;
-		F->scc.op = o->cmp;
-		F->scc.sgn = o->sgn;
-		F->scc.a = o->a;
-		F->scc.b = o->b;
-		F->scc.ia = o->ia;
-		F->scc.ib = o->ib;
+		compare_of(&F->scc, o);
 		{
 			int v = vf_facts_scc(F);
 			if (v >= 0)
