@@ -80,6 +80,7 @@ static atomic_ullong id_counter;
 static int listen_fd = -1;       /* ours; closed after MHD_stop_daemon */
 static kw_headwatch *headwatch; /* the request-head deadline (headwatch.h) */
 static atomic_int closing;       /* kw_http_wait_unsuspended began: no new suspension */
+static atomic_int quiesced;      /* kw_http_quiesce: new connections are closed at once */
 static long test_suspend_delay_ms; /* KWGEND_TEST_SUSPEND_DELAY_MS (tests only) */
 static kw_srv *kw_http_srv;      /* the daemon's state (kw_http_start) */
 
@@ -553,6 +554,16 @@ static void mhd_logger(void *cls, const char *fmt, va_list ap)
 }
 
 
+/* libmicrohttpd's accept policy: once quiesced, a new connection is closed
+ * as it is accepted. */
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	(void)cls;
+	(void)addr;
+	(void)addrlen;
+	return atomic_load(&quiesced) ? MHD_NO : MHD_YES;
+}
+
 int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_len)
 {
 	struct sockaddr_storage got;
@@ -580,6 +591,7 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 
 	test_suspend_delay_ms = kw_test_hook_ms("KWGEND_TEST_SUSPEND_DELAY_MS", 1, 10000);
 	atomic_store(&closing, 0);
+	atomic_store(&quiesced, 0);
 	kw_http_srv = s;
 	MHD_set_panic_func(mhd_panic, NULL);
 	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
@@ -611,7 +623,7 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 		close(fd);
 		return -1;
 	}
-	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
+	d = MHD_start_daemon(flags, 0, accept_policy, NULL, handle, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_ARRAY, pool,
@@ -640,13 +652,13 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
 
 void kw_http_quiesce(struct MHD_Daemon *d)
 {
-	/* New connections stop being accepted; shutting the socket down
-	 * makes the kernel refuse them too (instead of queueing them in the
-	 * backlog until the daemon stops).  The descriptor itself is closed
-	 * after MHD_stop_daemon: libmicrohttpd's threads may still hold it. */
-	MHD_quiesce_daemon(d);
-	if (listen_fd >= 0)
-		shutdown(listen_fd, SHUT_RDWR);
+	/* New connections are closed as they come (the accept policy), not
+	 * served.  Not MHD_quiesce_daemon: with a thread pool and epoll it
+	 * races each worker removing the listening socket from its epoll set,
+	 * and the loser's ENOENT is a libmicrohttpd panic (abort) at
+	 * shutdown (libmicrohttpd 0.9.75, seen as exit on signal 6). */
+	(void)d;
+	atomic_store(&quiesced, 1);
 }
 
 void kw_http_stop(struct MHD_Daemon *d)

@@ -26,7 +26,7 @@ int kw_http_start(struct MHD_Daemon **out, kw_srv *s, char *bound, size_t bound_
  * saying what is allowed.  kwgend checks the flag with it before start-up. */
 int kw_http_listen_ok(const char *spec, char *msg, size_t msg_len);
 
-/* Stop accepting new connections (requests on open ones still get an
+/* Close new connections as they are accepted (requests on open ones still get an
  * answer: 503 while draining). */
 void kw_http_quiesce(struct MHD_Daemon *d);
 
