@@ -278,7 +278,7 @@ static void metrics_reply(kw_reply *out, kw_srv *s)
 
 	if (kw_cache_stats_get(&st, s->cache, NULL) < 0)
 		memset(&st, 0, sizeof(st));
-	text = kw_metrics_render(&len, &st);
+	text = kw_metrics_render(&len, &st, &s->admit);
 	if (!text) {
 		kw_reply_error(out, 503, "no_memory", NULL, "out of memory");
 		return;

@@ -582,7 +582,11 @@ int main(int argc, char **argv)
 	if (kw_cache_moved_aside(s.cache))
 		kw_log_event(KW_LOG_ALWAYS, "reset_corrupt_db", NULL, "kwgend: %s was damaged; moved it to %s and started an empty cache",
 		       s.cfg.db_path, kw_cache_moved_aside(s.cache));
-	s.memo = kw_memo_new(16384, s.cfg.hot_bytes, 1000);
+	/* KWGEND_TEST_MEMO_FRESH_MS: an answer held in memory is served without
+	 * confirming its row for N ms instead of 1 s, so a check that deletes
+	 * the row behind the daemon's back sees memory answer on any machine */
+	long fresh_ms = kw_test_hook_ms("KWGEND_TEST_MEMO_FRESH_MS", 100, 600000);
+	s.memo = kw_memo_new(16384, s.cfg.hot_bytes, fresh_ms ? fresh_ms : 1000);
 	s.flights = kw_flights_new();
 	s.work = kw_work_new(s.cfg.workers);
 	s.linger = kw_linger_new(s.cfg.linger_seconds, s.cfg.linger_timeout, s.cfg.linger_bytes);

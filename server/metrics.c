@@ -189,7 +189,7 @@ static void histogram(kw_text *t, const char *name, const char *help, kw_histogr
 	add(t, "%s_sum %.6f\n%s_count %lu\n", name, (double)atomic_load(&h->sum_us) / 1e6, name, cum);
 }
 
-char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
+char *kw_metrics_render(size_t *len, const kw_cache_stats *st, kw_admit *admit)
 {
 	kw_text t = { 0 };
 	kw_cache_stats zero = { 0 };
@@ -223,6 +223,13 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st)
 	add(&t, "# HELP kwgen_in_flight_requests Requests being handled now.\n"
 		"# TYPE kwgen_in_flight_requests gauge\nkwgen_in_flight_requests %ld\n",
 	    atomic_load(&kw_in_flight));
+	add(&t, "# HELP kwgen_inflight_slots --max-inflight slots taken now (a miss one, a batch one"
+		" per item up to the cap).\n"
+		"# TYPE kwgen_inflight_slots gauge\nkwgen_inflight_slots %ld\n"
+		"# HELP kwgen_inflight_refused_total Requests answered 503 overloaded for want of a"
+		" --max-inflight slot.\n"
+		"# TYPE kwgen_inflight_refused_total counter\nkwgen_inflight_refused_total %lu\n",
+	    admit ? atomic_load(&admit->now) : 0L, admit ? atomic_load(&admit->refused) : 0UL);
 	add(&t, "# HELP kwgen_cache_hits_total Kernel requests (and batch items) answered from the"
 		" cache, in memory or in the file.\n"
 		"# TYPE kwgen_cache_hits_total counter\nkwgen_cache_hits_total %lu\n",

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "admit.h"
 #include "kwgen/cache.h"
 
 #define KW_FOR_EACH_ROUTE(X)                  \
@@ -87,8 +88,9 @@ void kw_metrics_verify_counts(kw_verify_counts *out);
 unsigned long kw_metrics_generations(void);
 
 /* The Prometheus text exposition (version 0.0.4) of every metric, with
- * the cache figures from st (may be NULL).  Returns malloc()ed text and
- * its length in *len, or NULL when out of memory. */
-char *kw_metrics_render(size_t *len, const kw_cache_stats *st);
+ * the cache figures from st (may be NULL) and the --max-inflight slots
+ * taken and refused from admit (may be NULL: shown as 0).  Returns
+ * malloc()ed text and its length in *len, or NULL when out of memory. */
+char *kw_metrics_render(size_t *len, const kw_cache_stats *st, kw_admit *admit);
 
 #endif

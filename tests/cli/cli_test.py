@@ -1258,31 +1258,31 @@ def t_kwgend_hot_cache():
     a, b = e2e.variant(811), e2e.variant(812)
 
     def held(extra, label):
-        """-> (a held, b held) after posting a, a, b, b."""
-        for attempt in range(3):
-            db = os.path.join(O.tmp, "hot-%s-%d.db" % (label, attempt))
-            d = e2e.Daemon(O.kwgend, db, "--log-level", "error", *extra).start()
-            try:
-                keys = []
-                for body in (a, a, b, b):
-                    s, _, r = d.post(body)
-                    assert s == 200, s
-                    keys.append(r["key"])
-                t0 = time.time()
-                con = sqlite3.connect(db, timeout=10)
-                con.execute("DELETE FROM entries WHERE key IN (?, ?)", (keys[0], keys[2]))
-                con.commit()
-                con.close()
-                got = []
-                for body in (a, b):
-                    s, _, r = d.post(body)
-                    assert s == 200, s
-                    got.append(r["cached"] is True)
-                if time.time() - t0 < 0.8:   # inside the freshness window
-                    return tuple(got)
-            finally:
-                assert d.stop() == 0
-        raise AssertionError("%s: never inside the one-second window (machine too slow)" % label)
+        """-> (a held, b held) after posting a, a, b, b.  Memory answers
+        without confirming the row for 10 minutes here (the test hook
+        KWGEND_TEST_MEMO_FRESH_MS), not 1 s: the check holds on any machine."""
+        db = os.path.join(O.tmp, "hot-%s.db" % label)
+        d = e2e.Daemon(O.kwgend, db, "--log-level", "error", *extra)
+        d.prefix = ["env", "KWGEND_TEST_MEMO_FRESH_MS=600000"]
+        d.start()
+        try:
+            keys = []
+            for body in (a, a, b, b):
+                s, _, r = d.post(body)
+                assert s == 200, s
+                keys.append(r["key"])
+            con = sqlite3.connect(db, timeout=10)
+            con.execute("DELETE FROM entries WHERE key IN (?, ?)", (keys[0], keys[2]))
+            con.commit()
+            con.close()
+            got = []
+            for body in (a, b):
+                s, _, r = d.post(body)
+                assert s == 200, s
+                got.append(r["cached"] is True)
+            return tuple(got)
+        finally:
+            assert d.stop() == 0
 
     # the stored answer's size, as memory holds it
     d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "hot-size.db"), "--log-level", "error").start()

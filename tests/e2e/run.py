@@ -602,7 +602,8 @@ def t_info_routes(d, schemas, st):
                  "kwgen_generation_duration_seconds_bucket{", "kwgen_cache_hits_total ",
                  "kwgen_cache_misses_total ", "kwgen_cache_inserts_total ",
                  "kwgen_cache_evictions_total ", "kwgen_cache_bytes ", "kwgen_cache_entries ",
-                 "kwgen_in_flight_requests ", "kwgen_generations_total "):
+                 "kwgen_in_flight_requests ", "kwgen_generations_total ", "kwgen_inflight_slots ",
+                 "kwgen_inflight_refused_total "):
         assert name in text, name
     assert 'kwgen_requests_total{route="/v1/kernels",code="200"}' in text
 
