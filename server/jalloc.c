@@ -29,12 +29,16 @@ typedef struct jalloc_cache {
 	size_t kept; /* usable bytes of the blocks in the lists */
 } jalloc_cache;
 
-static pthread_key_t cache_key;
+static pthread_key_t cache_key; /* frees a thread's lists when it exits */
 static int have_key;
+static _Thread_local jalloc_cache *tl_cache; /* the same pointer, read without a call */
 
 static void cache_free(void *arg)
 {
 	jalloc_cache *c = arg;
+
+	if (c == tl_cache)
+		tl_cache = NULL;
 
 	for (int k = 0; c && k < JALLOC_CLASSES; k++) {
 		while (c->head[k]) {
@@ -50,11 +54,14 @@ static void cache_free(void *arg)
 /* The calling thread's lists; NULL when they cannot be made. */
 static jalloc_cache *cache_of(void)
 {
-	jalloc_cache *c = pthread_getspecific(cache_key);
+	jalloc_cache *c = tl_cache;
 
-	if (!c && (c = calloc(1, sizeof(*c))) && pthread_setspecific(cache_key, c) != 0) {
-		free(c);
-		c = NULL;
+	if (!c && (c = calloc(1, sizeof(*c)))) {
+		if (pthread_setspecific(cache_key, c) != 0) {
+			free(c);
+			return NULL;
+		}
+		tl_cache = c;
 	}
 	return c;
 }
@@ -74,7 +81,7 @@ static void *jalloc_malloc(size_t n)
 	int k = class_of_request(n);
 	jalloc_cache *c;
 
-	if (k >= 0 && (c = pthread_getspecific(cache_key)) && c->head[k]) {
+	if (k >= 0 && (c = tl_cache) && c->head[k]) {
 		jalloc_block *b = c->head[k];
 
 		c->head[k] = b->next;
@@ -119,6 +126,7 @@ void kw_jalloc_thread_release(void)
 {
 	if (!have_key)
 		return;
-	cache_free(pthread_getspecific(cache_key));
+	cache_free(tl_cache);
+	tl_cache = NULL;
 	pthread_setspecific(cache_key, NULL);
 }
