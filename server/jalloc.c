@@ -18,7 +18,7 @@
 
 #define JALLOC_MAX_USABLE 264                      /* the largest class's usable size */
 #define JALLOC_CLASSES ((JALLOC_MAX_USABLE - 24) / 16 + 1)
-#define JALLOC_KEEP_BYTES (256 << 10)              /* usable bytes kept per thread, at most */
+#define JALLOC_KEEP_BYTES (128 << 10)              /* usable bytes kept per thread, at most */
 
 typedef struct jalloc_block {
 	struct jalloc_block *next;

@@ -1,6 +1,6 @@
 /*
  * jalloc.h - jansson's allocation in kwgend (json_set_alloc_funcs): each
- * thread keeps the small blocks jansson frees (up to 264 bytes each, 256
+ * thread keeps the small blocks jansson frees (up to 264 bytes each, 128
  * KiB in all) and hands them back to its next
  * allocations of that size, instead of glibc's arena paths (its per-thread
  * cache holds 7 blocks a size; parsing one request body makes and frees

@@ -1,7 +1,7 @@
 /*
  * test_jalloc.c - server/jalloc.c, kwgend's jansson allocation hooks: a
  * block jansson frees comes back to the same thread's next allocation of
- * its size, a thread keeps at most 256 KiB of them, the blocks mix with
+ * its size, a thread keeps at most 128 KiB of them, the blocks mix with
  * malloc/free both ways (json_dumps' text freed with free()), and a
  * thread's blocks are freed when it exits (the ASan run checks leaks).
  */
@@ -56,12 +56,12 @@ static void test_block_reused(void **state)
 	jf(NULL);
 }
 
-/* 2,000 blocks of 264 bytes freed: the first 992 (256 KiB) are kept and
+/* 2,000 blocks of 264 bytes freed: the first 496 (128 KiB) are kept and
  * come back last in, first out; the rest went back to malloc (had one
  * more been kept, it would come back first). */
 static void test_kept_bytes_bounded(void **state)
 {
-	enum { N = 2000, K = (256 << 10) / 264 };
+	enum { N = 2000, K = (128 << 10) / 264 };
 	void **blocks = malloc(N * sizeof(*blocks)), **again = malloc(N * sizeof(*again));
 
 	(void)state;
