@@ -150,11 +150,29 @@ typedef struct kw_verify_opts {
 	 * value are not taken.  0 (default): the returned value is unknown
 	 * (memory may hold anything), and a finding whose path tests it says
 	 * so.  kwgen verify --assume-atomic-counters; POST /v1/verify
-	 * "assume_atomic_counters". */
+	 * "assume_atomic_counters".  The same assumption is asked for by a
+	 * suppression-file line `assume atomic-counters` or a comment
+	 * `kwgen-verify: assume atomic-counters` anywhere in the text (kept
+	 * with the kernel); the result says which applied
+	 * (kw_verify_result_assumption). */
 	int assume_atomic_counters;
+	/* The line of a `kwgen-verify: assume atomic-counters` comment in the
+	 * source of a text decoded from data words (kw_verify_words'
+	 * assume_line; kw_verify_stream only): the assumption applies, from
+	 * that comment.  0 = none. */
+	uint64_t assume_line;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0, 0 }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0 }
+
+/* Where an assumption came from (kw_verify_result_assumption). */
+typedef enum kw_verify_from {
+	KW_VERIFY_FROM_NONE = 0,     /* not assumed */
+	KW_VERIFY_FROM_OPTION,       /* kw_verify_opts (kwgen verify --assume-atomic-counters,
+				      * the route's "assume_atomic_counters") */
+	KW_VERIFY_FROM_SUPPRESSIONS, /* a suppression-file line `assume atomic-counters` */
+	KW_VERIFY_FROM_INLINE        /* a `kwgen-verify: assume atomic-counters` comment */
+} kw_verify_from;
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII.
@@ -287,6 +305,8 @@ typedef struct kw_verify_words {
 	char isa[32];
 	kw_verify_word_line *lines; /* ascending offsets: the source line of each run of words */
 	size_t nlines;
+	uint64_t assume_line;       /* line of a `kwgen-verify: assume atomic-counters`
+				     * comment (kw_verify_opts.assume_line), 0 = none */
 } kw_verify_words;
 
 int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
@@ -305,12 +325,27 @@ uint64_t kw_verify_result_suppressed(const kw_verify_result *r);
 /* Unsuppressed findings of error severity (race class, unknown_instruction). */
 uint64_t kw_verify_result_errors(const kw_verify_result *r);
 const kw_verify_stats *kw_verify_result_stats(const kw_verify_result *r);
+/*
+ * Whether the atomic-counter assumption applied (kw_verify_opts.
+ * assume_atomic_counters and its suppression-file and inline forms): its
+ * kw_verify_from (KW_VERIFY_FROM_NONE: it did not); *line (may be NULL)
+ * the suppression-file line or text line that asked for it (0 for the
+ * option); *ruled_out (may be NULL) the findings it ruled out: how many
+ * more, summed per code, the same verification reports without it (the
+ * analysis is run again without it when the text has a 32-bit counter
+ * atomic with glc; 0 when it has none), -1 when not counted (that
+ * analysis passed max_work or another bound).
+ */
+int kw_verify_result_assumption(const kw_verify_result *r, uint64_t *line, int64_t *ruled_out);
 
 /*
  * The CONTRACT.md JSON object, appended to out:
  *   {"isa", "findings": [{code, line, offset?, register, producer_line,
  *    counter, needed, have, severity, function, message}...],
  *    "totals": {code: n...}, "suppressed": n, "truncated": bool,
+ *    "assumptions": {"atomic_counters": {"assumed": bool, "from":
+ *    "option"|"suppressions"|"inline"|null, "line": n|null, "ruled_out":
+ *    n|null}},
  *    "stats": {instructions, waits, blocks, functions, work, bytes, seconds}}
  * `needed`/`have` -1 print as null; offset/producer_offset only when >= 0.
  * Built with jansson.  Errors: KW_ENOMEM.
@@ -322,7 +357,9 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
  *   FILE:LINE: error: MESSAGE [race_raw]
  * (FILE = o->filename given to kw_verify_text; ` (offset 0xOFF)` appended
  * when the byte offset is known), then, if findings were not all kept, a
- * line with the exact totals.  Errors: KW_ENOMEM.
+ * line with the exact totals, then the totals line (`FILE: totals: ...`),
+ * which under the atomic-counter assumption ends `; assuming Tensile's
+ * atomic-counter protocol (WHERE): N findings ruled out`.  Errors: KW_ENOMEM.
  */
 int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err);
 
