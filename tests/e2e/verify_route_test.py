@@ -177,6 +177,26 @@ class T:
         assert on["totals"]["race_raw"] == 0, on["totals"]
         again = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json")
         assert again["cached"] is True and again["key"] == on["key"] and strip(again) == strip(on)
+        # the answer records the assumption, where from and what it ruled
+        # out (the cached one too)
+        assert plain["assumptions"]["atomic_counters"] == {"assumed": False, "from": None, "line": None,
+                                                           "ruled_out": 0}, plain["assumptions"]
+        for ans in (on, again):
+            assert ans["assumptions"]["atomic_counters"] == {"assumed": True, "from": "option", "line": None,
+                                                             "ruled_out": 1}, ans["assumptions"]
+        # kept with the kernel: an inline comment, or a suppression line
+        inline = text.replace("k:\n", "k:  // kwgen-verify: assume atomic-counters\n", 1)
+        il = self.post(inline, "text/plain", "?isa=gfx942")
+        assert il["totals"]["race_raw"] == 0 and il["assumptions"]["atomic_counters"] == {
+            "assumed": True, "from": "inline", "line": 1, "ruled_out": 1}, il["assumptions"]
+        assert strip(il) == strip(self.cli(self.file("gsu-inline.s", inline), "gfx942"))
+        sp = self.post({"isa": "gfx942", "asm": text, "suppressions": "assume atomic-counters\n"}, "application/json")
+        assert sp["totals"]["race_raw"] == 0 and sp["assumptions"]["atomic_counters"]["from"] == "suppressions", sp
+        # a misspelled inline rule is refused, naming the line and the codes
+        e = self.post(text.replace("v_mov_b32 v3, v1", "v_mov_b32 v3, v1 // kwgen-verify: allow race_rwa"),
+                      "text/plain", "?isa=gfx942", status=422)
+        assert e["error"]["field"] == "allow" and "line 14" in e["error"]["message"] \
+            and "race_raw, race_waw" in e["error"]["message"], e
         # ?assume_atomic_counters= for a text/plain (or code-object) body;
         # with a JSON body that names it too, both must agree
         q_on = self.post(text, "text/plain", "?isa=gfx942&assume_atomic_counters=true")
@@ -829,7 +849,8 @@ def main():
                  "SIGTERM while decoding: exit within --drain-seconds + 1 s, 503 draining, no decoder left",
                  "RSS back under 2x the idle figure within 10 s of large verifications",
                  "SIGTERM exits 0",
-                 "\"assume_atomic_counters\": the CLI's --assume-atomic-counters findings, its own key",
+                 "\"assume_atomic_counters\": the CLI's --assume-atomic-counters findings, its own key; "
+                 "the answer records it (option, inline, suppressions) and what it ruled out",
                  "an unknown or repeated query parameter (?assume_atomic_counter=, ?isaa=) is 422 naming it"]
         if t is None:
             e2e.not_run(names, "kwgend start")
