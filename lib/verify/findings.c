@@ -534,6 +534,21 @@ int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
 	}
 	f->also_lines = also;
 	f->n_also_lines = in->nalso;
+	f->uses = NULL;
+	f->n_uses = 0;
+	if (in->nuses) {
+		kw_verify_use *u = kw_arena_alloc(&r->arena, in->nuses * sizeof(*u));
+		if (!u)
+			return KW_ENOMEM;
+		for (size_t i = 0; i < in->nuses; i++) {
+			int64_t l = r->src ? src_line_of(r, (uint64_t)in->uses[i].line) : -1;
+			u[i] = in->uses[i];
+			if (l >= 0)
+				u[i].line = l;
+		}
+		f->uses = u;
+		f->n_uses = in->nuses;
+	}
 	r->n++;
 	return 0;
 }

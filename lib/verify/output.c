@@ -77,6 +77,26 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 				bad |= json_array_append_new(al, json_integer(f->also_lines[j]));
 			bad |= add(o, "also_lines", al);
 		}
+		if (f->n_uses) {
+			/* every use with its own count: what a tool applies */
+			json_t *us = json_array();
+			bad |= !us;
+			for (size_t j = 0; !bad && j < f->n_uses; j++) {
+				const kw_verify_use *u = &f->uses[j];
+				json_t *uo = json_object();
+				bad |= !uo;
+				if (bad)
+					break;
+				bad |= add(uo, "line", json_integer(u->line));
+				if (u->offset >= 0)
+					bad |= add(uo, "offset", json_integer(u->offset));
+				bad |= add(uo, "needed", count_or_null(u->needed));
+				bad |= add(uo, "have", count_or_null(u->have));
+				bad |= add(uo, "fix", json_string(u->have >= 0 ? "in_last_wait" : "new_wait"));
+				bad |= json_array_append_new(us, uo);
+			}
+			bad |= add(o, "uses", us);
+		}
 		bad |= json_array_append_new(fs, o);
 	}
 	for (int c = 0; !bad && c < KW_VF_CODE_COUNT; c++)

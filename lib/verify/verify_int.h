@@ -282,6 +282,8 @@ typedef struct vf_finding_in {
 	const char *message;
 	const int64_t *also; /* lines of the other uses it stands for (any order) */
 	size_t nalso;
+	const kw_verify_use *uses; /* every use it stands for, by line (decoded lines) */
+	size_t nuses;
 } vf_finding_in;
 
 int vf_result_new(kw_verify_result **out, const kw_verify_opts *o, kw_error *err);

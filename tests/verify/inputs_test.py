@@ -600,11 +600,14 @@ def long_merged(a, tmp, R):
               and len(f.get("also_lines") or []) == 1 and f["line"] < f["also_lines"][0]
               and (want is None or [f["line"]] + f["also_lines"] == want)
               and f.get("needed") == 1
-              and ("use vmcnt(1) in the last wait before line %d and wait for vmcnt(1) before line %d"
+              and ("use vmcnt(1) in the last wait before line %d and wait for vmcnt(2) before line %d"
                    % (f["line"], f["also_lines"][0])) in f.get("message", "")
+              and [(u["line"], u["needed"], u["have"], u["fix"]) for u in f.get("uses", [])]
+              == [(f["line"], 1, 2, "in_last_wait"), (f["also_lines"][0], 2, None, "new_wait")]
               and ("also read at line %d" % f["also_lines"][0]) in f.get("message", ""))
         R.check(ok, f"one load read on two paths, {form}: one finding at the first read, also_lines naming the "
-                    "other, a fix for both", f"exit {rc}, {races}, {err.strip()[-200:]!r}")
+                    "other, a fix giving each its own count (uses: the same lines and counts)",
+                f"exit {rc}, {races}, {err.strip()[-200:]!r}")
 
 
 def zero_words(a, tmp, R):

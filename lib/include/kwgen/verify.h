@@ -174,14 +174,29 @@ typedef enum kw_verify_from {
 	KW_VERIFY_FROM_INLINE        /* a `kwgen-verify: assume atomic-counters` comment */
 } kw_verify_from;
 
+/* One use a merged finding stands for (kw_verify_finding.uses): where it
+ * is and the count that makes it safe, on its own paths. */
+typedef struct kw_verify_use {
+	int64_t line;    /* 1-based line of the instruction that reads (or overwrites) */
+	int64_t offset;  /* its byte address (objdump form, code objects); -1 otherwise */
+	int needed;      /* the count that makes this use safe: in the last wait since the
+			  * producer before it (have >= 0), or in a wait put right before it
+			  * (have < 0); -1 = none.  A wait that comes before several uses
+			  * needs the smallest of theirs. */
+	int have;        /* the count waited for since the producer on its worst path; -1 =
+			  * no wait on that counter since it */
+} kw_verify_use;
+
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII.
  *
  * One finding per root cause: the uses (race_raw, race_waw, lds_latency)
  * of one producer on one counter that are not suppressed are one finding,
  * reported at the use on the earliest line, whose needed is the smallest
- * any of them needs (so its fix makes every one safe) and whose
- * also_lines name the others. */
+ * any of them needs (so it makes every one safe in any wait), whose
+ * also_lines name the others and whose uses give every use (this one
+ * first) with its own count: the fix in the message names the same
+ * counts at the same lines. */
 typedef struct kw_verify_finding {
 	int code;              /* kw_verify_code */
 	int severity;          /* kw_verify_severity */
@@ -201,6 +216,10 @@ typedef struct kw_verify_finding {
 	const int64_t *also_lines; /* the other uses of the same producer and counter
 	                            * (lines, ascending) this finding stands for */
 	size_t n_also_lines;   /* 0 = none (also_lines NULL) */
+	const kw_verify_use *uses; /* with also_lines: every use this finding stands for, by
+				    * line (one entry a line, its smallest count), each with
+				    * its own needed and have; NULL otherwise */
+	size_t n_uses;         /* 0 = none */
 } kw_verify_finding;
 
 typedef struct kw_verify_stats {
