@@ -360,7 +360,9 @@ int kw_verify_result_assumption(const kw_verify_result *r, uint64_t *line, int64
 /*
  * The CONTRACT.md JSON object, appended to out:
  *   {"isa", "findings": [{code, line, offset?, register, producer_line,
- *    counter, needed, have, severity, function, message}...],
+ *    counter, needed, have, severity, function, message, also_lines?,
+ *    uses?: [{line, offset?, needed, have, fix: "in_last_wait" |
+ *    "new_wait"}...]}...],
  *    "totals": {code: n...}, "suppressed": n, "truncated": bool,
  *    "assumptions": {"atomic_counters": {"assumed": bool, "from":
  *    "option"|"suppressions"|"inline"|null, "line": n|null, "ruled_out":
