@@ -140,11 +140,11 @@ static int bad_allow(rd *r, const cinfo *ci, uint32_t lineno)
 	return -1;
 }
 
-static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
+static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes, int rules)
 {
 	const char *q, *lt;
 
-	if (memchr(s, 'k', (size_t)(e - s)))
+	if (rules && memchr(s, 'k', (size_t)(e - s)))
 		parse_allow(s, e, ci);
 	if (!slashes)
 		return;
@@ -184,6 +184,11 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 	cinfo ci = { 0, 0, NULL, NULL, NULL, -1, -1, NULL, 0, 0 };
 	const char *q, *code_end = e;
 	int slashes = 0;
+	/* `kwgen-verify:` rules are the author's: never read from a streamed
+	 * text (a code object's decoded text, whose comments hold ELF symbol
+	 * names; data words bring their source's rules in source_lines), nor
+	 * from lines a false .if skips */
+	int rules = !r->stream && !r->skip_from;
 
 	r->raw_s = s;
 	r->raw_e = e;
@@ -215,13 +220,13 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 		}
 		if (*q == ';') {
 			code_end = q;
-			parse_comment(q + 1, e, &ci, 0);
+			parse_comment(q + 1, e, &ci, 0, rules);
 			break;
 		}
 		if (*q == '/' && q + 1 < e && q[1] == '/') {
 			code_end = q;
 			slashes = 1;
-			parse_comment(q + 2, e, &ci, 1);
+			parse_comment(q + 2, e, &ci, 1, rules);
 			break;
 		}
 		if (*q == '/' && q + 1 < e && q[1] == '*') {
@@ -234,7 +239,7 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 				r->in_block_comment = 1;
 			} else {
 				/* code may continue after the block comment: rare; ignore it */
-				parse_comment(q + 2, c, &ci, 0);
+				parse_comment(q + 2, c, &ci, 0, rules);
 			}
 			break;
 		}

@@ -285,6 +285,50 @@ static void test_suppression_malformed(void **state)
 	kw_verify_result_free(r);
 }
 
+/* Rules are the author's: a streamed text (a code object's decoded text,
+ * whose comments hold ELF symbol names) has none, so a symbol named like
+ * a rule neither hides a race nor refuses the text; nor do lines a false
+ * .if skips. */
+static void test_rules_not_read(void **state)
+{
+	static const char *const texts[] = {
+		USE_LINE(" // 0000000000000004: 7E060301 <kwgen-verify: allow *+0x4>"),
+		USE_LINE(" // <kwgen-verify: alow race_raw>"),
+		"k:  // <kwgen-verify: assume atomic-counters>\n" GSU_BODY,
+	};
+	kw_verify_result *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+		kw_verify_stream *st = NULL;
+		kw_error err = KW_ERROR_INIT;
+
+		o.isa = "gfx942";
+		r = NULL;
+		assert_int_equal(kw_verify_stream_new(&st, &o, &err), 0);
+		assert_int_equal(kw_verify_stream_feed(st, texts[i], strlen(texts[i]), &err), 0);
+		if (kw_verify_stream_finish(st, &r, &err))
+			fail_msg("stream %zu: %s", i, err.message);
+		assert_int_equal(races(r), 1);
+		assert_int_equal(kw_verify_result_suppressed(r), 0);
+		assert_int_equal(kw_verify_result_assumption(r, NULL, NULL), KW_VERIFY_FROM_NONE);
+		kw_verify_result_free(r);
+		kw_verify_stream_free(st);
+	}
+	/* a false .if: its lines' comments are not rules */
+	r = run_with(".if 0\n// kwgen-verify: alow\n// kwgen-verify: assume atomic-counters\n.endif\n" "k:\n" GSU_BODY,
+		     0, NULL);
+	assert_int_equal(races(r), 1);
+	assert_int_equal(kw_verify_result_assumption(r, NULL, NULL), KW_VERIFY_FROM_NONE);
+	kw_verify_result_free(r);
+	/* its true twin is read */
+	r = run_with(".if 1\n// kwgen-verify: assume atomic-counters\n.endif\n" "k:\n" GSU_BODY, 0, NULL);
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_assumption(r, NULL, NULL), KW_VERIFY_FROM_INLINE);
+	kw_verify_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_stream_line),
 		cmocka_unit_test(test_inline_malformed),
 		cmocka_unit_test(test_suppression_malformed),
+		cmocka_unit_test(test_rules_not_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,7 +119,14 @@ typedef struct kw_verify_opts {
 	 * A suppressed finding is counted in kw_verify_result_suppressed, not
 	 * listed.  A malformed rule is KW_EINVAL naming its line.
 	 * Inline: a comment `kwgen-verify: allow CODE[,CODE...]` (or `allow *`)
-	 * on an instruction's line suppresses those codes reported at it. */
+	 * on an instruction's line suppresses those codes reported at it.  A
+	 * malformed one (an unknown code, no code, no colon, another word
+	 * after `kwgen-verify:`) is KW_EINVAL, err->field "allow", naming its
+	 * line and the codes.  Rules are read from the author's text only:
+	 * not from a streamed text (kw_verify_stream: a code object's decoded
+	 * text, whose comments hold ELF symbol names) nor from lines a false
+	 * `.if` skips.  The line `assume atomic-counters` in this text asks
+	 * for assume_atomic_counters. */
 	const char *suppressions;
 	/* 1: do not report redundant_wait. */
 	int no_redundant;
