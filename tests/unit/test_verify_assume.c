@@ -183,6 +183,62 @@ static void test_nothing_ruled_out(void **state)
 	kw_verify_result_free(r);
 }
 
+/* The analysis without the assumption passes max_work where the one with
+ * it does not (the pruned edge leads to 400 more instructions): the
+ * verification stands, its ruled-out count is not known (-1, JSON null,
+ * "not counted" on the totals line). */
+static void test_count_past_bound(void **state)
+{
+	char text[16384];
+	size_t k = 0;
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	kw_verify_result *r;
+	uint64_t w_with, w_without;
+	int64_t out = 0;
+	json_t *a;
+	char t[512];
+
+	(void)state;
+	k += (size_t)snprintf(text + k, sizeof(text) - k,
+			      "k:\n\ts_load_dword s50, s[0:1], 0x58\n\ts_waitcnt lgkmcnt(0)\n\ts_sub_u32 s51, s50, 1\n"
+			      "\ts_atomic_dec s51, s[24:25], 0x0 glc\n\ts_waitcnt lgkmcnt(0)\n\ts_cmp_eq_u32 s51, 1\n"
+			      "\ts_cbranch_scc0 .Ldone\n\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+			      "\ts_cmp_eq_u32 s50, 1\n\ts_cbranch_scc1 .Lread\n\ts_waitcnt vmcnt(0)\n"
+			      "\ts_branch .Ldone\n.Lread:\n");
+	for (int i = 0; i < 400; i++)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, "\tv_add_u32 v%d, v%d, v%d\n", 10 + i % 50,
+				      10 + i % 50, 11 + i % 50);
+	snprintf(text + k, sizeof(text) - k, "\tv_mov_b32 v3, v1\n.Ldone:\n\ts_endpgm\n");
+	o.isa = "gfx942";
+	o.max_work = 1u << 30;
+	o.assume_atomic_counters = 1;
+	r = run_opts(text, &o);
+	w_with = kw_verify_result_stats(r)->work;
+	assert_int_equal(kw_verify_result_assumption(r, NULL, &out), KW_VERIFY_FROM_OPTION);
+	assert_int_equal(out, 1);
+	kw_verify_result_free(r);
+	o.assume_atomic_counters = 0;
+	r = run_opts(text, &o);
+	w_without = kw_verify_result_stats(r)->work;
+	kw_verify_result_free(r);
+	if (w_without < w_with + 200)
+		fail_msg("the pruned edge saves too little work: %llu against %llu", (unsigned long long)w_with,
+			 (unsigned long long)w_without);
+	o.assume_atomic_counters = 1;
+	o.max_work = w_with + (w_without - w_with) / 2;
+	r = run_opts(text, &o);
+	assert_int_equal(races(r), 0);
+	assert_int_equal(kw_verify_result_assumption(r, NULL, &out), KW_VERIFY_FROM_OPTION);
+	assert_int_equal(out, -1);
+	a = assumptions(r);
+	assert_true(json_is_null(json_object_get(a, "ruled_out")));
+	json_decref(a);
+	totals_line(r, t, sizeof(t));
+	if (!strstr(t, "(--assume-atomic-counters): findings ruled out not counted"))
+		fail_msg("totals line: %s", t);
+	kw_verify_result_free(r);
+}
+
 /* The inline form reaches a streamed verification (decoded .long words)
  * through kw_verify_opts.assume_line. */
 static void test_stream_line(void **state)
@@ -335,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_not_assumed),
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_nothing_ruled_out),
+		cmocka_unit_test(test_count_past_bound),
 		cmocka_unit_test(test_stream_line),
 		cmocka_unit_test(test_inline_malformed),
 		cmocka_unit_test(test_suppression_malformed),
