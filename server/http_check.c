@@ -217,19 +217,28 @@ int kw_http_has_body(struct MHD_Connection *c)
 }
 
 /* The query parameters a route takes (NULL-terminated), or NULL for a
- * route whose query is not checked here.  POST /v1/verify: ?isa=, ?cache=
- * and ?assume_atomic_counters=; GET, HEAD and DELETE /v1/verify/{key}
- * take ?cache= only (checked for every route by dispatch; a no-op there). */
+ * route whose query is not checked here (the page's files, health checks,
+ * /metrics and /status: probes and browsers may add their own).  POST
+ * /v1/verify: ?isa=, ?cache= and ?assume_atomic_counters=; POST
+ * /v1/kernels: ?cache=, and for a YAML body ?isa=, ?generators= and
+ * ?derive=; the batch route and GET, HEAD and DELETE by key take ?cache=
+ * only (checked for every route by dispatch; a no-op on the key routes). */
 static const char *const *query_allowed(int route, const char **said)
 {
 	static const char *const post[] = { "isa", "cache", "assume_atomic_counters", NULL };
+	static const char *const kernels[] = { "cache", "isa", "generators", "derive", NULL };
 	static const char *const get[] = { "cache", NULL };
 
 	switch (route) {
 	case KW_ROUTE_VERIFY:
 		*said = "?isa=, ?cache= and ?assume_atomic_counters=";
 		return post;
+	case KW_ROUTE_KERNELS:
+		*said = "?cache=, and with a YAML body ?isa=, ?generators= and ?derive=";
+		return kernels;
+	case KW_ROUTE_BATCH:
 	case KW_ROUTE_VERIFY_GET:
+	case KW_ROUTE_KERNEL_GET:
 		*said = "?cache= only";
 		return get;
 	default:
