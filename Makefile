@@ -90,11 +90,6 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/verify_helpers.h $(BUILD)/libkwgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
 
-# kwgend's jansson allocation hooks are tested on their own.
-$(BUILD)/tests/test_jalloc: tests/unit/test_jalloc.c $(BUILD)/obj/server/jalloc.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/obj/server/jalloc.o $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
-
 unit: $(UNIT_BINS)
 	@sh scripts/run-unit $(UNIT_BINS)
 

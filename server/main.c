@@ -37,7 +37,6 @@
 #include <unistd.h>
 
 #include "http.h"
-#include "jalloc.h"
 #include "testhook.h"
 #include "kwgen/codeobj.h"
 
@@ -508,7 +507,6 @@ int main(int argc, char **argv)
 	 * executable again, in its decoder mode (lib/codeobj/child.c) */
 	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
 		return kw_codeobj_child_main(argc, argv);
-	kw_jalloc_install(); /* before any jansson value */
 #ifdef __GLIBC__
 	/* Blocks of 1 MiB and more (bodies, decoded text, answers) are mapped
 	 * and unmapped on their own.  glibc's default threshold rises with
@@ -657,6 +655,5 @@ int main(int argc, char **argv)
 			       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 			       "cut_requests", (json_int_t)busy),
 		     "kwgend: stopped");
-	kw_jalloc_thread_release();
 	return 0;
 }
