@@ -91,6 +91,11 @@ SUITES += salt-check
 # start (0.2 s of CPU: it maps libclang-cpp and libLLVM) once per file was
 # most of what was left.  -O0 as before (what __OPTIMIZE__ selects in the
 # system headers).  tests/README.md says how this was checked.
+# The files the fuzz harnesses compile (mk/fuzz.mk: the library, the store,
+# lib/logic, the daemon's request path) are compiled there by clang with
+# the same $(WARN) (-Werror): clang-build takes those objects (make test
+# builds them before the suites, TEST_BUILD) instead of reading the files
+# a second time, and checks the rest.
 CLANG_BUILD_OPT ?= -O0
 .PHONY: clang-build clang-syntax
 clang-build:
@@ -99,9 +104,12 @@ clang-build:
 # Files compiled with flags of their own (mk/logic.mk, mk/ui.mk,
 # mk/verify-tests.mk) get them here too, each group in one clang run.
 CLANG_OWN_FLAGS_SRCS := cli/logic_curl.c server/ui.c $(CODEOBJ_SRCS)
-CLANG_SYNTAX_SRCS = $(filter-out $(CLANG_OWN_FLAGS_SRCS),$(LIB_SRCS) $(STORE_SRCS) $(LOGIC_LIB_SRCS) \
-	$(CLI_SRCS) $(SRV_SRCS) $(UNIT_SRCS))
+CLANG_FUZZ_OBJS = $(FUZZ_LIB_OBJS) $(FUZZ_CACHE_OBJ) $(FUZZ_SRV_OBJS) $(FUZZ_YAML_OBJS)
+CLANG_FUZZ_SRCS = $(patsubst $(FUZZ_BUILD)/obj/%.o,%.c,$(CLANG_FUZZ_OBJS))
+CLANG_SYNTAX_SRCS = $(filter-out $(CLANG_OWN_FLAGS_SRCS) $(CLANG_FUZZ_SRCS),$(LIB_SRCS) $(STORE_SRCS) \
+	$(LOGIC_LIB_SRCS) $(CLI_SRCS) $(SRV_SRCS) $(UNIT_SRCS))
 CLANG_SYNTAX_HDRS = $(wildcard lib/include/kwgen/*.h lib/*.h lib/*/*.h cli/*.h server/*.h tests/unit/*.h)
+# (and $(CLANG_FUZZ_OBJS), named in mk/fuzz.mk, which defines them after this file)
 clang-syntax: $(BUILD)/clang-syntax.stamp
 # Every group runs even when an earlier one fails, so one run names every warning.
 CLANG_SYNTAX_RUNS = \

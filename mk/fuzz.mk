@@ -120,6 +120,10 @@ fuzz-clean:
 clean: fuzz-clean
 
 SUITES += fuzz
+# built once before the suites: the fuzz suite runs them, clang-build takes
+# their objects' warnings (mk/core.mk)
+TEST_BUILD += fuzz-bins $(FUZZ_BUILD)/seeds.stamp
+clang-syntax: $(CLANG_FUZZ_OBJS)
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d) \
 	$(FUZZ_SRV_OBJS:.o=.d) $(FUZZ_YAML_OBJS:.o=.d) $(FUZZ_CACHE_OBJ:.o=.d)
