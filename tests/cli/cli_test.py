@@ -1483,7 +1483,7 @@ CHECKS = [
     ("kwgen verify -- FILE: a file named like an option", t_verify_dashdash),
     ("kwgen verify --json-lines: a line per file with its own exit, errors as lines, the worst exit",
      t_verify_json_lines),
-    ("kwgen verify --max-bytes: /dev/zero is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
+    ("kwgen verify --max-bytes: an endless input is exit 2 at 128 MiB, a smaller bound, bad values", t_verify_max_bytes),
     ("kwgen verify: a code object LLVM's disassembler crashes on is exit 2, a foreign ELF refused",
      t_verify_undecodable),
     ("kwgend --hot-cache-bytes: memory hits within the budget, SQLite past it and with 0", t_kwgend_hot_cache),
