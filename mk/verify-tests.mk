@@ -132,8 +132,8 @@ bench-verify: $(BUILD)/kwgen
 bench-verify-memory: $(BUILD)/kwgend
 	python3 bench/bench_verify_memory.py --kwgend $(BUILD)/kwgend --json $(BUILD)/bench-verify-memory.json
 
-verify-isas: $(BUILD)/kwgen
-	python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) $(VERIFY_CACHE_ARG)
+verify-isas: $(BUILD)/kwgen $(VERIFY_ZYGOTE)
+	$(VERIFY_ZYGOTE_ENV) python3 tests/verify/compile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) $(VERIFY_CACHE_ARG)
 
 verify-tensile: $(BUILD)/kwgen
 	python3 tests/verify/tensile_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)

@@ -155,17 +155,17 @@ def _zygote_close():
 atexit.register(_zygote_close)
 
 
-def run_tool(argv, timeout=300):
-    """argv run as by subprocess.run(argv, capture_output=True): ->
+def run_tool(argv, timeout=300, cwd=None):
+    """argv run as by subprocess.run(argv, capture_output=True, cwd=cwd): ->
     (returncode, stdout bytes, stderr bytes); through the tool's zygote
     (above) when there is one (stdin is /dev/null; a timeout kills with
     SIGALRM: returncode -14)."""
     if not (ZYGOTE_SO and os.path.exists(ZYGOTE_SO)):
-        p = subprocess.run(argv, capture_output=True, timeout=timeout)
+        p = subprocess.run(argv, capture_output=True, timeout=timeout, cwd=cwd)
         return p.returncode, p.stdout, p.stderr
     z = _zygote(argv[0])
     out, err = os.path.join(z.outdir, "out"), os.path.join(z.outdir, "err")
-    req = [str(int(timeout)), os.getcwd(), out, err] + [str(x) for x in argv]
+    req = [str(int(timeout)), os.path.abspath(cwd or os.getcwd()), out, err] + [str(x) for x in argv]
     z.stdin.write(b"".join(x.encode() + b"\0" for x in req) + b"\0")
     z.stdin.flush()
     reply = z.stdout.readline().decode().split()
