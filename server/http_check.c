@@ -216,6 +216,100 @@ int kw_http_has_body(struct MHD_Connection *c)
 	       (clen && strtoull(clen, NULL, 10) > 0);
 }
 
+/* The query parameters a route takes (NULL-terminated), or NULL for a
+ * route whose query is not checked here (the page's files, health checks,
+ * /metrics and /status: probes and browsers may add their own).  POST
+ * /v1/verify: ?isa=, ?cache= and ?assume_atomic_counters=; POST
+ * /v1/kernels: ?cache=, and for a YAML body ?isa=, ?generators= and
+ * ?derive=; the batch route and GET, HEAD and DELETE by key take ?cache=
+ * only (checked for every route by dispatch; a no-op on the key routes). */
+static const char *const *query_allowed(int route, const char **said)
+{
+	static const char *const post[] = { "isa", "cache", "assume_atomic_counters", NULL };
+	static const char *const kernels[] = { "cache", "isa", "generators", "derive", NULL };
+	static const char *const get[] = { "cache", NULL };
+
+	switch (route) {
+	case KW_ROUTE_VERIFY:
+		*said = "?isa=, ?cache= and ?assume_atomic_counters=";
+		return post;
+	case KW_ROUTE_KERNELS:
+		*said = "?cache=, and with a YAML body ?isa=, ?generators= and ?derive=";
+		return kernels;
+	case KW_ROUTE_BATCH:
+	case KW_ROUTE_VERIFY_GET:
+	case KW_ROUTE_KERNEL_GET:
+		*said = "?cache= only";
+		return get;
+	default:
+		return NULL;
+	}
+}
+
+/* What the query holds that the route does not take: the first unknown
+ * name, or the first allowed name given twice (libmicrohttpd's lookup
+ * would read the first silently). */
+typedef struct query_scan {
+	const char *const *allowed;
+	unsigned seen;          /* bit i: allowed[i] given */
+	const char *unknown;    /* a name not in allowed, or NULL */
+	const char *twice;      /* an allowed name given twice, or NULL */
+} query_scan;
+
+static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	query_scan *q = cls;
+	unsigned i;
+
+	(void)kind;
+	(void)value;
+	if (!key)
+		key = "";
+	for (i = 0; q->allowed[i] && strcmp(q->allowed[i], key); i++)
+		;
+	if (!q->allowed[i]) {
+		if (!q->unknown)
+			q->unknown = key;
+	} else if (q->seen & (1u << i)) {
+		if (!q->twice)
+			q->twice = key;
+	} else {
+		q->seen |= 1u << i;
+	}
+	return MHD_YES;
+}
+
+/* A verify route's query: 422 invalid naming an unknown parameter (a
+ * misspelled ?assume_atomic_counter=true would otherwise verify without
+ * it) or one given twice, and the parameters the route takes.  Returns 1
+ * with out filled. */
+static int check_query(kw_reply *out, struct MHD_Connection *c, int route, const char *method)
+{
+	const char *said = "";
+	query_scan q = { query_allowed(route, &said), 0, NULL, NULL };
+	char shown[64];
+	size_t i;
+
+	if (!q.allowed)
+		return 0;
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, scan_query, &q);
+	if (q.unknown) {
+		/* the name as sent, printable ASCII only (the error is JSON) */
+		for (i = 0; i + 1 < sizeof(shown) && q.unknown[i]; i++)
+			shown[i] = q.unknown[i] >= 0x20 && q.unknown[i] < 0x7f ? q.unknown[i] : '?';
+		shown[i] = '\0';
+		kw_reply_error(out, 422, "invalid", shown, "unknown query parameter \"%s\"; %s %s takes %s", shown,
+			       method, kw_route_name(route), said);
+		return 1;
+	}
+	if (q.twice) {
+		kw_reply_error(out, 422, "invalid", q.twice, "query parameter \"%s\" is given twice; give it once",
+			       q.twice);
+		return 1;
+	}
+	return 0;
+}
+
 /* First call: check everything the headers can tell.  Returns 1 if a
  * reply was produced (out filled). */
 int kw_http_check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw_conn_ctx *ctx,
@@ -253,6 +347,8 @@ int kw_http_check_headers(kw_reply *out, kw_srv *s, struct MHD_Connection *c, kw
 		out->retry_after = 1;
 		return 1;
 	}
+	if (check_query(out, c, ctx->route, method))
+		return 1;
 	if ((ctx->route == KW_ROUTE_VERIFY || ctx->route == KW_ROUTE_VERIFY_GET) &&
 	    !kw_http_accepts_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT))) {
 		kw_reply_error(out, 406, "not_acceptable", NULL,

@@ -154,6 +154,8 @@ int kw_codeobj_verify_words_child(const char *text, size_t len, const char *isa,
 	/* findings name the lines of the words in text */
 	o.source_lines = w.lines;
 	o.n_source_lines = w.nlines;
+	/* a `kwgen-verify: assume atomic-counters` comment in the words' text */
+	o.assume_line = w.assume_line;
 	if (!rc)
 		rc = kw_codeobj_verify_child(elf, elf_len, w.isa, name, max_insts, opts, &o, out, isa_out, undecodable,
 		                             decoder, err);

@@ -11,7 +11,7 @@
 /* Bump when findings may change (kwgen/verify.h: kw_verify_version;
  * tests/verify/salt.txt pins the corpus digest this version was released
  * with). */
-#define KW_VERIFY_VERSION "kwgen-verify-14"
+#define KW_VERIFY_VERSION "kwgen-verify-15"
 
 const char *kw_verify_version(void)
 {
@@ -139,6 +139,15 @@ const kw_verify_stats *kw_verify_result_stats(const kw_verify_result *r)
 	return &r->stats;
 }
 
+int kw_verify_result_assumption(const kw_verify_result *r, uint64_t *line, int64_t *ruled_out)
+{
+	if (line)
+		*line = r->assume_from ? r->assume_line : 0;
+	if (ruled_out)
+		*ruled_out = r->assume_from ? r->ruled_out : 0;
+	return r->assume_from;
+}
+
 /* ---- suppression rules ---- */
 
 static char *dup_n(const char *s, size_t n)
@@ -199,6 +208,28 @@ int vf_rules_parse(kw_verify_result *r, const char *text, kw_error *err)
 			tn = (size_t)(q - t);
 			if (first) {
 				first = 0;
+				if (tn == 6 && !memcmp(t, "assume", 6)) {
+					/* `assume atomic-counters`: the assumption of
+					 * kw_verify_opts.assume_atomic_counters, kept
+					 * with the rules */
+					while (q < end && isspace((unsigned char)*q))
+						q++;
+					t = q;
+					while (q < end && !isspace((unsigned char)*q))
+						q++;
+					if ((size_t)(q - t) != 15 || memcmp(t, "atomic-counters", 15))
+						goto bad;
+					while (q < end && isspace((unsigned char)*q))
+						q++;
+					if (q < end)
+						goto bad;
+					if (!r->assume_from) {
+						r->assume_from = KW_VERIFY_FROM_SUPPRESSIONS;
+						r->assume_line = (uint64_t)lineno;
+					}
+					first = 2; /* no rule */
+					break;
+				}
 				if (tn == 1 && *t == '*') {
 					rule.code = -1;
 				} else {
@@ -240,7 +271,7 @@ int vf_rules_parse(kw_verify_result *r, const char *text, kw_error *err)
 			}
 #undef KEY
 		}
-		if (!first) {
+		if (first == 0) {
 			grown = realloc(r->rules, (r->nrules + 1) * sizeof(*grown));
 			if (!grown) {
 				free(rule.func_glob);
@@ -263,7 +294,8 @@ bad:
 				    "suppression line %d: expected `CODE|* [key=value...]` with CODE one of "
 				    "race_raw, race_waw, lds_barrier, lds_dma, redundant_wait, "
 				    "unknown_instruction, unsupported, lds_latency and keys function=GLOB, "
-				    "mnemonic=GLOB, counter=NAME, register=TEXT, line=N, offset=N",
+				    "mnemonic=GLOB, counter=NAME, register=TEXT, line=N, offset=N (or the line "
+				    "`assume atomic-counters`)",
 				    lineno);
 	}
 	return 0;
@@ -502,6 +534,21 @@ int vf_finding_add(kw_verify_result *r, const vf_finding_in *in)
 	}
 	f->also_lines = also;
 	f->n_also_lines = in->nalso;
+	f->uses = NULL;
+	f->n_uses = 0;
+	if (in->nuses) {
+		kw_verify_use *u = kw_arena_alloc(&r->arena, in->nuses * sizeof(*u));
+		if (!u)
+			return KW_ENOMEM;
+		for (size_t i = 0; i < in->nuses; i++) {
+			int64_t l = r->src ? src_line_of(r, (uint64_t)in->uses[i].line) : -1;
+			u[i] = in->uses[i];
+			if (l >= 0)
+				u[i].line = l;
+		}
+		f->uses = u;
+		f->n_uses = in->nuses;
+	}
 	r->n++;
 	return 0;
 }

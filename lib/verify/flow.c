@@ -448,6 +448,8 @@ int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_erro
 		}
 	}
 	ok = w && w->score && w->prod && w->sops && w->wseen && w->ctxs && G.n && !(p->addr && !w->amap);
+	for (size_t i = 0; ok && i < p->ninst; i++)
+		r->atomics += w->sops[i].atom != 0;
 	if (ok) {
 		init_work(w, p, r);
 		w->g = &g;

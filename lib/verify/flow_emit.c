@@ -79,7 +79,8 @@ static void finding_in(work *w, vf_finding_in *fi, int code, uint32_t at, const 
 }
 
 static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
-		      int needed, int have, const char *msg, const int64_t *also, size_t nalso)
+		      int needed, int have, const char *msg, const int64_t *also, size_t nalso,
+		      const kw_verify_use *uses, size_t nuses)
 {
 	vf_finding_in fi;
 	uint32_t *slot_of = NULL;
@@ -110,6 +111,8 @@ static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t p
 	fi.message = msg;
 	fi.also = also;
 	fi.nalso = nalso;
+	fi.uses = uses;
+	fi.nuses = nuses;
 	n0 = w->r->n;
 	if (vf_finding_add(w->r, &fi))
 		w->rc = KW_ENOMEM;
@@ -120,12 +123,9 @@ static void emit_full(work *w, int code, uint32_t at, const char *reg, int64_t p
 void vf_fl_emit(work *w, int code, uint32_t at, const char *reg, int64_t prod, int cnt,
 		int needed, int have, const char *msg)
 {
-	emit_full(w, code, at, reg, prod, cnt, needed, have, msg, NULL, 0);
+	emit_full(w, code, at, reg, prod, cnt, needed, have, msg, NULL, 0, NULL, 0);
 }
 
-/* The fix of a use (or of uses: the lines of those with a wait since the
- * producer in la[0..na), of those without in lb[0..nb), ascending): the
- * count n in the last wait before each, or a wait for it. */
 /* "line 7" / "lines 7, 11" / past LINES_LISTED lines, the first ones and
  * "and N more" (JSON's also_lines has them all): never cut mid-list */
 #define LINES_LISTED 16
@@ -139,20 +139,65 @@ static void lines_text(char *out, size_t n, const uint32_t *l, size_t nl)
 		snprintf(out + k, n - k, " and %zu more", nl - LINES_LISTED);
 }
 
-static void fix_text(work *w, char *out, size_t n, int c, int need, const uint32_t *la, size_t na,
-		     const uint32_t *lb, size_t nb)
+/* The fix of one use at line l: the count need in the last wait before
+ * it (in_wait), or a wait for it. */
+static void fix_text(work *w, char *out, size_t n, int c, int need, uint32_t l, int in_wait)
 {
-	char a[512], b[512];
-
-	lines_text(a, sizeof(a), la, na);
-	lines_text(b, sizeof(b), lb, nb);
-	if (na && nb)
-		snprintf(out, n, "; fix: use %s(%d) in the last wait before %s and wait for %s(%d) before %s",
-			 vf_fl_cname(w, c), need, a, vf_fl_cname(w, c), need, b);
-	else if (na)
-		snprintf(out, n, "; fix: use %s(%d) in the last wait before %s", vf_fl_cname(w, c), need, a);
+	if (in_wait)
+		snprintf(out, n, "; fix: use %s(%d) in the last wait before line %u", vf_fl_cname(w, c), need, l);
 	else
-		snprintf(out, n, "; fix: wait for %s(%d) before %s", vf_fl_cname(w, c), need, b);
+		snprintf(out, n, "; fix: wait for %s(%d) before line %u", vf_fl_cname(w, c), need, l);
+}
+
+/* The fix of a merged finding's uses u[0..nu) (by line, one a line):
+ * each its own count, in the last wait before it (have >= 0) or in a wait
+ * put before it; uses asking the same count the same way listed together,
+ * at most FIX_GROUPS groups ("and N more uses": JSON's uses has every
+ * one).  done and l: nu scratch entries each. */
+#define FIX_GROUPS 8
+static void uses_fix_text(work *w, char *out, size_t n, int c, const kw_verify_use *u, size_t nu, uint8_t *done,
+			  uint32_t *l)
+{
+	size_t k = (size_t)snprintf(out, n, "; fix: "), groups = 0, left = nu;
+
+	memset(done, 0, nu);
+	for (int kind = 1; kind >= 0; kind--) {
+		for (size_t i = 0; i < nu && k < n; i++) {
+			char lines[512];
+			size_t nl = 0;
+			int need = u[i].needed < 0 ? 0 : u[i].needed;
+			if (done[i] || (u[i].have >= 0) != kind)
+				continue;
+			if (groups == FIX_GROUPS) {
+				snprintf(out + k, n - k, " and %zu more use%s (each in JSON's uses)", left,
+					 left == 1 ? "" : "s");
+				return;
+			}
+			for (size_t j = i; j < nu; j++)
+				if (!done[j] && (u[j].have >= 0) == kind && (u[j].needed < 0 ? 0 : u[j].needed) == need) {
+					done[j] = 1;
+					l[nl++] = (uint32_t)u[j].line;
+				}
+			left -= nl;
+			lines_text(lines, sizeof(lines), l, nl);
+			if (kind)
+				k += (size_t)snprintf(out + k, n - k, "%suse %s(%d) in the last wait before %s",
+						      groups ? " and " : "", vf_fl_cname(w, c), need, lines);
+			else
+				k += (size_t)snprintf(out + k, n - k, "%swait for %s(%d) before %s", groups ? " and " : "",
+						      vf_fl_cname(w, c), need, lines);
+			groups++;
+		}
+	}
+}
+
+static int cmp_use_line(const void *a, const void *b)
+{
+	const kw_verify_use *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->needed < y->needed ? -1 : x->needed > y->needed;
 }
 
 /* u's head: as check() made it, or (its text not held) the same without
@@ -180,7 +225,7 @@ static void use_message(work *w, const struct use *u, char *out, size_t n)
 	char fix[160], head[512];
 	uint32_t l = w->p->insts[u->at].line;
 
-	fix_text(w, fix, sizeof(fix), u->cnt, u->needed, &l, u->have >= 0, &l, u->have < 0);
+	fix_text(w, fix, sizeof(fix), u->cnt, u->needed, l, u->have >= 0);
 	snprintf(out, n, "%s%s%s", use_head(w, u, head, sizeof(head)), fix, u->tail ? u->tail : "");
 }
 
@@ -342,10 +387,11 @@ static void also_text(work *w, char *out, size_t n, size_t g, const uint32_t *gr
 void vf_fl_merge_uses(work *w)
 {
 	size_t n = w->nuses;
-	uint32_t *grp = NULL, *size = NULL, *lead = NULL, *la = NULL, *lb = NULL, *also = NULL;
+	uint32_t *grp = NULL, *size = NULL, *lead = NULL, *la = NULL, *also = NULL;
 	int *need = NULL;
-	uint8_t *hid = NULL;
+	uint8_t *hid = NULL, *done = NULL;
 	int64_t *alsol = NULL;
+	kw_verify_use *us = NULL;
 	struct hset gs;
 	const vf_prog *p = w->p;
 	struct hset *seen = w->seen;
@@ -361,10 +407,11 @@ void vf_fl_merge_uses(work *w)
 	need = malloc(n * sizeof(*need));
 	hid = malloc(n);
 	la = malloc(n * sizeof(*la));
-	lb = malloc(n * sizeof(*lb));
+	done = malloc(n);
+	us = malloc(n * sizeof(*us));
 	also = malloc(n * sizeof(*also));
 	alsol = malloc(n * sizeof(*alsol));
-	if (!grp || !size || !lead || !need || !hid || !la || !lb || !also || !alsol) {
+	if (!grp || !size || !lead || !need || !hid || !la || !done || !us || !also || !alsol) {
 		w->rc = KW_ENOMEM;
 		goto out;
 	}
@@ -411,24 +458,26 @@ void vf_fl_merge_uses(work *w)
 		{
 			const struct use *l = &w->uses[lead[i]];
 			uint32_t ll = p->insts[l->at].line;
-			size_t na = 0, nb = 0, nal = 0;
+			size_t nu = 0, nal = 0, k = 0;
 			char fix[1200], al[1400];
 			for (size_t j = i; j < n; j++) {
+				const struct use *uj = &w->uses[j];
 				uint32_t lj;
 				if (hid[j] || grp[j] != i)
 					continue;
-				lj = p->insts[w->uses[j].at].line;
-				if (w->uses[j].have >= 0)
-					la[na++] = lj;
-				else
-					lb[nb++] = lj;
+				lj = p->insts[uj->at].line;
+				us[nu++] = (kw_verify_use){ lj, p->addr ? p->addr[uj->at] : -1, uj->needed, uj->have };
 				if (lj != ll)
 					also[nal++] = lj;
 			}
-			na = sort_unique(la, na);
-			nb = sort_unique(lb, nb);
+			/* one use a line, its smallest count */
+			qsort(us, nu, sizeof(*us), cmp_use_line);
+			for (size_t j = 0; j < nu; j++)
+				if (!k || us[k - 1].line != us[j].line)
+					us[k++] = us[j];
+			nu = k;
 			nal = sort_unique(also, nal);
-			fix_text(w, fix, sizeof(fix), l->cnt, need[i], la, na, lb, nb);
+			uses_fix_text(w, fix, sizeof(fix), l->cnt, us, nu, done, la);
 			also_text(w, al, sizeof(al), i, grp, hid, also, nal);
 			char head[512];
 			/* a message past 2 KiB is cut there (the texts are bounded) */
@@ -439,7 +488,8 @@ void vf_fl_merge_uses(work *w)
 				memcpy(msg + sizeof(msg) - 5, " ...", 5);
 			for (size_t j = 0; j < nal; j++)
 				alsol[j] = also[j];
-			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal);
+			emit_full(w, l->code, l->at, l->reg, l->prod, l->cnt, need[i], l->have, msg, alsol, nal, us,
+				  nu);
 		}
 	}
 out:
@@ -451,7 +501,8 @@ out:
 	free(need);
 	free(hid);
 	free(la);
-	free(lb);
+	free(done);
+	free(us);
 	free(also);
 	free(alsol);
 }

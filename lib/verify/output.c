@@ -17,6 +17,30 @@ static int add(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
+static const char *from_name(int from)
+{
+	switch (from) {
+	case KW_VERIFY_FROM_OPTION: return "option";
+	case KW_VERIFY_FROM_SUPPRESSIONS: return "suppressions";
+	case KW_VERIFY_FROM_INLINE: return "inline";
+	default: return NULL;
+	}
+}
+
+/* {"atomic_counters": {"assumed", "from", "line", "ruled_out"}}: which
+ * assumptions applied, where from and what they ruled out. */
+static json_t *assumptions_json(const kw_verify_result *r)
+{
+	uint64_t line = 0;
+	int64_t out = 0;
+	int from = kw_verify_result_assumption(r, &line, &out);
+	const char *fn = from_name(from);
+
+	return json_pack("{s:{s:b,s:o,s:o,s:o}}", "atomic_counters", "assumed", from != KW_VERIFY_FROM_NONE, "from",
+			 fn ? json_string(fn) : json_null(), "line", line ? json_integer((json_int_t)line) : json_null(),
+			 "ruled_out", out >= 0 ? json_integer((json_int_t)out) : json_null());
+}
+
 int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 {
 	json_t *root = json_object(), *fs = json_array(), *tot = json_object(), *st = json_object();
@@ -53,6 +77,26 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 				bad |= json_array_append_new(al, json_integer(f->also_lines[j]));
 			bad |= add(o, "also_lines", al);
 		}
+		if (f->n_uses) {
+			/* every use with its own count: what a tool applies */
+			json_t *us = json_array();
+			bad |= !us;
+			for (size_t j = 0; !bad && j < f->n_uses; j++) {
+				const kw_verify_use *u = &f->uses[j];
+				json_t *uo = json_object();
+				bad |= !uo;
+				if (bad)
+					break;
+				bad |= add(uo, "line", json_integer(u->line));
+				if (u->offset >= 0)
+					bad |= add(uo, "offset", json_integer(u->offset));
+				bad |= add(uo, "needed", count_or_null(u->needed));
+				bad |= add(uo, "have", count_or_null(u->have));
+				bad |= add(uo, "fix", json_string(u->have >= 0 ? "in_last_wait" : "new_wait"));
+				bad |= json_array_append_new(us, uo);
+			}
+			bad |= add(o, "uses", us);
+		}
 		bad |= json_array_append_new(fs, o);
 	}
 	for (int c = 0; !bad && c < KW_VF_CODE_COUNT; c++)
@@ -73,6 +117,7 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 		bad |= json_object_set(root, "totals", tot);
 		bad |= add(root, "suppressed", json_integer((json_int_t)r->suppressed));
 		bad |= add(root, "truncated", json_boolean(all > r->n));
+		bad |= add(root, "assumptions", assumptions_json(r));
 		bad |= json_object_set(root, "stats", st);
 	}
 	s = bad ? NULL : json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -85,6 +130,33 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
 	bad = kw_buf_puts(out, s) || kw_buf_putc(out, '\n');
 	free(s);
 	return bad ? kw_error_set(err, KW_ENOMEM, NULL, "out of memory") : 0;
+}
+
+/* "; assuming Tensile's atomic-counter protocol (WHERE): N findings ruled
+ * out" on the totals line when the assumption applied. */
+static void assumption_text(kw_buf *out, const kw_verify_result *r)
+{
+	uint64_t line = 0;
+	int64_t n = 0;
+	int from = kw_verify_result_assumption(r, &line, &n);
+
+	if (from == KW_VERIFY_FROM_NONE)
+		return;
+	kw_buf_puts(out, "; assuming Tensile's atomic-counter protocol (");
+	if (from == KW_VERIFY_FROM_OPTION) {
+		kw_buf_puts(out, "--assume-atomic-counters");
+	} else {
+		kw_buf_puts(out, from == KW_VERIFY_FROM_INLINE ? "kwgen-verify: assume atomic-counters at line "
+							      : "`assume atomic-counters` at suppression line ");
+		kw_buf_put_i64(out, (int64_t)line);
+	}
+	kw_buf_puts(out, "): ");
+	if (n < 0) {
+		kw_buf_puts(out, "findings ruled out not counted (the analysis without it passed a bound)");
+		return;
+	}
+	kw_buf_put_i64(out, n);
+	kw_buf_puts(out, n == 1 ? " finding ruled out" : " findings ruled out");
 }
 
 int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
@@ -156,7 +228,9 @@ int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err)
 		kw_buf_put_i64(out, (int64_t)st->instructions);
 		kw_buf_puts(out, st->instructions == 1 ? " instruction in " : " instructions in ");
 		kw_buf_put_i64(out, (int64_t)st->functions);
-		kw_buf_puts(out, st->functions == 1 ? " function checked\n" : " functions checked\n");
+		kw_buf_puts(out, st->functions == 1 ? " function checked" : " functions checked");
+		assumption_text(out, r);
+		kw_buf_putc(out, '\n');
 	}
 	return out->oom ? kw_error_set(err, KW_ENOMEM, NULL, "out of memory") : 0;
 }

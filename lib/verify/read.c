@@ -825,6 +825,7 @@ int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const
 		rc = kw_error_set(err, KW_ENOMEM, NULL, "out of memory for the data words");
 	if (!rc) {
 		snprintf(w->isa, sizeof(w->isa), "%s", p.isa->name);
+		w->assume_line = p.assume_line;
 		w->len = b.len;
 		w->bytes = (unsigned char *)kw_buf_detach(&b);
 		w->nlines = wl.len / sizeof(*w->lines);

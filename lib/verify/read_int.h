@@ -168,6 +168,10 @@ static inline int parse_hex(const char *s, const char *e, int64_t *out, const ch
 /* What a line's comment says: inline allow, objdump address and branch target. */
 typedef struct cinfo {
 	uint8_t allow;
+	uint8_t assume;     /* `kwgen-verify: assume atomic-counters` */
+	const char *bad;    /* a malformed `kwgen-verify` comment: where, and why */
+	const char *bad_e;
+	const char *why;
 	int64_t addr;       /* -1 */
 	int64_t enc;        /* first encoding word after the address; -1 */
 	const char *tname;  /* <name+0xOFF> */

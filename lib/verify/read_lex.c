@@ -25,19 +25,62 @@ int vf_rd_oom(rd *r)
 	return kw_error_set(r->err, KW_ENOMEM, NULL, "out of memory reading the assembly");
 }
 
+/* The codes an inline allow takes, for messages. */
+#define ALLOW_CODES                                                                              \
+	"race_raw, race_waw, lds_barrier, lds_dma, redundant_wait, unknown_instruction, unsupported, " \
+	"lds_latency, or * (all)"
+
+/* A `kwgen-verify: ...` comment: `allow CODE[,CODE...]` (codes, `*` or
+ * `all`) or `assume atomic-counters`.  Anything else after the marker (an
+ * unknown code, no code, another word), or the marker without its colon
+ * before `allow` / `assume`, is malformed: ci->bad and ci->why say so, and
+ * the reader refuses the input naming the line (as a malformed
+ * suppression rule is), rather than silently not allowing. */
 static void parse_allow(const char *s, const char *e, cinfo *ci)
 {
-	static const char key[] = "kwgen-verify:";
-	const char *q;
+	static const char key[] = "kwgen-verify";
+	const char *q, *m;
+	int any = 0;
 
 	for (q = s; q + sizeof(key) - 1 <= e; q++)
 		if (*q == 'k' && !memcmp(q, key, sizeof(key) - 1))
 			break;
 	if (q + sizeof(key) - 1 > e)
 		return;
-	q = skip_ws(q + sizeof(key) - 1, e);
-	if (e - q < 5 || memcmp(q, "allow", 5))
+	m = q;
+	q += sizeof(key) - 1;
+	if (q < e && *q == ':') {
+		q = skip_ws(q + 1, e);
+	} else {
+		/* `kwgen-verify allow ...`: the colon forgotten */
+		const char *w = skip_ws(q, e);
+		if (w > q && ((e - w >= 5 && !memcmp(w, "allow", 5)) || (e - w >= 6 && !memcmp(w, "assume", 6)))) {
+			ci->bad = m;
+			ci->bad_e = e;
+			ci->why = "no colon after kwgen-verify";
+		}
 		return;
+	}
+	if (e - q >= 6 && !memcmp(q, "assume", 6) && (q + 6 == e || *(q + 6) == ' ' || *(q + 6) == '\t')) {
+		const char *t = skip_ws(q + 6, e), *u = t;
+		while (u < e && (is_id((unsigned char)*u) || *u == '-'))
+			u++;
+		const char *rest = skip_ws(u, e);
+		if (u - t == 15 && !memcmp(t, "atomic-counters", 15) && (rest == e || !is_id((unsigned char)*rest))) {
+			ci->assume = 1;
+			return;
+		}
+		ci->bad = m;
+		ci->bad_e = e;
+		ci->why = "the assumption is not atomic-counters (`kwgen-verify: assume atomic-counters`)";
+		return;
+	}
+	if (e - q < 5 || memcmp(q, "allow", 5) || (q + 5 < e && is_id((unsigned char)q[5]))) {
+		ci->bad = m;
+		ci->bad_e = e;
+		ci->why = "expected `kwgen-verify: allow CODE[,CODE...]` or `kwgen-verify: assume atomic-counters`";
+		return;
+	}
 	q += 5;
 	while (q < e) {
 		const char *t;
@@ -50,25 +93,58 @@ static void parse_allow(const char *s, const char *e, cinfo *ci)
 			q++;
 		if (q == t)
 			break;
+		any = 1;
 		if ((q - t == 1 && *t == '*') || (q - t == 3 && !memcmp(t, "all", 3))) {
 			ci->allow = 0xff;
 			continue;
 		}
-		if ((size_t)(q - t) >= sizeof(name))
-			continue;
-		memcpy(name, t, (size_t)(q - t));
-		name[q - t] = 0;
-		code = kw_verify_code_from_name(name);
-		if (code >= 0)
-			ci->allow |= (uint8_t)(1u << code);
+		code = -1;
+		if ((size_t)(q - t) < sizeof(name)) {
+			memcpy(name, t, (size_t)(q - t));
+			name[q - t] = 0;
+			code = kw_verify_code_from_name(name);
+		}
+		if (code < 0) {
+			ci->bad = t;
+			ci->bad_e = q;
+			ci->why = "unknown code";
+			return;
+		}
+		ci->allow |= (uint8_t)(1u << code);
+	}
+	if (!any) {
+		ci->bad = m;
+		ci->bad_e = e;
+		ci->why = "no code to allow";
 	}
 }
 
-static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
+/* The reader's error for a malformed `kwgen-verify` comment (ci->bad). */
+static int bad_allow(rd *r, const cinfo *ci, uint32_t lineno)
+{
+	int n = (int)(ci->bad_e - ci->bad);
+	char shown[64];
+	int k;
+
+	if (n > (int)sizeof(shown) - 1)
+		n = (int)sizeof(shown) - 1;
+	for (k = 0; k < n; k++)
+		shown[k] = ci->bad[k] >= 0x20 && ci->bad[k] < 0x7f ? ci->bad[k] : '?';
+	shown[k] = 0;
+	while (k && (shown[k - 1] == ' ' || shown[k - 1] == '\t'))
+		shown[--k] = 0;
+	kw_error_set(r->err, KW_EINVAL, "allow",
+		     "line %u: `%s`: %s; an inline rule is `kwgen-verify: allow CODE[,CODE...]` with CODE one "
+		     "of " ALLOW_CODES ", or `kwgen-verify: assume atomic-counters`",
+		     (unsigned)lineno, shown, ci->why);
+	return -1;
+}
+
+static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes, int rules)
 {
 	const char *q, *lt;
 
-	if (memchr(s, 'k', (size_t)(e - s)))
+	if (rules && memchr(s, 'k', (size_t)(e - s)))
 		parse_allow(s, e, ci);
 	if (!slashes)
 		return;
@@ -105,9 +181,14 @@ static void parse_comment(const char *s, const char *e, cinfo *ci, int slashes)
 
 int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 {
-	cinfo ci = { 0, -1, -1, NULL, 0, 0 };
+	cinfo ci = { 0, 0, NULL, NULL, NULL, -1, -1, NULL, 0, 0 };
 	const char *q, *code_end = e;
 	int slashes = 0;
+	/* `kwgen-verify:` rules are the author's: never read from a streamed
+	 * text (a code object's decoded text, whose comments hold ELF symbol
+	 * names; data words bring their source's rules in source_lines), nor
+	 * from lines a false .if skips */
+	int rules = !r->stream && !r->skip_from;
 
 	r->raw_s = s;
 	r->raw_e = e;
@@ -139,13 +220,13 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 		}
 		if (*q == ';') {
 			code_end = q;
-			parse_comment(q + 1, e, &ci, 0);
+			parse_comment(q + 1, e, &ci, 0, rules);
 			break;
 		}
 		if (*q == '/' && q + 1 < e && q[1] == '/') {
 			code_end = q;
 			slashes = 1;
-			parse_comment(q + 2, e, &ci, 1);
+			parse_comment(q + 2, e, &ci, 1, rules);
 			break;
 		}
 		if (*q == '/' && q + 1 < e && q[1] == '*') {
@@ -158,12 +239,18 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 				r->in_block_comment = 1;
 			} else {
 				/* code may continue after the block comment: rare; ignore it */
-				parse_comment(q + 2, c, &ci, 0);
+				parse_comment(q + 2, c, &ci, 0, rules);
 			}
 			break;
 		}
 	}
 	(void)slashes;
+	if (ci.bad)
+		return bad_allow(r, &ci, lineno);
+	if (ci.assume && !r->p->assume_line) {
+		r->p->assume_atomic_counters = 1;
+		r->p->assume_line = lineno;
+	}
 	ci.allow |= r->allow_inherit;
 	r->line_allow = ci.allow;
 	r->line_addr = ci.addr;

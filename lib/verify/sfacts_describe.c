@@ -6,11 +6,29 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A fact that holds for every value (full intervals, no set, no excluded
+ * value, no relation): it says nothing, and is left out of messages. */
+static int trivial(const vf_sfact *f)
+{
+	return f->ulo == 0 && f->uhi == UMAX && f->slo == INT32_MIN && f->shi == INT32_MAX && !f->nset &&
+	       !f->nexcl && f->rel == VF_REL_NONE;
+}
+
 static size_t describe_fact(const vf_sfact *f, int r, char *buf, size_t n)
 {
 	size_t q = 0;
 
-	if (f->ulo == f->uhi)
+	if (f->ulo == 0 && f->uhi == UMAX && f->slo == INT32_MIN && f->shi == INT32_MAX && !f->nset && !f->nexcl) {
+		/* the interval says nothing: the relation does */
+		if (f->rel == VF_REL_ADD)
+			q += (size_t)snprintf(buf + q, n - q, "s%d == s%d %c %u", r, f->base,
+					      f->c > 0x7fffffffu ? '-' : '+', f->c > 0x7fffffffu ? 0u - f->c : f->c);
+		else if (f->rel == VF_REL_SHR)
+			q += (size_t)snprintf(buf + q, n - q, "s%d == s%d >> %u", r, f->base, f->c);
+		else if (f->rel == VF_REL_LE)
+			q += (size_t)snprintf(buf + q, n - q, "s%d <= s%d %c %u", r, f->base,
+					      f->c > 0x7fffffffu ? '-' : '+', f->c > 0x7fffffffu ? 0u - f->c : f->c);
+	} else if (f->ulo == f->uhi)
 		q += (size_t)snprintf(buf + q, n - q, "s%d == %u", r, f->ulo);
 	else if (f->nexcl && f->ulo == 0 && f->uhi == UMAX) {
 		for (uint8_t i = 0; i < f->nexcl && q < n; i++)
@@ -27,13 +45,19 @@ static size_t describe_fact(const vf_sfact *f, int r, char *buf, size_t n)
 		q += (size_t)snprintf(buf + q, n - q, "s%d >= %d", r, f->slo);
 	else if (f->slo == INT32_MIN && f->shi < INT32_MAX)
 		q += (size_t)snprintf(buf + q, n - q, "s%d <= %d", r, f->shi);
+	else if (f->ulo == 0 && f->uhi == UMAX && (f->slo > INT32_MIN || f->shi < INT32_MAX))
+		/* narrowed as signed only: its signed interval */
+		q += (size_t)snprintf(buf + q, n - q, "s%d in [%d, %d] (signed)", r, f->slo, f->shi);
+	else if (f->ulo == 0 && f->uhi == UMAX)
+		/* a set too large to list, or excluded values among others */
+		q += (size_t)snprintf(buf + q, n - q, "s%d %s", r, f->nset ? "in a set of values" : "!= some values");
 	else
 		q += (size_t)snprintf(buf + q, n - q, "s%d in [%u, %u]", r, f->ulo, f->uhi);
 	return q < n ? q : n - 1;
 }
 
 /* " (s_cbranch_scc1 at line 40 taken)": the branch a fact came from */
-static size_t describe_branch(uint32_t why, const vf_prog *p, char *buf, size_t n)
+static size_t describe_branch(uint32_t why, const vf_prog *p, char *buf, size_t n, int alone)
 {
 	uint32_t at = (why & ~VF_WHY_TAKEN) - 1;
 	const vf_inst *in;
@@ -42,12 +66,16 @@ static size_t describe_branch(uint32_t why, const vf_prog *p, char *buf, size_t 
 	if (!p || !why || at >= p->ninst)
 		return 0;
 	in = &p->insts[at];
-	q = (size_t)snprintf(buf, n, " (%.*s at line %u", (int)(in->mnem_len < 40 ? in->mnem_len : 40), in->tp,
-			     in->line);
+	/* after its facts: " (s_cbranch_scc1 at line 40 taken)"; alone (its
+	 * facts say nothing): "s_cbranch_scc1 at line 40 is taken" */
+	q = (size_t)snprintf(buf, n, "%s%.*s at line %u", alone ? "" : " (",
+			     (int)(in->mnem_len < 40 ? in->mnem_len : 40), in->tp, in->line);
 	if (p->addr && p->addr[at] >= 0 && q < n)
-		q += (size_t)snprintf(buf + q, n - q, ", 0x%llx", (unsigned long long)p->addr[at]);
+		q += (size_t)snprintf(buf + q, n - q, alone ? " (0x%llx)" : ", 0x%llx", (unsigned long long)p->addr[at]);
 	if (q < n)
-		q += (size_t)snprintf(buf + q, n - q, "%s)", why & VF_WHY_TAKEN ? " taken" : " not taken");
+		q += (size_t)snprintf(buf + q, n - q, "%s%s", alone ? (why & VF_WHY_TAKEN ? " is taken" : " is not taken")
+						       : (why & VF_WHY_TAKEN ? " taken" : " not taken"),
+				      alone ? "" : ")");
 	return q < n ? q : n - 1;
 }
 
@@ -60,10 +88,12 @@ size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t 
 		return 0;
 	buf[0] = 0;
 	memset(done, 0, sizeof(done));
-	/* grouped by the branch that decided them, in register order */
+	/* grouped by the branch that decided them, in register order; a fact
+	 * that holds for every value is left out, its branch kept */
 	for (int r = 0; r < VF_NSGPR && q + 48 < n; r++) {
 		uint32_t why;
 		int first = 1;
+		size_t q0 = q;
 		if (!F->has[r] || !F->f[r].tested || done[r])
 			continue;
 		why = F->f[r].why;
@@ -73,13 +103,20 @@ size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t 
 			if (!F->has[s] || !F->f[s].tested || done[s] || F->f[s].why != why)
 				continue;
 			done[s] = 1;
+			if (trivial(&F->f[s]))
+				continue;
 			if (!first)
 				q += (size_t)snprintf(buf + q, n - q, ", ");
 			first = 0;
 			q += describe_fact(&F->f[s], s, buf + q, n - q);
 		}
 		if (q + 1 < n)
-			q += describe_branch(why, p, buf + q, n - q);
+			q += describe_branch(why, p, buf + q, n - q, first);
+		if (first && q == q0 + (q0 ? 2 : 0)) {
+			/* nothing said and no branch to name */
+			q = q0;
+			buf[q] = 0;
+		}
 	}
 	/* a tested value a counter atomic returned: what it hangs on, once */
 	for (int r = 0; r < VF_NSGPR && p && q + 1 < n; r++) {

@@ -82,7 +82,9 @@ int kw_verify_stream_new(kw_verify_stream **out, const kw_verify_opts *o, kw_err
 	if (!rc) {
 		s->p.max_instructions = o->max_instructions ? o->max_instructions : (size_t)64 << 20;
 		s->p.max_memory = o->max_memory ? o->max_memory : vf_default_memory(0);
-		s->p.assume_atomic_counters = o->assume_atomic_counters;
+		s->p.assume_atomic_counters = o->assume_atomic_counters || o->assume_line ||
+					      s->res->assume_from == KW_VERIFY_FROM_SUPPRESSIONS;
+		s->p.assume_line = o->assume_line;
 		rc = vf_rd_begin(&s->r, &s->p, NULL, 0, s->isa, NULL, err);
 		s->r.stream = 1;
 	}
@@ -246,7 +248,7 @@ int kw_verify_stream_finish(kw_verify_stream *s, kw_verify_result **out, kw_erro
 			s->res->nsrc = s->o.n_source_lines;
 			s->res->src_prog = &s->p;
 		}
-		rc = vf_analyze(&s->p, s->res, &s->o, err);
+		rc = vf_analyze_assumed(&s->p, s->res, &s->o, err);
 		s->res->src = NULL;
 		s->res->nsrc = 0;
 		s->res->src_prog = NULL;

@@ -227,7 +227,9 @@ struct vf_prog {
 	uint64_t nlines;
 	size_t max_instructions;
 	size_t max_memory;   /* kw_verify_opts.max_memory, resolved (read.c) */
-	int assume_atomic_counters; /* kw_verify_opts.assume_atomic_counters */
+	int assume_atomic_counters; /* kw_verify_opts.assume_atomic_counters, or an
+				     * inline `kwgen-verify: assume atomic-counters` */
+	uint64_t assume_line;        /* the line of that inline comment (first); 0 = none */
 	vf_symtab syms;
 	size_t nbranch_unresolved;
 	kw_arena xtext;      /* macro expansions (stable addresses) */
@@ -259,6 +261,14 @@ struct kw_verify_result {
 	const struct kw_verify_word_line *src;
 	size_t nsrc;
 	const struct vf_prog *src_prog;
+	/* the atomic-counter assumption: where it came from (kw_verify_from),
+	 * the line of the suppression rule or inline comment that asked for it
+	 * (0 = none), the findings the analysis without it reports beyond this
+	 * one's (-1 = not counted: that analysis passed a bound) */
+	int assume_from;
+	uint64_t assume_line;
+	int64_t ruled_out;
+	uint64_t atomics;    /* counter atomics with glc (vf_analyze) */
 };
 
 /* A finding about to be added: strings are copied. */
@@ -272,6 +282,8 @@ typedef struct vf_finding_in {
 	const char *message;
 	const int64_t *also; /* lines of the other uses it stands for (any order) */
 	size_t nalso;
+	const kw_verify_use *uses; /* every use it stands for, by line (decoded lines) */
+	size_t nuses;
 } vf_finding_in;
 
 int vf_result_new(kw_verify_result **out, const kw_verify_opts *o, kw_error *err);
@@ -459,5 +471,9 @@ typedef struct vf_cfg {
 int vf_cfg_build(vf_cfg *g, const vf_prog *p, kw_error *err);
 void vf_cfg_free(vf_cfg *g);
 int vf_analyze(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_error *err);
+/* vf_analyze, and under the atomic-counter assumption (option, rule or
+ * inline) what it applied: where from, and the findings ruled out (the
+ * analysis again without it, when p has a counter atomic; verify.c). */
+int vf_analyze_assumed(vf_prog *p, kw_verify_result *r, const kw_verify_opts *o, kw_error *err);
 
 #endif

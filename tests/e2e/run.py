@@ -418,6 +418,29 @@ def t_errors(d, schemas, st):
                  body="nope", headers=J)
     expect_error(d, schemas=schemas, status=400, method="POST", path="/v1/kernels?cache=sometimes",
                  body=json.dumps(example()), headers=J)
+    # an unknown or repeated query parameter on a kernel route is 422
+    # naming it and what the route takes, for a hit as for a miss (a
+    # misspelled ?cache=bypas or ?cach=bypass must not be served from the
+    # cache as if it were not there); the right spelling is answered
+    hit = json.dumps(example())
+    d.request("POST", "/v1/kernels", hit, J)
+    for method, path, body, takes in (
+            ("POST", "/v1/kernels?cach=bypass", hit, "?cache=, and with a YAML body ?isa="),
+            ("POST", "/v1/kernels?cache=bypass&isaa=gfx942", hit, "?cache=, and with a YAML body ?isa="),
+            ("POST", "/v1/kernels:batch?bypass=1", json.dumps({"requests": [example()]}), "?cache= only"),
+            ("GET", "/v1/kernels/%s?format=text" % st["key"], None, "?cache= only"),
+            ("DELETE", "/v1/kernels/%s?force=1" % st["key"], None, "?cache= only")):
+        expect_error(d, schemas=schemas, status=422, method=method, path=path, body=body,
+                     headers=J if body else None, code="invalid")
+        _, _, data = d.request(method, path, body, J if body else None)
+        m = json.loads(data)["error"]["message"]
+        assert "unknown query parameter" in m and takes in m, (path, m)
+    expect_error(d, schemas=schemas, status=422, method="POST", path="/v1/kernels?cache=bypass&cache=default",
+                 body=hit, headers=J, code="invalid")
+    s_, _, data = d.request("GET", "/v1/kernels/%s?cache=default" % st["key"])
+    assert s_ == 200, (s_, data[:200])
+    s_, _, data = d.request("POST", "/v1/kernels?cache=default", hit, J)
+    assert s_ == 200 and json.loads(data)["cached"] is True, (s_, data[:200])
     expect_error(d, schemas=schemas, status=404, method="GET", path="/nope", code="not_found")
     expect_error(d, schemas=schemas, status=404, method="GET", path="/v1/kernels/" + "0" * 64)
     expect_error(d, schemas=schemas, status=404, method="GET", path="/v1/kernels/xyz")

@@ -12,6 +12,8 @@ finding for finding) and schema/verify-response.schema.json:
     on the ISA and the text, a kernel's key is not a verification;
   - the answer survives a restart (SQLite);
   - a case with a known race reports it at its line through the route;
+  - an unknown query parameter (?assume_atomic_counter=, ?isaa=) or one
+    given twice is 422 naming it, on POST and on GET/DELETE by key;
   - no sanitizer report in kwgend's stderr, and SIGTERM exits 0;
   - a bounded, isolated service: a verification's key is 404 on the kernel
     routes (GET, Accept: text/plain, HEAD, DELETE) and a kernel's on
@@ -150,15 +152,19 @@ class T:
             js = self.post({"isa": isa, "asm": text}, "application/json")
             assert strip(js) == want and js["key"] != got["key"], "JSON form (an explicit ISA is another key)"
 
-    def atomic_counters(self):
-        # "assume_atomic_counters": kwgen verify --assume-atomic-counters, its
-        # own key; the GSU synchronizer's last workgroup with GSU == 1
-        text = ("k:\n\ts_load_dword s50, s[0:1], 0x58\n\ts_waitcnt lgkmcnt(0)\n"
+    # the GSU synchronizer's last workgroup: a race only when the atomic's
+    # value is unknown (kwgen verify --assume-atomic-counters rules it out)
+    GSU_TEXT = ("k:\n\ts_load_dword s50, s[0:1], 0x58\n\ts_waitcnt lgkmcnt(0)\n"
                 "\ts_sub_u32 s51, s50, 1\n\ts_atomic_dec s51, s[24:25], 0x0 glc\n\ts_waitcnt lgkmcnt(0)\n"
                 "\ts_cmp_eq_u32 s51, 1\n\ts_cbranch_scc0 .Ldone\n"
                 "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
                 "\ts_cmp_eq_u32 s50, 1\n\ts_cbranch_scc1 .Lread\n\ts_waitcnt vmcnt(0)\n"
                 ".Lread:\n\tv_mov_b32 v3, v1\n.Ldone:\n\ts_endpgm\n")
+
+    def atomic_counters(self):
+        # "assume_atomic_counters": kwgen verify --assume-atomic-counters, its
+        # own key; the GSU synchronizer's last workgroup with GSU == 1
+        text = self.GSU_TEXT
         path = self.file("gsu.s", text)
         plain = self.post({"isa": "gfx942", "asm": text}, "application/json")
         off = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": False}, "application/json")
@@ -171,6 +177,26 @@ class T:
         assert on["totals"]["race_raw"] == 0, on["totals"]
         again = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json")
         assert again["cached"] is True and again["key"] == on["key"] and strip(again) == strip(on)
+        # the answer records the assumption, where from and what it ruled
+        # out (the cached one too)
+        assert plain["assumptions"]["atomic_counters"] == {"assumed": False, "from": None, "line": None,
+                                                           "ruled_out": 0}, plain["assumptions"]
+        for ans in (on, again):
+            assert ans["assumptions"]["atomic_counters"] == {"assumed": True, "from": "option", "line": None,
+                                                             "ruled_out": 1}, ans["assumptions"]
+        # kept with the kernel: an inline comment, or a suppression line
+        inline = text.replace("k:\n", "k:  // kwgen-verify: assume atomic-counters\n", 1)
+        il = self.post(inline, "text/plain", "?isa=gfx942")
+        assert il["totals"]["race_raw"] == 0 and il["assumptions"]["atomic_counters"] == {
+            "assumed": True, "from": "inline", "line": 1, "ruled_out": 1}, il["assumptions"]
+        assert strip(il) == strip(self.cli(self.file("gsu-inline.s", inline), "gfx942"))
+        sp = self.post({"isa": "gfx942", "asm": text, "suppressions": "assume atomic-counters\n"}, "application/json")
+        assert sp["totals"]["race_raw"] == 0 and sp["assumptions"]["atomic_counters"]["from"] == "suppressions", sp
+        # a misspelled inline rule is refused, naming the line and the codes
+        e = self.post(text.replace("v_mov_b32 v3, v1", "v_mov_b32 v3, v1 // kwgen-verify: allow race_rwa"),
+                      "text/plain", "?isa=gfx942", status=422)
+        assert e["error"]["field"] == "allow" and "line 14" in e["error"]["message"] \
+            and "race_raw, race_waw" in e["error"]["message"], e
         # ?assume_atomic_counters= for a text/plain (or code-object) body;
         # with a JSON body that names it too, both must agree
         q_on = self.post(text, "text/plain", "?isa=gfx942&assume_atomic_counters=true")
@@ -185,6 +211,33 @@ class T:
         same = self.post({"isa": "gfx942", "asm": text, "assume_atomic_counters": True}, "application/json",
                          "?assume_atomic_counters=true")
         assert same["key"] == on["key"], "agreeing query and member: the same request"
+
+    def unknown_query(self):
+        # a misspelled parameter is refused, never verified without it: 422
+        # naming it and the parameters the route takes; nothing is stored
+        text = self.GSU_TEXT
+        for query, name in (("?assume_atomic_counter=true", "assume_atomic_counter"),
+                            ("?isa=gfx942&isaa=gfx942", "isaa"), ("?isa=gfx942&Cache=bypass", "Cache"),
+                            ("?isa=gfx942&=1", "")):
+            e = self.post(text, "text/plain", query, status=422)
+            assert e["error"]["code"] == "invalid" and e["error"]["field"] == (name or None), (query, e)
+            m = e["error"]["message"]
+            assert ('unknown query parameter "%s"' % name) in m and "?assume_atomic_counters=" in m \
+                and "?isa=" in m and "?cache=" in m, (query, m)
+            e = self.post({"isa": "gfx942", "asm": text}, "application/json", query, status=422)
+            assert e["error"]["field"] == (name or None), (query, e)
+        e = self.post(text, "text/plain", "?isa=gfx942&isa=gfx90a", status=422)
+        assert e["error"]["field"] == "isa" and "twice" in e["error"]["message"], e
+        # every parameter the route takes still works together
+        ok = self.post(text, "text/plain", "?isa=gfx942&cache=bypass&assume_atomic_counters=true")
+        assert ok["totals"].get("race_raw", 0) == 0 and ok["cached"] is False, ok["totals"]
+        for method in ("GET", "DELETE"):
+            st, _, data = self.d.request(method, "/v1/verify/" + ok["key"] + "?isa=gfx942")
+            e = json.loads(data)
+            assert st == 422 and e["error"]["field"] == "isa" and "?cache= only" in e["error"]["message"], (st, e)
+            self.error.validate(e)
+        st, _, data = self.d.request("GET", "/v1/verify/" + ok["key"] + "?cache=default")
+        assert st == 200 and json.loads(data)["key"] == ok["key"], (st, data[:200])
 
     def isa_query(self):
         # no .amdgcn_target in the text: ?isa= names the processor; another ISA is another key
@@ -798,13 +851,16 @@ def main():
                  "SIGTERM while decoding: exit within --drain-seconds + 1 s, 503 draining, no decoder left",
                  "RSS back under 2x the idle figure within 10 s of large verifications",
                  "SIGTERM exits 0",
-                 "\"assume_atomic_counters\": the CLI's --assume-atomic-counters findings, its own key"]
+                 "\"assume_atomic_counters\": the CLI's --assume-atomic-counters findings, its own key; "
+                 "the answer records it (option, inline, suppressions) and what it ruled out",
+                 "an unknown or repeated query parameter (?assume_atomic_counter=, ?isaa=) is 422 naming it"]
         if t is None:
             e2e.not_run(names, "kwgend start")
         else:
             e2e.check(names[0], t.text_forms)
             e2e.check(names[1], t.isa_query)
             e2e.check(names[22], t.atomic_counters)
+            e2e.check(names[23], t.unknown_query)
             e2e.check(names[2], t.case_finding)
             e2e.check(names[3], t.code_object)
             e2e.check(names[4], t.long_words)

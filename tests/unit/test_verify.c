@@ -948,8 +948,8 @@ static void test_bad_input(void **state)
 		kw_verify_words_free(&w);
 	}
 	/* an inline allow on a word's line (or on the macro call that makes
-	 * it) comes with the line; a malformed one names nothing, as on a
-	 * text line */
+	 * it) comes with the line; a malformed one is refused naming its
+	 * line, as on a text line */
 	{
 		const char *words = ".text\n"
 				    ".macro W x\n"
@@ -957,11 +957,19 @@ static void test_bad_input(void **state)
 				    ".endm\n"
 				    "k:\n"
 				    ".long 0xBF800000 // kwgen-verify: allow race_raw\n"            /* 6 */
-				    ".long 0xBF800000 ; kwgen-verify: allow race_rw\n"              /* 7 */
+				    ".long 0xBF800000 ; no rule here\n"                             /* 7 */
 				    ".long 0xBF800000 // kwgen-verify: allow *\n"                   /* 8 */
 				    "W 0xBF800000 // kwgen-verify: allow lds_latency, race_waw\n" /* 9 */
-				    ".long 0xBF810000 // kwgen-verify allow race_raw\n";            /* 10 */
+				    ".long 0xBF810000\n";                                           /* 10 */
+		const char *bad[] = { ".text\nk:\n.long 0xBF800000 ; kwgen-verify: allow race_rw\n",
+				      ".text\nk:\n.long 0xBF810000 // kwgen-verify allow race_raw\n" };
 		kw_verify_words w;
+		for (size_t i = 0; i < 2; i++) {
+			assert_int_equal(kw_verify_text_words(&w, bad[i], strlen(bad[i]), "gfx942", &err), KW_EINVAL);
+			assert_string_equal(err.field, "allow");
+			assert_non_null(strstr(err.message, "line 3"));
+			kw_error_clear(&err);
+		}
 		assert_int_equal(kw_verify_text_words(&w, words, strlen(words), "gfx942", &err), 0);
 		assert_int_equal(w.len, 20);
 		assert_int_equal(w.nlines, 5);

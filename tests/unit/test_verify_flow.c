@@ -708,9 +708,11 @@ static void test_message_and_totals(void **state)
 }
 
 /* One finding per root cause: one load read on two paths (a relaxed wait
- * on one, none on the other) is one finding at the earliest use, asking
- * for the smallest count either needs, in a fix that covers both and names
- * the other use; the fix applied, no race is left.  Two loads, two
+ * on one, none on the other) is one finding at the earliest use, whose
+ * needed is the smallest count either needs, with a fix giving each use
+ * its own count (vmcnt(1) at line 7, vmcnt(2) at line 11: one more load on
+ * that path), the same counts and places in uses, and naming the other
+ * use; the fix applied as given, no race is left.  Two loads, two
  * findings; a use an inline allow hides is counted suppressed and leaves
  * the other alone. */
 #define TWO_PATHS(WAIT_A, READ_B, ALLOW_A, WAIT_B)                              \
@@ -748,18 +750,33 @@ static void test_one_per_root_cause(void **state)
 	assert_int_equal(f->also_lines[0], 11);
 	assert_non_null(strstr(f->message, "needs vmcnt(1), has vmcnt(2)"));
 	assert_non_null(strstr(f->message, "; fix: use vmcnt(1) in the last wait before line 7 and wait for "
-					   "vmcnt(1) before line 11"));
+					   "vmcnt(2) before line 11"));
+	/* each use with its own count and place, as the text says */
+	assert_int_equal(f->n_uses, 2);
+	assert_int_equal(f->uses[0].line, 7);
+	assert_int_equal(f->uses[0].needed, 1);
+	assert_int_equal(f->uses[0].have, 2);
+	assert_int_equal(f->uses[1].line, 11);
+	assert_int_equal(f->uses[1].needed, 2);
+	assert_int_equal(f->uses[1].have, -1);
 	/* each use with its own path */
 	assert_non_null(strstr(f->message, "; on the paths where s12 != 0 (s_cbranch_scc1 at line 5 not taken); also "
 					   "read at line 11 on the paths where s12 == 0 (s_cbranch_scc1 at line 5 "
 					   "taken)"));
 	assert_int_equal(kw_verify_result_json(&out, r, &err), 0);
 	assert_non_null(strstr(out.p, "\"also_lines\": [\n    11\n   ]"));
+	assert_non_null(strstr(out.p, "\"line\": 11,\n     \"needed\": 2,\n     \"have\": null,\n     \"fix\": "
+				      "\"new_wait\""));
 	kw_buf_free(&out);
 	kw_verify_result_free(r);
-	/* the fix applied to both: no race */
-	r = run(TWO_PATHS("1", "v1", "", "\ts_waitcnt vmcnt(1)\n"));
+	/* the fix applied to both, each its own count: no race */
+	r = run(TWO_PATHS("1", "v1", "", "\ts_waitcnt vmcnt(2)\n"));
 	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+	/* one count less than line 11 asks for would not have been needed:
+	 * vmcnt(3) there is still a race */
+	r = run(TWO_PATHS("1", "v1", "", "\ts_waitcnt vmcnt(3)\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 12), 1);
 	kw_verify_result_free(r);
 	/* ... to the reported use only: the other is still a race */
 	r = run(TWO_PATHS("1", "v1", "", ""));
@@ -787,6 +804,58 @@ static void test_one_per_root_cause(void **state)
 	assert_int_equal(f->needed, 2);
 	assert_int_equal(f->n_also_lines, 0);
 	assert_non_null(strstr(f->message, "; fix: wait for vmcnt(2) before line 11"));
+	kw_verify_result_free(r);
+}
+
+/* The reverse: the earliest use needs the larger count (one more load on
+ * its path), the later one the smaller; needed is the smaller (safe at
+ * either), the fix and uses give each its own, and applied as given they
+ * leave no race. */
+#define TWO_PATHS_REV(WAIT_A, WAIT_B)                                           \
+	"k:\n"                                                                  \
+	"\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"  /* 2 */                \
+	"\tbuffer_load_dword v5, v2, s[4:7], 0 offen\n"  /* 3 */                \
+	"\ts_cmp_eq_u32 s12, 0\n"                                               \
+	"\ts_cbranch_scc1 .Lb\n"                                                \
+	"\tbuffer_load_dword v6, v2, s[4:7], 0 offen\n"  /* 6 */                \
+	WAIT_A                                                                  \
+	"\tv_mov_b32 v3, v1\n"                           /* 7: needs vmcnt(2) */ \
+	"\ts_endpgm\n"                                                          \
+	".Lb:\n"                                                                \
+	WAIT_B                                                                  \
+	"\tv_mov_b32 v4, v1\n"                           /* 10: needs vmcnt(1) */ \
+	"\ts_endpgm\n"
+
+static void test_one_per_root_cause_counts(void **state)
+{
+	kw_verify_result *r;
+	const kw_verify_finding *f;
+
+	(void)state;
+	r = run(TWO_PATHS_REV("", ""));
+	assert_int_equal(kw_verify_result_total(r, KW_VF_RACE_RAW), 1);
+	f = first(r, KW_VF_RACE_RAW);
+	assert_int_equal(f->line, 7);
+	assert_int_equal(f->needed, 1);
+	assert_int_equal(f->n_uses, 2);
+	assert_int_equal(f->uses[0].line, 7);
+	assert_int_equal(f->uses[0].needed, 2);
+	assert_int_equal(f->uses[1].line, 10);
+	assert_int_equal(f->uses[1].needed, 1);
+	assert_non_null(strstr(f->message, "needs vmcnt(2), has no wait"));
+	assert_non_null(strstr(f->message, "; fix: wait for vmcnt(2) before line 7 and wait for vmcnt(1) before "
+					   "line 10;"));
+	kw_verify_result_free(r);
+	/* applied as given (line 7 becomes 8, 10 becomes 12): no race */
+	r = run(TWO_PATHS_REV("\ts_waitcnt vmcnt(2)\n", "\ts_waitcnt vmcnt(1)\n"));
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+	/* one count too high at either: that use is still a race */
+	r = run(TWO_PATHS_REV("\ts_waitcnt vmcnt(3)\n", "\ts_waitcnt vmcnt(1)\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 8), 1);
+	kw_verify_result_free(r);
+	r = run(TWO_PATHS_REV("\ts_waitcnt vmcnt(2)\n", "\ts_waitcnt vmcnt(2)\n"));
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 12), 1);
 	kw_verify_result_free(r);
 }
 
@@ -826,7 +895,7 @@ static void test_one_per_root_cause_totals(void **state)
 				assert_int_equal(f->also_lines[0], 2 * 1100 + 11);
 				assert_int_equal(f->needed, 1);
 				assert_non_null(strstr(f->message, "; fix: use vmcnt(1) in the last wait before line 2207 "
-								    "and wait for vmcnt(1) before line 2211"));
+								    "and wait for vmcnt(2) before line 2211"));
 			}
 			/* past the text held (of max_findings + 1024 uses), the
 			 * head is made again without the ops counted */
@@ -902,6 +971,7 @@ int main(void)
 		cmocka_unit_test(test_loop_settles),
 		cmocka_unit_test(test_call_followed),
 		cmocka_unit_test(test_wait_after_call_needed),
+		cmocka_unit_test(test_one_per_root_cause_counts),
 		cmocka_unit_test(test_return_to_own_site),
 		cmocka_unit_test(test_unknown_call_once),
 		cmocka_unit_test(test_lds_latency),

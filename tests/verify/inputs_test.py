@@ -13,7 +13,9 @@
   - assembly whose instructions are `.long` words (as Tensile ships
     kernels) gives the findings of the code object assembled from it, at
     the same offsets; an inline `kwgen-verify: allow` on a `.long` line
-    works as on a text line;
+    works as on a text line (a malformed one is refused in both), and a
+    `kwgen-verify: assume atomic-counters` comment applies to the decoded
+    words, the answer saying where it came from;
   - one load read too early on two paths is one finding (at the first
     read, also_lines naming the other) in text, code object and `.long`
     form, each in its own lines.
@@ -404,8 +406,10 @@ def long_inline_allow(a, tmp, R):
     """An inline `kwgen-verify: allow` comment on a `.long` line works as on
     a text line: on the line of the word that starts the racy instruction it
     hides the race, counted in the totals line's suppressed count; without
-    it, or malformed (an unknown code, no colon), or on the producer's line,
-    the race is reported, exactly as the same comment on the text line."""
+    it, or on the producer's line, the race is reported, exactly as the
+    same comment on the text line; malformed (an unknown code, no colon,
+    no code) the file is refused (exit 2) naming the line and the codes,
+    as the same comment on the text line is."""
     obj = os.path.join(tmp, "allow.o")
     src = RACY.format(k="k")
     ok, why = assemble(src, obj, tmp)
@@ -440,7 +444,7 @@ def long_inline_allow(a, tmp, R):
         p = run([a.kwgen, "verify", "--json", path], text=True)
         t = run([a.kwgen, "verify", path], text=True)
         if p.returncode not in (0, 1):
-            return None, p.stderr.strip()[-200:]
+            return None, p.stderr.strip()[-600:]
         j = json.loads(p.stdout)
         races = [f["line"] for f in j["findings"] if f["code"] == "race_raw"]
         last = t.stdout.strip().splitlines()[-1] if t.stdout.strip() else ""
@@ -452,17 +456,88 @@ def long_inline_allow(a, tmp, R):
             ("allow race_raw on the use's first word", " // kwgen-verify: allow race_raw", "use", 1),
             ("allow * after ';'", " ; kwgen-verify: allow *", "use", 1),
             ("allow race_raw on the producer's line", " // kwgen-verify: allow race_raw", "load", 0),
-            ("malformed: an unknown code", " // kwgen-verify: allow race_rw", "use", 0),
-            ("malformed: no colon", " // kwgen-verify allow race_raw", "use", 0),
-            ("malformed: nothing allowed", " // kwgen-verify: allow", "use", 0)):
+            ("malformed: an unknown code", " // kwgen-verify: allow race_rw", "use", -1),
+            ("malformed: no colon", " // kwgen-verify allow race_raw", "use", -1),
+            ("malformed: nothing allowed", " // kwgen-verify: allow", "use", -1)):
         lw, lraces = outcome(long_text(comment, uoff if where == "use" else loff), "allow.long.s")
-        tx, _ = outcome(text_text(comment, tuse if where == "use" else tload), "allow.text.s")
+        tx, tmsg = outcome(text_text(comment, tuse if where == "use" else tload), "allow.text.s")
+        if hidden < 0:
+            # refused, naming the line of the comment and the codes
+            R.check(lw is None and tx is None and "line %d" % (6 + uoff // 4) in lraces
+                    and "line %d" % (tuse + 1) in tmsg and "race_raw, race_waw" in lraces,
+                    f".long inline allow, {what}: refused (exit 2) naming the line and the codes, "
+                    "as on the text line", f".long {lw} {lraces!r}, text {tx} {tmsg!r}")
+            continue
         want = (0, 0, 1, 1) if hidden else (1, 1, 0, 0)
         line_ok = hidden or lraces == [6 + uoff // 4]
         R.check(lw == want and tx == want and line_ok,
                 f".long inline allow, {what}: {'hidden, 1 suppressed' if hidden else 'race reported'}, "
                 "as on the text line",
                 f".long {lw} {lraces}, text {tx}; want (exit, races, suppressed, totals line) {want}")
+
+
+# Tensile's GSU synchronizer: only the workgroup whose s_atomic_dec returns
+# 1 reduces, and with GSU == 1 it skips the wait: a race only when the
+# atomic's value is unknown (the atomic-counter assumption rules it out).
+GSU = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.text
+.globl k
+.type k,@function
+k:
+  s_load_dword s50, s[0:1], 0x58
+  s_waitcnt lgkmcnt(0)
+  s_sub_u32 s51, s50, 1
+  s_atomic_dec s51, s[24:25], 0x0 glc
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s51, 1
+  s_cbranch_scc0 .Ldone
+  buffer_load_dword v1, v2, s[4:7], 0 offen
+  s_cmp_eq_u32 s50, 1
+  s_cbranch_scc1 .Lread
+  s_waitcnt vmcnt(0)
+.Lread:
+  v_mov_b32 v3, v1
+.Ldone:
+  s_endpgm
+"""
+
+
+def long_inline_assume(a, tmp, R):
+    """`kwgen-verify: assume atomic-counters` kept with the kernel: in the
+    `.long` form as in its text, the race the protocol rules out is gone and
+    the answer says the assumption came from that line and ruled out one
+    finding (JSON "assumptions", the totals line); without the comment the
+    race is reported and nothing is assumed."""
+    obj = os.path.join(tmp, "gsu.o")
+    ok, why = assemble(GSU, obj, tmp)
+    if not ok:
+        R.fail(".long inline assume: assemble", why)
+        return
+    code = text_bytes(obj)[".text"]
+    words = ["\t.long 0x%08X" % struct.unpack_from("<I", code, off) for off in range(0, len(code), 4)]
+    head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", ".globl k", ".type k,@function", "k:"]
+    for what, comment in (("with the comment", "// kwgen-verify: assume atomic-counters"), ("without", "")):
+        for form, lines in ((".long", head + [comment] + words), ("text", GSU.split("\n")[:5] + [comment] +
+                                                                 GSU.split("\n")[5:])):
+            path = os.path.join(tmp, "gsu.%s.s" % form.strip("."))
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            p = run([a.kwgen, "verify", "--json", path], text=True)
+            t = run([a.kwgen, "verify", path], text=True)
+            got = None
+            if p.returncode in (0, 1):
+                j = json.loads(p.stdout)
+                got = (p.returncode, j["totals"]["race_raw"], j["assumptions"]["atomic_counters"])
+            last = t.stdout.strip().splitlines()[-1] if t.stdout.strip() else ""
+            if comment:
+                want = (0, 0, {"assumed": True, "from": "inline", "line": 6, "ruled_out": 1})
+                said = "(kwgen-verify: assume atomic-counters at line 6): 1 finding ruled out" in last
+            else:
+                want = (1, 1, {"assumed": False, "from": None, "line": None, "ruled_out": 0})
+                said = "assuming" not in last
+            R.check(got == want and said, f"inline assume atomic-counters, {form} form, {what}: "
+                    f"{'no race, from inline line 6, 1 ruled out' if comment else 'the race, nothing assumed'}",
+                    f"got {got} / {last!r}; want {want}; stderr {p.stderr.strip()[-200:]!r}")
 
 
 # One load (line 2 of the body) read too early on two paths: one finding,
@@ -525,11 +600,14 @@ def long_merged(a, tmp, R):
               and len(f.get("also_lines") or []) == 1 and f["line"] < f["also_lines"][0]
               and (want is None or [f["line"]] + f["also_lines"] == want)
               and f.get("needed") == 1
-              and ("use vmcnt(1) in the last wait before line %d and wait for vmcnt(1) before line %d"
+              and ("use vmcnt(1) in the last wait before line %d and wait for vmcnt(2) before line %d"
                    % (f["line"], f["also_lines"][0])) in f.get("message", "")
+              and [(u["line"], u["needed"], u["have"], u["fix"]) for u in f.get("uses", [])]
+              == [(f["line"], 1, 2, "in_last_wait"), (f["also_lines"][0], 2, None, "new_wait")]
               and ("also read at line %d" % f["also_lines"][0]) in f.get("message", ""))
         R.check(ok, f"one load read on two paths, {form}: one finding at the first read, also_lines naming the "
-                    "other, a fix for both", f"exit {rc}, {races}, {err.strip()[-200:]!r}")
+                    "other, a fix giving each its own count (uses: the same lines and counts)",
+                f"exit {rc}, {races}, {err.strip()[-200:]!r}")
 
 
 def zero_words(a, tmp, R):
@@ -577,6 +655,7 @@ def main():
             linked(a, tmp, R)
             long_words(a, tmp, R)
             long_inline_allow(a, tmp, R)
+            long_inline_assume(a, tmp, R)
             long_merged(a, tmp, R)
             memory_bounds(a, tmp, R)
             repeat_directives(a, tmp, R)

@@ -23,7 +23,11 @@ Checks, per label class:
               does), and at
               most --max-host-never in a second pass with
               --assume-atomic-counters (the GSU synchronizer's counter
-              protocol), which must keep every other check above.
+              protocol), which must keep every other check above;
+  assumptions every answer records the assumption (with it: from
+              "option", ruled_out = what the answer without it reports
+              beyond this one's, per code, in all at least the host_never
+              races pruned; without it: not assumed, 0).
 Prints precision/recall per class and the CPU seconds of each pass.  Without ../shared
 it prints SKIPPED (a failure under CI=true, scripts/run-suites).
 """
@@ -159,12 +163,30 @@ def main():
         print(f"race precision {tp / max(1, tp + fp):.3f}, recall {tp / max(1, total['real']):.3f} "
               f"(known_lds reported as warnings, host_never counted as false)")
         print(f"cpu seconds {r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime:.1f} for {len(out)} kernels")
-        return kept["host_never"]
+        return kept["host_never"], out
 
-    one_pass(())
-    hn = one_pass(("--assume-atomic-counters",))
+    hn0, plain = one_pass(())
+    hn, assumed = one_pass(("--assume-atomic-counters",))
     check(hn <= a.max_host_never,
           f"[--assume-atomic-counters] {hn} host_never races still reported (at most {a.max_host_never})")
+    # every answer records the assumption; with it, what it ruled out is
+    # the surplus of the answer without it, per code (at least the
+    # host_never races it pruned)
+    ruled = 0
+    for name, d in sorted(assumed.items()):
+        ac = d.get("assumptions", {}).get("atomic_counters", {})
+        p0 = plain.get(name)
+        want = sum(max(0, n - d["totals"].get(c, 0)) for c, n in p0["totals"].items()) if p0 else None
+        check(ac.get("assumed") is True and ac.get("from") == "option" and ac.get("ruled_out") == want,
+              f"[--assume-atomic-counters] {name}: assumptions {ac}, want ruled_out {want}")
+        ruled += ac.get("ruled_out") or 0
+    for name, d in sorted(plain.items()):
+        ac = d.get("assumptions", {}).get("atomic_counters", {})
+        check(ac.get("assumed") is False and ac.get("ruled_out") == 0, f"[default] {name}: assumptions {ac}")
+    check(ruled >= hn0 - hn, f"[--assume-atomic-counters] {ruled} findings ruled out, fewer than the "
+          f"{hn0 - hn} host_never races it pruned")
+    print(f"[--assume-atomic-counters] findings ruled out (the answers' assumptions): {ruled} in "
+          f"{sum(1 for d in assumed.values() if d['assumptions']['atomic_counters']['ruled_out'])} kernels")
     os.rmdir(tmp)
     print(f"tensile: {passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -119,7 +119,14 @@ typedef struct kw_verify_opts {
 	 * A suppressed finding is counted in kw_verify_result_suppressed, not
 	 * listed.  A malformed rule is KW_EINVAL naming its line.
 	 * Inline: a comment `kwgen-verify: allow CODE[,CODE...]` (or `allow *`)
-	 * on an instruction's line suppresses those codes reported at it. */
+	 * on an instruction's line suppresses those codes reported at it.  A
+	 * malformed one (an unknown code, no code, no colon, another word
+	 * after `kwgen-verify:`) is KW_EINVAL, err->field "allow", naming its
+	 * line and the codes.  Rules are read from the author's text only:
+	 * not from a streamed text (kw_verify_stream: a code object's decoded
+	 * text, whose comments hold ELF symbol names) nor from lines a false
+	 * `.if` skips.  The line `assume atomic-counters` in this text asks
+	 * for assume_atomic_counters. */
 	const char *suppressions;
 	/* 1: do not report redundant_wait. */
 	int no_redundant;
@@ -150,11 +157,42 @@ typedef struct kw_verify_opts {
 	 * value are not taken.  0 (default): the returned value is unknown
 	 * (memory may hold anything), and a finding whose path tests it says
 	 * so.  kwgen verify --assume-atomic-counters; POST /v1/verify
-	 * "assume_atomic_counters". */
+	 * "assume_atomic_counters".  The same assumption is asked for by a
+	 * suppression-file line `assume atomic-counters` or a comment
+	 * `kwgen-verify: assume atomic-counters` anywhere in the text (kept
+	 * with the kernel); the result says which applied
+	 * (kw_verify_result_assumption). */
 	int assume_atomic_counters;
+	/* The line of a `kwgen-verify: assume atomic-counters` comment in the
+	 * source of a text decoded from data words (kw_verify_words'
+	 * assume_line; kw_verify_stream only): the assumption applies, from
+	 * that comment.  0 = none. */
+	uint64_t assume_line;
 } kw_verify_opts;
 
-#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0, 0 }
+#define KW_VERIFY_OPTS_INIT { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0 }
+
+/* Where an assumption came from (kw_verify_result_assumption). */
+typedef enum kw_verify_from {
+	KW_VERIFY_FROM_NONE = 0,     /* not assumed */
+	KW_VERIFY_FROM_OPTION,       /* kw_verify_opts (kwgen verify --assume-atomic-counters,
+				      * the route's "assume_atomic_counters") */
+	KW_VERIFY_FROM_SUPPRESSIONS, /* a suppression-file line `assume atomic-counters` */
+	KW_VERIFY_FROM_INLINE        /* a `kwgen-verify: assume atomic-counters` comment */
+} kw_verify_from;
+
+/* One use a merged finding stands for (kw_verify_finding.uses): where it
+ * is and the count that makes it safe, on its own paths. */
+typedef struct kw_verify_use {
+	int64_t line;    /* 1-based line of the instruction that reads (or overwrites) */
+	int64_t offset;  /* its byte address (objdump form, code objects); -1 otherwise */
+	int needed;      /* the count that makes this use safe: in the last wait since the
+			  * producer before it (have >= 0), or in a wait put right before it
+			  * (have < 0); -1 = none.  A wait that comes before several uses
+			  * needs the smallest of theirs. */
+	int have;        /* the count waited for since the producer on its worst path; -1 =
+			  * no wait on that counter since it */
+} kw_verify_use;
 
 /* A finding; its strings are owned by the result (valid until
  * kw_verify_result_free) and are printable ASCII.
@@ -162,8 +200,10 @@ typedef struct kw_verify_opts {
  * One finding per root cause: the uses (race_raw, race_waw, lds_latency)
  * of one producer on one counter that are not suppressed are one finding,
  * reported at the use on the earliest line, whose needed is the smallest
- * any of them needs (so its fix makes every one safe) and whose
- * also_lines name the others. */
+ * any of them needs (so it makes every one safe in any wait), whose
+ * also_lines name the others and whose uses give every use (this one
+ * first) with its own count: the fix in the message names the same
+ * counts at the same lines. */
 typedef struct kw_verify_finding {
 	int code;              /* kw_verify_code */
 	int severity;          /* kw_verify_severity */
@@ -183,6 +223,10 @@ typedef struct kw_verify_finding {
 	const int64_t *also_lines; /* the other uses of the same producer and counter
 	                            * (lines, ascending) this finding stands for */
 	size_t n_also_lines;   /* 0 = none (also_lines NULL) */
+	const kw_verify_use *uses; /* with also_lines: every use this finding stands for, by
+				    * line (one entry a line, its smallest count), each with
+				    * its own needed and have; NULL otherwise */
+	size_t n_uses;         /* 0 = none */
 } kw_verify_finding;
 
 typedef struct kw_verify_stats {
@@ -287,6 +331,8 @@ typedef struct kw_verify_words {
 	char isa[32];
 	kw_verify_word_line *lines; /* ascending offsets: the source line of each run of words */
 	size_t nlines;
+	uint64_t assume_line;       /* line of a `kwgen-verify: assume atomic-counters`
+				     * comment (kw_verify_opts.assume_line), 0 = none */
 } kw_verify_words;
 
 int kw_verify_text_words(kw_verify_words *w, const char *text, size_t len, const char *isa,
@@ -305,12 +351,29 @@ uint64_t kw_verify_result_suppressed(const kw_verify_result *r);
 /* Unsuppressed findings of error severity (race class, unknown_instruction). */
 uint64_t kw_verify_result_errors(const kw_verify_result *r);
 const kw_verify_stats *kw_verify_result_stats(const kw_verify_result *r);
+/*
+ * Whether the atomic-counter assumption applied (kw_verify_opts.
+ * assume_atomic_counters and its suppression-file and inline forms): its
+ * kw_verify_from (KW_VERIFY_FROM_NONE: it did not); *line (may be NULL)
+ * the suppression-file line or text line that asked for it (0 for the
+ * option); *ruled_out (may be NULL) the findings it ruled out: how many
+ * more, summed per code, the same verification reports without it (the
+ * analysis is run again without it when the text has a 32-bit counter
+ * atomic with glc; 0 when it has none), -1 when not counted (that
+ * analysis passed max_work or another bound).
+ */
+int kw_verify_result_assumption(const kw_verify_result *r, uint64_t *line, int64_t *ruled_out);
 
 /*
  * The CONTRACT.md JSON object, appended to out:
  *   {"isa", "findings": [{code, line, offset?, register, producer_line,
- *    counter, needed, have, severity, function, message}...],
+ *    counter, needed, have, severity, function, message, also_lines?,
+ *    uses?: [{line, offset?, needed, have, fix: "in_last_wait" |
+ *    "new_wait"}...]}...],
  *    "totals": {code: n...}, "suppressed": n, "truncated": bool,
+ *    "assumptions": {"atomic_counters": {"assumed": bool, "from":
+ *    "option"|"suppressions"|"inline"|null, "line": n|null, "ruled_out":
+ *    n|null}},
  *    "stats": {instructions, waits, blocks, functions, work, bytes, seconds}}
  * `needed`/`have` -1 print as null; offset/producer_offset only when >= 0.
  * Built with jansson.  Errors: KW_ENOMEM.
@@ -322,7 +385,9 @@ int kw_verify_result_json(kw_buf *out, const kw_verify_result *r, kw_error *err)
  *   FILE:LINE: error: MESSAGE [race_raw]
  * (FILE = o->filename given to kw_verify_text; ` (offset 0xOFF)` appended
  * when the byte offset is known), then, if findings were not all kept, a
- * line with the exact totals.  Errors: KW_ENOMEM.
+ * line with the exact totals, then the totals line (`FILE: totals: ...`),
+ * which under the atomic-counter assumption ends `; assuming Tensile's
+ * atomic-counter protocol (WHERE): N findings ruled out`.  Errors: KW_ENOMEM.
  */
 int kw_verify_result_text(kw_buf *out, const kw_verify_result *r, kw_error *err);
 
