@@ -32,11 +32,12 @@ same kernel (verify-forms and verify-mutants-objdump) share it, and a second
 under test) are never cached.  Entries are written to a temporary name and
 renamed, so suites running side by side share the directory safely.
 """
-import atexit, hashlib, json, os, shutil, subprocess, sys, tempfile, threading
+import hashlib, json, os, shutil, subprocess, sys, threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from checks import sanitizer_report  # noqa: E402
+import zygote  # noqa: E402
 
 LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
@@ -117,65 +118,14 @@ class ToolCache:
 
 NO_CACHE = ToolCache(None)
 
-# KWGEN_TOOL_ZYGOTE=path of build/tests/zygote.so (make sets it for the
-# verify suites; tests/verify/tools/zygote.c): llvm-mc-22 and ld.lld-22 are
-# started once per thread and run every file from there, each in a forked
-# child that is the process a fresh exec would be at main, without loading
-# libLLVM again (about a third of the CPU of each run).  Unset, or the .so
-# missing: one process per run, as before.
-ZYGOTE_SO = os.environ.get("KWGEN_TOOL_ZYGOTE", "")
-_zygotes = threading.local()
-_zygote_all, _zygote_lock = [], threading.Lock()
-
-
-def _zygote(tool):
-    d = _zygotes.__dict__
-    z = d.get(tool)
-    if z is None or z.poll() is not None:
-        z = subprocess.Popen([shutil.which(tool) or tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             env=dict(os.environ, LD_PRELOAD=os.path.abspath(ZYGOTE_SO), KWGEN_TOOL_ZYGOTE="1"))
-        z.outdir = tempfile.mkdtemp(prefix="kwgen-zygote-")
-        d[tool] = z
-        with _zygote_lock:
-            _zygote_all.append(z)
-    return z
-
-
-def _zygote_close():
-    for z in _zygote_all:
-        try:
-            z.stdin.close()
-            z.wait(timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            z.kill()
-            z.wait()
-        shutil.rmtree(z.outdir, ignore_errors=True)
-
-
-atexit.register(_zygote_close)
-
 
 def run_tool(argv, timeout=300, cwd=None):
     """argv run as by subprocess.run(argv, capture_output=True, cwd=cwd): ->
-    (returncode, stdout bytes, stderr bytes); through the tool's zygote
-    (above) when there is one (stdin is /dev/null; a timeout kills with
-    SIGALRM: returncode -14)."""
-    if not (ZYGOTE_SO and os.path.exists(ZYGOTE_SO)):
-        p = subprocess.run(argv, capture_output=True, timeout=timeout, cwd=cwd)
-        return p.returncode, p.stdout, p.stderr
-    z = _zygote(argv[0])
-    out, err = os.path.join(z.outdir, "out"), os.path.join(z.outdir, "err")
-    req = [str(int(timeout)), os.path.abspath(cwd or os.getcwd()), out, err] + [str(x) for x in argv]
-    z.stdin.write(b"".join(x.encode() + b"\0" for x in req) + b"\0")
-    z.stdin.flush()
-    reply = z.stdout.readline().decode().split()
-    with open(out, "rb") as f:
-        o = f.read()
-    with open(err, "rb") as f:
-        e = f.read()
-    if len(reply) != 2 or reply[0] not in ("exit", "signal"):
-        raise RuntimeError(f"zygote of {argv[0]}: bad reply {reply!r}")
-    return (int(reply[1]) if reply[0] == "exit" else -int(reply[1])), o, e
+    (returncode, stdout bytes, stderr bytes); llvm-mc-22, ld.lld-22 and
+    clang-22 from one loaded process per thread when make sets
+    KWGEN_TOOL_ZYGOTE (tests/lib/zygote.py): a third of their CPU is
+    loading libLLVM."""
+    return zygote.run(argv, timeout=timeout, cwd=cwd)
 
 
 def assemble(src, out, mcpu, cache=NO_CACHE):

@@ -13,10 +13,10 @@
  * tool runs as usual.
  *
  * Request (stdin): NUL-terminated strings, an empty one ends the request:
- *     timeout seconds, working directory, stdout file, stderr file,
- *     argv[0], argv[1], ...
- * The child reads /dev/null, writes its stdout and stderr to the files
- * (created or truncated), and gets SIGALRM after the timeout.
+ *     timeout seconds, working directory, stdin file, stdout file,
+ *     stderr file, argv[0], argv[1], ...
+ * The child reads the stdin file, writes its stdout and stderr to the
+ * files (created or truncated), and gets SIGALRM after the timeout.
  * Reply (stdout): one line per request, "exit N" or "signal N".
  * End of stdin: the zygote exits 0.
  */
@@ -100,7 +100,7 @@ static int serve(int argc, char **argv, char **envp)
 	unsetenv("KWGEN_TOOL_ZYGOTE");
 	unsetenv("LD_PRELOAD");
 	while ((n = read_request(&buf, &cap, &args, &acap)) != 0) {
-		if (n < 5) {
+		if (n < 6) {
 			printf("error malformed request\n");
 			fflush(stdout);
 			return 2;
@@ -113,12 +113,12 @@ static int serve(int argc, char **argv, char **envp)
 			continue;
 		}
 		if (pid == 0) {
-			if (chdir(args[1]) != 0 || redirect("/dev/null", 0, O_RDONLY) != 0 ||
-			    redirect(args[2], 1, O_WRONLY | O_CREAT | O_TRUNC) != 0 ||
-			    redirect(args[3], 2, O_WRONLY | O_CREAT | O_TRUNC) != 0)
+			if (chdir(args[1]) != 0 || redirect(args[2], 0, O_RDONLY) != 0 ||
+			    redirect(args[3], 1, O_WRONLY | O_CREAT | O_TRUNC) != 0 ||
+			    redirect(args[4], 2, O_WRONLY | O_CREAT | O_TRUNC) != 0)
 				_exit(127);
 			alarm((unsigned)atoi(args[0]));
-			exit(tool_main(n - 4, args + 4, envp));
+			exit(tool_main(n - 5, args + 5, envp));
 		}
 		int st;
 		while (waitpid(pid, &st, 0) < 0) {
