@@ -10,7 +10,7 @@ kernels of tests/verify/src-extra (LDS atomics with return, scratch arrays,
 cross-lane builtins and s_memtime, volatile mixes, double-buffered LDS) for
 every ISA, exactly as the corpus was made:
     clang-22 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=ISA -nogpulib -O2 -S
-(the files of one ISA go through a few `clang -cc1` processes, the command
+(the files of one ISA go through one `clang -cc1` process, the command
 line that driver runs, so clang and LLVM load once per batch, not per file;
 on the first file of each ISA the driver alone must make the same bytes;
 outputs are kept in the tool cache, tests/verify/batch.py)
@@ -73,7 +73,7 @@ def _cc1_command(isa, cwd, cl):
 def compile_all(jobs, tmp, cache, pool):
     """jobs [(src .cl.gz, isa)] -> ([(path of the .s.gz, error)], checks):
     every source compiled as `clang-22 ARGS -mcpu=ISA -S FILE.cl -o FILE.s`
-    would, the files of one ISA in a few `clang -cc1` processes (one process
+    would, the files of one ISA in one `clang -cc1` process (one process
     loads clang and LLVM once for many files; the driver with several inputs
     would run one cc1 process each).  Checks: on the first file of each ISA,
     the driver alone makes the same bytes.  A batch that fails is compiled
