@@ -18,16 +18,16 @@ GOLDEN_SINGLE ?= 300
 GOLDEN_SINGLE_COVER ?= 1
 
 golden: $(BUILD)/kwgen
-	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
+	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
 		$(if $(GOLDEN_SINGLE_COVER),--single-cover)
 
 GOLDEN_EVERY ?= 20
 
 golden-sample: $(BUILD)/kwgen
-	$(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single 10 --every $(GOLDEN_EVERY)
+	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single 10 --every $(GOLDEN_EVERY)
 
 check-asm: $(BUILD)/kwgen
-	LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
+	$(HUGEPAGE_MALLOC_ENV) LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
 
 golden-data:
 	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)

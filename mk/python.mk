@@ -12,7 +12,7 @@ BENCH_PYTHON_N ?= 0
 .PHONY: python-test bench-python
 
 python-test: lib $(BUILD)/kwgen
-	$(PYTHON) tests/python/test_kwgen.py --lib $(BUILD)/libkwgen.so --kwgen $(BUILD)/kwgen
+	$(HUGEPAGE_MALLOC_ENV) $(PYTHON) tests/python/test_kwgen.py --lib $(BUILD)/libkwgen.so --kwgen $(BUILD)/kwgen
 
 bench-python: lib $(BUILD)/kwgen
 	$(PYTHON) bench/bench_python.py --lib $(BUILD)/libkwgen.so --kwgen $(BUILD)/kwgen --n $(BENCH_PYTHON_N)

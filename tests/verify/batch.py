@@ -37,6 +37,7 @@ import hashlib, json, os, shutil, subprocess, sys, threading
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from checks import sanitizer_report  # noqa: E402
+import zygote  # noqa: E402
 
 LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
@@ -108,14 +109,23 @@ class ToolCache:
                 with open(out, "wb") as f:
                     f.write(data)
                 return 0, ""
-        p = subprocess.run(argv, capture_output=True, timeout=300)
-        if p.returncode == 0 and key:
+        rc, _, err = run_tool(argv, timeout=300)
+        if rc == 0 and key:
             with open(out, "rb") as f:
                 self.put(key, f.read())
-        return p.returncode, p.stderr.decode("utf-8", "replace")
+        return rc, err.decode("utf-8", "replace")
 
 
 NO_CACHE = ToolCache(None)
+
+
+def run_tool(argv, timeout=300, cwd=None):
+    """argv run as by subprocess.run(argv, capture_output=True, cwd=cwd): ->
+    (returncode, stdout bytes, stderr bytes); llvm-mc-22, ld.lld-22 and
+    clang-22 from one loaded process per thread when make sets
+    KWGEN_TOOL_ZYGOTE (tests/lib/zygote.py): a third of their CPU is
+    loading libLLVM."""
+    return zygote.run(argv, timeout=timeout, cwd=cwd)
 
 
 def assemble(src, out, mcpu, cache=NO_CACHE):

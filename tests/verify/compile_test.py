@@ -10,7 +10,7 @@ kernels of tests/verify/src-extra (LDS atomics with return, scratch arrays,
 cross-lane builtins and s_memtime, volatile mixes, double-buffered LDS) for
 every ISA, exactly as the corpus was made:
     clang-22 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=ISA -nogpulib -O2 -S
-(the files of one ISA go through a few `clang -cc1` processes, the command
+(the files of one ISA go through one `clang -cc1` process, the command
 line that driver runs, so clang and LLVM load once per batch, not per file;
 on the first file of each ISA the driver alone must make the same bytes;
 outputs are kept in the tool cache, tests/verify/batch.py)
@@ -57,10 +57,9 @@ def _cc1_command(isa, cwd, cl):
     (`clang-22 ... CL -o x.s -###`), without its input, output and main file
     name: cc1 compiles every input it is given, one after another, each to
     NAME.s."""
-    p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", "x.s", "-###"], capture_output=True, text=True,
-                       cwd=cwd, timeout=120)
-    lines = [ln for ln in p.stderr.splitlines() if '"-cc1"' in ln]
-    if p.returncode or len(lines) != 1:
+    rc, _, err = B.run_tool([CLANG] + driver_args(isa) + [cl, "-o", "x.s", "-###"], cwd=cwd, timeout=120)
+    lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if '"-cc1"' in ln]
+    if rc or len(lines) != 1:
         return None
     cmd = shlex.split(lines[0])
     if cmd[-1] != cl or cmd.count("-o") != 1 or cmd.count("-main-file-name") != 1:
@@ -74,7 +73,7 @@ def _cc1_command(isa, cwd, cl):
 def compile_all(jobs, tmp, cache, pool):
     """jobs [(src .cl.gz, isa)] -> ([(path of the .s.gz, error)], checks):
     every source compiled as `clang-22 ARGS -mcpu=ISA -S FILE.cl -o FILE.s`
-    would, the files of one ISA in a few `clang -cc1` processes (one process
+    would, the files of one ISA in one `clang -cc1` process (one process
     loads clang and LLVM once for many files; the driver with several inputs
     would run one cc1 process each).  Checks: on the first file of each ISA,
     the driver alone makes the same bytes.  A batch that fails is compiled
@@ -106,21 +105,20 @@ def compile_all(jobs, tmp, cache, pool):
             for _, cl, _ in part:
                 if os.path.exists(cl[:-3] + ".s"):
                     os.unlink(cl[:-3] + ".s")
-            p = subprocess.run(cmd + [os.path.basename(cl) for _, cl, _ in part], capture_output=True, cwd=d,
-                               timeout=300 * len(part))
-            ok = p.returncode == 0 and all(os.path.exists(cl[:-3] + ".s") for _, cl, _ in part)
+            rc, _, _ = B.run_tool(cmd + [os.path.basename(cl) for _, cl, _ in part], cwd=d,
+                                  timeout=300 * len(part))
+            ok = rc == 0 and all(os.path.exists(cl[:-3] + ".s") for _, cl, _ in part)
         for _, cl, key in part:
             if not ok:  # file by file, with the driver: the error names the file
-                p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", cl[:-3] + ".s"], capture_output=True,
-                                   text=True, timeout=300)
-                if p.returncode:
+                if B.run_tool([CLANG] + driver_args(isa) + [cl, "-o", cl[:-3] + ".s"], timeout=300)[0]:
                     continue
             if key:
                 with open(cl[:-3] + ".s", "rb") as f:
                     cache.put(key, f.read())
         return None
 
-    tasks = [(isa, part) for isa, lst in sorted(todo.items()) for part in B.chunks(lst, 12)]
+    # one cc1 process per ISA (each loads clang and LLVM once)
+    tasks = [(isa, lst) for isa, lst in sorted(todo.items(), key=lambda t: -len(t[1]))]
     list(pool.map(run_chunk, tasks))
 
     # the first file of each ISA, compiled alone by the driver: the same bytes
@@ -132,9 +130,9 @@ def compile_all(jobs, tmp, cache, pool):
         src, isa = jobs[k]
         cl = os.path.join(tmp, "cc", isa, f"{isa}_{os.path.basename(src)[:-len('.cl.gz')]}.cl")
         ref = cl[:-3] + ".alone.s"
-        p = subprocess.run([CLANG] + driver_args(isa) + [cl, "-o", ref], capture_output=True, text=True, timeout=300)
-        if p.returncode or not os.path.exists(cl[:-3] + ".s"):
-            return False, f"clang-22 exited {p.returncode}: {p.stderr.strip()[-300:]}"
+        rc, _, err = B.run_tool([CLANG] + driver_args(isa) + [cl, "-o", ref], timeout=300)
+        if rc or not os.path.exists(cl[:-3] + ".s"):
+            return False, f"clang-22 exited {rc}: {err.decode('utf-8', 'replace').strip()[-300:]}"
         same = open(ref, "rb").read() == open(cl[:-3] + ".s", "rb").read()
         return same, "" if same else "the bytes differ"
     checks = [(ok, f"{jobs[k][1]}: clang-22 -cc1 on many files makes what the driver makes of "

@@ -132,13 +132,15 @@ def label(gen, blk, k, w_new, affected):
         return "dropped", None, "unmodelled instruction in block"
     # the unmutated block is simulated once for all its waits' mutants
     if "_sim" not in blk:
-        so, oo = refsim.simulate(gen, insts)
-        blk["_sim"] = (so, oo, refsim.in_block_races(gen, insts, so, oo))
-    so, oo, race = blk["_sim"]
+        states = {}
+        so, oo = refsim.simulate(gen, insts, states=states)
+        blk["_sim"] = (so, oo, refsim.in_block_races(gen, insts, so, oo), states)
+    so, oo, race, states = blk["_sim"]
     if race is not None:
         return "dropped", None, "simulator race in the unmutated block"
-    # the mutant: only its pending sets are read
-    sm, _ = refsim.simulate(gen, insts, override=(k, w_new), prods=False)
+    # the mutant: only its pending sets are read (the run resumes from the
+    # unmutated state at the wait and ends where it rejoins it: refsim.simulate)
+    sm, _ = refsim.simulate(gen, insts, override=(k, w_new), prods=False, base=(so, oo, states))
     barrier_line, lds_store_barrier, blocked = None, None, None
     for j in range(k + 1, len(insts)):
         I = insts[j]

@@ -337,7 +337,7 @@ class Op:
         self.zero, self.done, self.younger = set(), False, 0
 
 
-def simulate(gen, insts, override=None, prods=True):
+def simulate(gen, insts, override=None, prods=True, states=None, base=None):
     """Run one block.  override = (index, wait dict or None for deleted).
 
     Returns per instruction index the snapshot taken *before* it executes:
@@ -345,11 +345,45 @@ def simulate(gen, insts, override=None, prods=True):
     prods=False: the producer maps are not kept (None in each snapshot; the
     pending sets are the same), which spares a copy of the map per
     instruction when only the pending sets are read.
+
+    states: a dict filled, in a run without override, with the pending
+    ops' state before every wait.  base = (snaps, ops, states) of such a
+    run: with override and prods=False the run starts at the overridden
+    wait from the unmutated state there, and stops at the first later wait
+    where its state equals the unmutated one (from there on every step is
+    the same, so the unmutated snapshots are the mutant's).  The snapshots
+    are the ones a run from the start gives.
     """
     g = 9 if gen == 9 else (11 if gen in (10, 11) else 12)
     ops, pending, prod, snaps = [], [], {}, []
-    for k, I in enumerate(insts):
-        snaps.append((frozenset(o.id for o in pending), dict(prod) if prods else None))
+    record = states if override is None else None
+    states = base[2] if base is not None else None
+    if override is not None and base is not None and not prods:
+        k0 = override[0]
+        snaps = [(s[0], None) for s in base[0][:k0]]
+        n_ops, st = base[2][k0]
+        ops = base[1][:n_ops]
+        for i, zero, younger in st:
+            o = Op(i, ops[i].inst)
+            o.zero, o.younger = set(zero), younger
+            pending.append(o)
+        start = k0
+    else:
+        start, states = 0, None
+    pend_ids = None
+    for k in range(start, len(insts)):
+        I = insts[k]
+        if I.kind == "wait" and (record is not None or states is not None):
+            st = tuple((o.id, frozenset(o.zero), o.younger) for o in pending)
+            if record is not None:
+                record[k] = (len(ops), st)
+            elif states is not None and k > start and states[k][1] == st:
+                # the unmutated run's state again: the rest is its snapshots
+                snaps += [(s[0], None) for s in base[0][k:]]
+                return snaps, base[1]
+        if pend_ids is None:
+            pend_ids = frozenset(o.id for o in pending)
+        snaps.append((pend_ids, dict(prod) if prods else None))
         if I.kind == "wait":
             w = I.wait
             if override is not None and override[0] == k:
@@ -365,7 +399,9 @@ def simulate(gen, insts, override=None, prods=True):
                         o.zero.add(c)
                 if set(o.cnts) <= o.zero:
                     o.done = True
-            pending = [o for o in pending if not o.done]
+            if any(o.done for o in pending):
+                pending = [o for o in pending if not o.done]
+                pend_ids = None
             continue
         for r in I.defs:
             prod[r] = None
@@ -379,9 +415,12 @@ def simulate(gen, insts, override=None, prods=True):
                         p.done = True
             pending = [p for p in pending if not p.done]
             pending.append(o)
+            pend_ids = None
             for r in I.defs:
                 prod[r] = o.id
-    snaps.append((frozenset(o.id for o in pending), dict(prod) if prods else None))
+    if pend_ids is None:
+        pend_ids = frozenset(o.id for o in pending)
+    snaps.append((pend_ids, dict(prod) if prods else None))
     return snaps, ops
 
 

@@ -37,12 +37,13 @@ import gzip
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import batch as B  # noqa: E402
 DEFAULT = os.path.join(HERE, "..", "..", "..", "shared", "verify-corpus", "tensile")
 
 
@@ -67,24 +68,19 @@ def main():
     files = sorted(f for f in os.listdir(corpus) if f.endswith(".dis.s.gz"))
     tmp = tempfile.mkdtemp(prefix="kw_tensile_")
 
-    def run(gz, flags=()):
-        name = gz[:-3]
-        path = os.path.join(tmp, f"{len(flags)}_{name}")
-        with gzip.open(os.path.join(corpus, gz), "rb") as src, open(path, "wb") as dst:
+    # every kernel decompressed once for both passes; `kwgen verify
+    # --json-lines` on a few kernels per process (tests/verify/batch.py:
+    # each file's own exit status and JSON checked as with one process each)
+    paths = {}
+    for gz in files:
+        paths[gz[:-3]] = os.path.join(tmp, gz[:-3])
+        with gzip.open(os.path.join(corpus, gz), "rb") as src, open(paths[gz[:-3]], "wb") as dst:
             dst.write(src.read())
-        try:
-            p = subprocess.run([a.kwgen, "verify", "--isa", "gfx942", "--json", "--max-findings", "1000000",
-                                *flags, path],
-                               capture_output=True, text=True, timeout=a.timeout)
-        finally:
-            pass
-        os.unlink(path)
-        if p.returncode not in (0, 1):
-            return name, None, f"exit {p.returncode}: {p.stderr.strip()[-300:]}"
-        try:
-            return name, json.loads(p.stdout), None
-        except ValueError as e:
-            return name, None, f"bad JSON: {e}"
+
+    def run_part(part, flags):
+        res = B.verify_many(a.kwgen, [paths[n] for n in part], "gfx942", a.timeout,
+                            ("--max-findings", "1000000") + tuple(flags))
+        return [(n, out, err) for n, (_, out, err) in zip(part, res)]
 
     passed = failed = 0
 
@@ -105,8 +101,9 @@ def main():
         of host_never races still reported."""
         tag = " ".join(flags) or "default"
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        parts = B.chunks(sorted(paths), 4)
         with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            results = list(ex.map(lambda gz: run(gz, flags), files))
+            results = [r for rs in ex.map(lambda part: run_part(part, flags), parts) for r in rs]
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = {}
         for name, d, err in results:
@@ -187,6 +184,8 @@ def main():
           f"{hn0 - hn} host_never races it pruned")
     print(f"[--assume-atomic-counters] findings ruled out (the answers' assumptions): {ruled} in "
           f"{sum(1 for d in assumed.values() if d['assumptions']['atomic_counters']['ruled_out'])} kernels")
+    for path in paths.values():
+        os.unlink(path)
     os.rmdir(tmp)
     print(f"tensile: {passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -1,0 +1,82 @@
+"""Run one program many times from one loaded process (the tests' side of
+tests/verify/tools/zygote.c, an LD_PRELOAD library).
+
+With KWGEN_TOOL_ZYGOTE set to the path of build/tests/zygote.so (make sets
+it for the suites that use it), run(argv, ...) starts argv[0] once per
+thread with the library preloaded; the program is loaded, relocated and its
+constructors run, and then, instead of main, it forks one child per run:
+the child is the process a fresh exec of argv would be at main (its own
+stdin, stdout, stderr, exit status; LeakSanitizer's check at exit in an
+ASan build), without loading the program and its libraries again.  For
+LLVM's tools that is about a third of their CPU per run (libLLVM's
+relocation), for kwgen under ASan the sanitizer's start.  Unset, or the
+library missing: one subprocess per run, as before.
+
+  run(argv, timeout=300, cwd=None, input=None) -> (returncode, stdout
+      bytes, stderr bytes), as subprocess.run(argv, input=input,
+      capture_output=True, cwd=cwd) gives them (a run past the timeout is
+      killed by SIGALRM: returncode -14).
+"""
+import atexit, os, shutil, subprocess, tempfile, threading
+
+SO = os.environ.get("KWGEN_TOOL_ZYGOTE", "")
+_local = threading.local()
+_all, _lock = [], threading.Lock()
+
+
+def enabled():
+    return bool(SO) and os.path.exists(SO)
+
+
+def _start(prog):
+    d = _local.__dict__
+    z = d.get(prog)
+    if z is None or z.poll() is not None:
+        path = os.path.abspath(prog) if os.sep in prog else (shutil.which(prog) or prog)
+        z = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env=dict(os.environ, LD_PRELOAD=os.path.abspath(SO), KWGEN_TOOL_ZYGOTE="1"))
+        z.dir = tempfile.mkdtemp(prefix="kwgen-zygote-")
+        d[prog] = z
+        with _lock:
+            _all.append(z)
+    return z
+
+
+def close():
+    """Stop every zygote (end of their request stream); run at exit."""
+    with _lock:
+        zs = list(_all)
+        del _all[:]
+    for z in zs:
+        try:
+            z.stdin.close()
+            z.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            z.kill()
+            z.wait()
+        shutil.rmtree(z.dir, ignore_errors=True)
+    _local.__dict__.clear()
+
+
+atexit.register(close)
+
+
+def run(argv, timeout=300, cwd=None, input=None):
+    if not enabled():
+        p = subprocess.run(argv, input=input, capture_output=True, timeout=timeout, cwd=cwd)
+        return p.returncode, p.stdout, p.stderr
+    z = _start(argv[0])
+    inp, out, err = (os.path.join(z.dir, n) for n in ("in", "out", "err"))
+    with open(inp, "wb") as f:
+        f.write(input or b"")
+    req = [str(max(1, int(timeout))), os.path.abspath(cwd or os.getcwd()), inp, out, err] + [str(x) for x in argv]
+    z.stdin.write(b"".join(x.encode() + b"\0" for x in req) + b"\0")
+    z.stdin.flush()
+    reply = z.stdout.readline().decode().split()
+    if len(reply) != 2 or reply[0] not in ("exit", "signal"):
+        raise RuntimeError(f"zygote of {argv[0]}: bad reply {reply!r}")
+    with open(out, "rb") as f:
+        o = f.read()
+    with open(err, "rb") as f:
+        e = f.read()
+    return (int(reply[1]) if reply[0] == "exit" else -int(reply[1])), o, e
