@@ -11,7 +11,7 @@
 /* Bump when findings may change (kwgen/verify.h: kw_verify_version;
  * tests/verify/salt.txt pins the corpus digest this version was released
  * with). */
-#define KW_VERIFY_VERSION "kwgen-verify-15"
+#define KW_VERIFY_VERSION "kwgen-verify-16"
 
 const char *kw_verify_version(void)
 {

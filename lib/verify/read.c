@@ -463,8 +463,15 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 			}
 		}
 		if (r->br[r->nbr].addr < 0 && t1 > t0 && !isdigit((unsigned char)*t0)) {
-			r->br[r->nbr].name = t0;
-			r->br[r->nbr].len = (uint32_t)(t1 - t0);
+			/* a label, plain or quoted (`s_branch "k.1"`) */
+			const char *nm = t0;
+			size_t nl = (size_t)(t1 - t0);
+			if (*t0 == '"' && sym_name(t0, e, &nm, &nl) == t0) {
+				nm = t0;
+				nl = (size_t)(t1 - t0);
+			}
+			r->br[r->nbr].name = nm;
+			r->br[r->nbr].len = (uint32_t)nl;
 		}
 		r->nbr++;
 	}

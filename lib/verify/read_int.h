@@ -140,6 +140,46 @@ static inline const char *skip_ws(const char *s, const char *e)
 	return s;
 }
 
+/* The closing quote of the quoted string or symbol name opening at s
+ * (*s == '"'), or NULL: a backslash escapes the next character (`\"`,
+ * `\\`), as GNU as and llvm-mc read quoted symbol names. */
+static inline const char *quote_end(const char *s, const char *e)
+{
+	for (s++; s < e; s++) {
+		if (*s == '\\' && s + 1 < e)
+			s++;
+		else if (*s == '"')
+			return s;
+	}
+	return NULL;
+}
+
+/* A symbol name at s: a plain identifier, or a quoted name (`"k.1"`,
+ * `"my kernel"`, which llvm-mc writes for names outside [A-Za-z0-9_.$]).
+ * Sets *nm and *nl to the name (a quoted one without its quotes, its escapes
+ * kept as written, so `"k"` and `k` are one symbol) and returns the end
+ * of the spelling; returns s (no name) if there is none. */
+static inline const char *sym_name(const char *s, const char *e, const char **nm, size_t *nl)
+{
+	const char *t = s;
+
+	*nm = s;
+	*nl = 0;
+	if (s < e && *s == '"') {
+		const char *c = quote_end(s, e);
+		if (!c || c == s + 1)
+			return s;
+		*nm = s + 1;
+		*nl = (size_t)(c - s - 1);
+		return c + 1;
+	}
+	while (t < e && is_id((unsigned char)*t))
+		t++;
+	*nm = s;
+	*nl = (size_t)(t - s);
+	return t;
+}
+
 static inline const char *rtrim(const char *s, const char *e)
 {
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))

@@ -209,10 +209,10 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 	s = skip_ws(s, e);
 	if (s >= e || *s == '#')
 		return 0;
-	/* comment start: `;`, `//`, `/ *` (strings only occur in directives) */
+	/* comment start: `;`, `//`, `/ *` (not inside a string or quoted name) */
 	for (q = s; q < e; q++) {
 		if (*q == '"') {
-			const char *c = memchr(q + 1, '"', (size_t)(e - q - 1));
+			const char *c = quote_end(q, e);
 			if (!c)
 				break;
 			q = c;
@@ -287,11 +287,11 @@ int vf_rd_line(rd *r, const char *s, const char *e, uint32_t lineno)
 		return 0;
 	/* labels (possibly several, possibly followed by an instruction) */
 	for (;;) {
-		const char *t = s;
-		while (t < e && is_id((unsigned char)*t))
-			t++;
+		const char *nm;
+		size_t nl;
+		const char *t = sym_name(s, e, &nm, &nl);
 		if (t > s && t < e && *t == ':' && (t + 1 == e || t[1] != ':')) {
-			if (vf_rd_add_label(r, s, (size_t)(t - s), -1))
+			if (vf_rd_add_label(r, nm, nl, -1))
 				return -1;
 			s = skip_ws(t + 1, e);
 			if (s >= e)

@@ -429,9 +429,10 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 		return 0;
 	}
 	if (DIR(".type")) {
-		const char *n0 = skip_ws(q, e), *n1 = n0;
-		while (n1 < e && is_id((unsigned char)*n1))
-			n1++;
+		const char *n0, *n1;
+		size_t nl;
+		n1 = sym_name(skip_ws(q, e), e, &n0, &nl);
+		n1 = n0 + nl;
 		if (n1 > n0 && (mem_find(n1, (size_t)(e - n1), "@function", 9) ||
 				mem_find(n1, (size_t)(e - n1), "STT_FUNC", 8))) {
 			vf_sym *sy = vf_sym_get(&r->p->syms, n0, (size_t)(n1 - n0), 1);
@@ -443,9 +444,10 @@ int vf_rd_directive(rd *r, const char *s, const char *e)
 		return 0;
 	}
 	if (DIR(".amdhsa_kernel") || DIR(".amdgpu_hsa_kernel")) {
-		const char *n0 = skip_ws(q, e), *n1 = n0;
-		while (n1 < e && is_id((unsigned char)*n1))
-			n1++;
+		const char *n0, *n1;
+		size_t nl;
+		n1 = sym_name(skip_ws(q, e), e, &n0, &nl);
+		n1 = n0 + nl;
 		if (n1 > n0) {
 			vf_sym *sy = vf_sym_get(&r->p->syms, n0, (size_t)(n1 - n0), 1);
 			if (!sy)
