@@ -154,7 +154,11 @@ void vf_fl_path_text(const work *w, char *out, size_t n)
 
 	out[0] = 0;
 	vf_facts_describe(&w->F, w->p, facts, sizeof(facts));
-	if (facts[0])
+	/* no condition held, only the note on an atomic's returned value
+	 * ("; s51 is the value ..."): the note alone, no empty clause */
+	if (facts[0] == ';')
+		q += (size_t)snprintf(out + q, n - q, "%s", facts);
+	else if (facts[0])
 		q += (size_t)snprintf(out + q, n - q, "; on the paths where %s", facts);
 	for (uint32_t c = w->ctx, d = 0; c && q < n && d < 4; c = w->ctxs[c].parent, d++)
 		q += (size_t)snprintf(out + q, n - q, "%s subroutine called at line %u",

@@ -422,8 +422,10 @@ int vf_facts_assume_exec(vf_facts *F, int nonzero);
 int vf_facts_values64(const vf_facts *F, int r, uint64_t *out);
 /* Append a description of the narrowed facts to buf, each with the branch
  * that decided it ("s11 != 0 (s_cbranch_scc1 at line 40 taken), s12 == 2
- * (...)"; p gives lines and, for code objects, addresses); returns chars
- * written. */
+ * (...)"; p gives lines and, for code objects, addresses), then a note
+ * on a tested value a counter atomic returned, which always starts "; "
+ * (so the buffer starts with ';' when it is the only thing said);
+ * returns chars written. */
 size_t vf_facts_describe(const vf_facts *F, const vf_prog *p, char *buf, size_t n);
 /* Forget every fact (an unknown callee). */
 void vf_facts_kill_all(vf_facts *F);
