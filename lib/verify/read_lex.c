@@ -30,16 +30,19 @@ int vf_rd_oom(rd *r)
 	"race_raw, race_waw, lds_barrier, lds_dma, redundant_wait, unknown_instruction, unsupported, " \
 	"lds_latency, or * (all)"
 
-/* A `kwgen-verify: ...` comment: `allow CODE[,CODE...]` (codes, `*` or
- * `all`) or `assume atomic-counters`.  Anything else after the marker (an
- * unknown code, no code, another word), or the marker without its colon
+/* A `kwgen-verify: ...` comment: `allow CODE[,CODE...] [NOTE]` (codes,
+ * `*` or `all`, separated by commas with optional blanks around them; a
+ * NOTE starts `--` or `(`) or `assume atomic-counters`.  Anything else
+ * after the marker (an unknown code, no code, another separator such as
+ * `/`, `|`, `+` or a blank alone, a trailing comma, other text after the
+ * codes, another word), or the marker without its colon
  * before `allow` / `assume`, is malformed: ci->bad and ci->why say so, and
  * the reader refuses the input naming the line (as a malformed
  * suppression rule is), rather than silently not allowing. */
 static void parse_allow(const char *s, const char *e, cinfo *ci)
 {
 	static const char key[] = "kwgen-verify";
-	const char *q, *m;
+	const char *q, *m, *list;
 	int any = 0;
 
 	for (q = s; q + sizeof(key) - 1 <= e; q++)
@@ -81,36 +84,56 @@ static void parse_allow(const char *s, const char *e, cinfo *ci)
 		ci->why = "expected `kwgen-verify: allow CODE[,CODE...]` or `kwgen-verify: assume atomic-counters`";
 		return;
 	}
-	q += 5;
-	while (q < e) {
-		const char *t;
+	q = skip_ws(q + 5, e);
+	list = q;
+	for (;;) {
+		const char *t = q, *after;
 		char name[32];
 		int code;
-		while (q < e && (*q == ' ' || *q == ',' || *q == '\t'))
-			q++;
-		t = q;
 		while (q < e && (is_id((unsigned char)*q) || *q == '*'))
 			q++;
-		if (q == t)
+		if (q == t) {
+			if (any) {
+				ci->bad = list;
+				ci->bad_e = e;
+				ci->why = "a comma with no code after it";
+			}
 			break;
+		}
 		any = 1;
 		if ((q - t == 1 && *t == '*') || (q - t == 3 && !memcmp(t, "all", 3))) {
 			ci->allow = 0xff;
+		} else {
+			code = -1;
+			if ((size_t)(q - t) < sizeof(name)) {
+				memcpy(name, t, (size_t)(q - t));
+				name[q - t] = 0;
+				code = kw_verify_code_from_name(name);
+			}
+			if (code < 0) {
+				ci->bad = t;
+				ci->bad_e = q;
+				ci->why = "unknown code";
+				return;
+			}
+			ci->allow |= (uint8_t)(1u << code);
+		}
+		/* codes are separated by commas (blanks around them allowed);
+		 * after the last one, only the end of the comment or a note
+		 * starting `--` or `(` */
+		after = skip_ws(q, e);
+		if (after < e && *after == ',') {
+			q = skip_ws(after + 1, e);
 			continue;
 		}
-		code = -1;
-		if ((size_t)(q - t) < sizeof(name)) {
-			memcpy(name, t, (size_t)(q - t));
-			name[q - t] = 0;
-			code = kw_verify_code_from_name(name);
-		}
-		if (code < 0) {
-			ci->bad = t;
-			ci->bad_e = q;
-			ci->why = "unknown code";
+		if (after < e && *after != '(' && (e - after < 2 || after[0] != '-' || after[1] != '-')) {
+			ci->bad = list;
+			ci->bad_e = e;
+			ci->why = "codes are separated by commas (`allow race_raw, race_waw`), and after them "
+				  "comes only a note starting `--` or `(`";
 			return;
 		}
-		ci->allow |= (uint8_t)(1u << code);
+		break;
 	}
 	if (!any) {
 		ci->bad = m;
@@ -135,7 +158,8 @@ static int bad_allow(rd *r, const cinfo *ci, uint32_t lineno)
 		shown[--k] = 0;
 	kw_error_set(r->err, KW_EINVAL, "allow",
 		     "line %u: `%s`: %s; an inline rule is `kwgen-verify: allow CODE[,CODE...]` with CODE one "
-		     "of " ALLOW_CODES ", or `kwgen-verify: assume atomic-counters`",
+		     "of " ALLOW_CODES ", optionally followed by a note starting `--` or `(`, or "
+		     "`kwgen-verify: assume atomic-counters`",
 		     (unsigned)lineno, shown, ci->why);
 	return -1;
 }

@@ -322,6 +322,50 @@ static void test_inline_malformed(void **state)
 	kw_verify_result_free(r);
 }
 
+/* Several codes are separated by commas only: another separator (`/`,
+ * `|`, `+`, a blank alone), a trailing comma or other text after the codes
+ * is refused naming the line and the codes, not read as the first code
+ * alone; a note starting `--` or `(` after them is accepted, and each
+ * comma-separated code counts (race_raw second hides the race). */
+static void test_inline_separators(void **state)
+{
+	static const char *const sep[] = { "line 3", "codes are separated by commas", "race_raw, race_waw",
+					   "lds_latency", NULL };
+	static const char *const comma[] = { "line 3", "a comma with no code after it", NULL };
+	static const char *const bad[] = {
+		" // kwgen-verify: allow race_waw/race_raw",
+		" // kwgen-verify: allow race_waw|race_raw",
+		" // kwgen-verify: allow race_waw+race_raw",
+		" // kwgen-verify: allow race_waw race_raw",
+		" ; kwgen-verify: allow race_raw because LDS is slow",
+		" /* kwgen-verify: allow race_raw; reviewed */",
+	};
+	static const char *const good[] = {
+		" // kwgen-verify: allow race_waw,race_raw",
+		" // kwgen-verify: allow race_waw , race_raw",
+		" // kwgen-verify: allow race_waw,\trace_raw (reviewed)",
+		" // kwgen-verify: allow race_waw, race_raw -- because LDS is slow",
+		" /* kwgen-verify: allow race_waw, race_raw (reviewed) */",
+	};
+	char text[256];
+	kw_verify_result *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), USE_LINE("%s"), bad[i]);
+		refused(text, NULL, "allow", sep);
+	}
+	refused(USE_LINE(" // kwgen-verify: allow race_raw,"), NULL, "allow", comma);
+	refused(USE_LINE(" // kwgen-verify: allow race_raw, -- note"), NULL, "allow", comma);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text), USE_LINE("%s"), good[i]);
+		r = run_with(text, 0, NULL);
+		if (!r || races(r) != 0 || kw_verify_result_suppressed(r) != 1)
+			fail_msg("not hidden: %s", good[i]);
+		kw_verify_result_free(r);
+	}
+}
+
 /* The suppression file: a misspelled code or assumption is refused naming
  * its line; the twins work. */
 static void test_suppression_malformed(void **state)
@@ -394,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_count_past_bound),
 		cmocka_unit_test(test_stream_line),
 		cmocka_unit_test(test_inline_malformed),
+		cmocka_unit_test(test_inline_separators),
 		cmocka_unit_test(test_suppression_malformed),
 		cmocka_unit_test(test_rules_not_read),
 	};

@@ -458,7 +458,11 @@ def long_inline_allow(a, tmp, R):
             ("allow race_raw on the producer's line", " // kwgen-verify: allow race_raw", "load", 0),
             ("malformed: an unknown code", " // kwgen-verify: allow race_rw", "use", -1),
             ("malformed: no colon", " // kwgen-verify allow race_raw", "use", -1),
-            ("malformed: nothing allowed", " // kwgen-verify: allow", "use", -1)):
+            ("malformed: nothing allowed", " // kwgen-verify: allow", "use", -1),
+            ("two codes, comma, note", " // kwgen-verify: allow race_waw, race_raw -- reviewed", "use", 1),
+            ("malformed: a slash between codes", " // kwgen-verify: allow race_waw/race_raw", "use", -1),
+            ("malformed: a bar between codes", " // kwgen-verify: allow race_waw|race_raw", "use", -1),
+            ("malformed: a word after the codes", " // kwgen-verify: allow race_raw because", "use", -1)):
         lw, lraces = outcome(long_text(comment, uoff if where == "use" else loff), "allow.long.s")
         tx, tmsg = outcome(text_text(comment, tuse if where == "use" else tload), "allow.text.s")
         if hidden < 0:
