@@ -26,9 +26,12 @@ char *kw_field_join(char out[KW_ERROR_FIELD_MAX], const char *a, const char *sep
 	size_t n = 0;
 	const char *parts[3] = { a, sep, b };
 
-	for (int i = 0; i < 3; i++)
-		for (const char *p = parts[i]; p && *p && n < KW_ERROR_FIELD_MAX - 1; p++)
-			out[n++] = *p;
+	for (int i = 0; i < 3; i++) {
+		size_t m = parts[i] ? strnlen(parts[i], KW_ERROR_FIELD_MAX - 1 - n) : 0;
+
+		memcpy(out + n, parts[i] ? parts[i] : "", m);
+		n += m;
+	}
 	out[n] = '\0';
 	return out;
 }

@@ -11,16 +11,20 @@
 #                 `kwgen logic`, kwgend's application/yaml), one solution's text
 #   fuzz_cache    the SQLite cache's key and row paths
 #
-#   make fuzz        every harness: the regression inputs, then FUZZ_RUNS
-#                    executions per harness (about 10 s each on an idle
-#                    machine; make test runs this; FUZZ_SECONDS, default 300,
-#                    only bounds a hang) of fuzzing from a copy
+#   make fuzz        every harness: the regression inputs, then every seed of
+#                    the seed corpus once and FUZZ_RUNS executions of
+#                    mutations after them per harness (a few seconds each on
+#                    an idle machine; make test runs this; FUZZ_SECONDS,
+#                    default 300, only bounds a hang), from a copy
 #                    of the seed corpus ($(FUZZ_BUILD)/seeds-<harness>/,
 #                    made at build time from the repository's real inputs
 #                    by tests/fuzz/make_seeds_paths.py; else tests/fuzz/seeds/,
 #                    written by tests/fuzz/make_seeds.py), with libFuzzer's -seed fixed
 #                    (FUZZ_SEED, default 1) so the run does the same on every
-#                    machine and CI is not decided by chance
+#                    machine and CI is not decided by chance.  This is the
+#                    short run for CI: every seed and regression input checked,
+#                    a quarter of the mutations it once made; the long search
+#                    for new findings is make fuzz-long.
 #   make fuzz-long   FUZZ_SECONDS=600 of fuzzing per harness (no FUZZ_RUNS)
 #                    and a new random seed each run (FUZZ_SEED=0)
 #   make fuzz-bins   build the harnesses only
@@ -34,15 +38,18 @@
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 300
-# executions per harness in make fuzz: a count, not a time, so that the run
-# does the same on every machine (with FUZZ_SEED fixed)
-FUZZ_RUNS    ?= fuzz_request=4000,fuzz_key=5000,fuzz_verify=800,fuzz_http=3000,fuzz_batch=1000,fuzz_yaml=800,fuzz_cache=1500
+# executions of mutations per harness in make fuzz, after its seeds: a
+# count, not a time, so that the run does the same on every machine (with
+# FUZZ_SEED fixed)
+FUZZ_RUNS    ?= fuzz_request=1000,fuzz_key=1200,fuzz_verify=200,fuzz_http=800,fuzz_batch=250,fuzz_yaml=200,fuzz_cache=400
 FUZZ_RSS_MB  ?= 2048
 FUZZ_TIMEOUT ?= 10
 # libFuzzer's -seed: fixed in make fuzz (same mutations on every run), 0 = a new one
 FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+# -gline-tables-only: a report's stack names every function, file and line
+# (what -g gave it); no variable descriptions, a quarter less compile time.
+FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -gline-tables-only -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		-Ilib/include -Ilib -Icli -Iserver \
 		$(shell pkg-config --cflags jansson libcrypto sqlite3 yaml-0.1 2>/dev/null)
 FUZZ_LDLIBS  := $(shell pkg-config --libs jansson libcrypto 2>/dev/null) -lpthread -lm
@@ -113,6 +120,10 @@ fuzz-clean:
 clean: fuzz-clean
 
 SUITES += fuzz
+# built once before the suites: the fuzz suite runs them, clang-build takes
+# their objects' warnings (mk/core.mk)
+TEST_BUILD += fuzz-bins $(FUZZ_BUILD)/seeds.stamp
+clang-syntax: $(CLANG_FUZZ_OBJS)
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d) \
 	$(FUZZ_SRV_OBJS:.o=.d) $(FUZZ_YAML_OBJS:.o=.d) $(FUZZ_CACHE_OBJ:.o=.d)

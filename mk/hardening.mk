@@ -4,7 +4,9 @@
 #                      bearer tokens, TLS, connection caps and timeouts, slow
 #                      clients, --max-inflight, full and damaged cache files,
 #                      HARDENING_KILL_CYCLES (default 20) kill -9 cycles
-#   make soak-short    tests/e2e/soak.py for SOAK_SHORT_SECONDS (default 20)
+#   make soak-short    tests/e2e/soak.py for SOAK_SHORT_SECONDS (default 10): the
+#                      mix of make soak, its statuses, RSS and descriptors checked;
+#                      growth over minutes is make soak's
 #   make soak          the full soak: SOAK_SECONDS (default 120) from
 #                      SOAK_CONNECTIONS (default 64) connections
 #   make kill-loop     only the kill -9 loop, KILL_LOOP_CYCLES (default 100)
@@ -12,7 +14,7 @@
 # Packages: scripts/deps/hardening.txt.
 
 HARDENING_KILL_CYCLES ?= 20
-SOAK_SHORT_SECONDS    ?= 20
+SOAK_SHORT_SECONDS    ?= 10
 SOAK_SECONDS          ?= 120
 SOAK_CONNECTIONS      ?= 64
 KILL_LOOP_CYCLES      ?= 100

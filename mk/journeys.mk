@@ -19,7 +19,7 @@ JOURNEYS_ARGS ?=
 .PHONY: journeys journeys-docs journeys-asan-bins
 
 journeys-asan-bins:
-	@$(ASAN_MAKE) BUILD=$(JOURNEYS_ASAN_BUILD) $(JOURNEYS_ASAN_BUILD)/kwgen
+	+@$(ASAN_MAKE) BUILD=$(JOURNEYS_ASAN_BUILD) $(JOURNEYS_ASAN_BUILD)/kwgen
 
 journeys: all journeys-asan-bins
 	python3 tests/journeys/run.py --build $(BUILD) --asan-build $(JOURNEYS_ASAN_BUILD) $(JOURNEYS_ARGS)

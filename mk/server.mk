@@ -14,9 +14,11 @@
 #                     fields, request ids, SIGHUP, SIGTERM, --listen host
 #                     names, --workers/--work-timeout
 #   make serve-latency  its latency check: /healthz and hit p99 while 64 MiB
-#                     batches generate (SERVE_SECONDS, default 6, p99 under
-#                     SERVE_P99_MS, default 250: headroom for a loaded 2-core
-#                     machine); make test runs it alone (ALONE_SUITES)
+#                     batches (SERVE_BATCH_ITEMS, default 175) generate
+#                     (SERVE_SECONDS, default 6, p99 under SERVE_P99_MS,
+#                     default 250: headroom for a loaded 2-core machine);
+#                     make test runs it alone (ALONE_SUITES), and under ASan
+#                     shorter (ASAN_VARS in mk/core.mk)
 #   make serve-soak   the latency check for SERVE_SOAK_SECONDS (default 60) at
 #                     the service bound (p99 under 50 ms); part of `make soak`
 #   make bench-miss   instructions per cache miss (valgrind --tool=callgrind):
@@ -29,6 +31,7 @@ E2E_PYTHON ?= python3
 E2E_GOLDEN ?= 300
 BENCH_DURATION ?= 10
 SERVE_SECONDS ?= 6
+SERVE_BATCH_ITEMS ?= 175
 SERVE_P99_MS ?= 250
 SERVE_SOAK_SECONDS ?= 60
 MISS_N ?= 40
@@ -54,7 +57,7 @@ serve-test: $(BUILD)/kwgend
 
 serve-latency: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --only latency --seconds $(SERVE_SECONDS) \
-		--p99-ms $(SERVE_P99_MS) --figures $(BUILD)/serve-latency-figures.json
+		--batch-items $(SERVE_BATCH_ITEMS) --p99-ms $(SERVE_P99_MS) --figures $(BUILD)/serve-latency-figures.json
 
 serve-soak: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/serve_test.py --kwgend $(BUILD)/kwgend --only latency \

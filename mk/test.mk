@@ -67,9 +67,8 @@ test-build:
 
 test:
 	@mkdir -p $(BUILD)
-	@$(MAKE) --no-print-directory test-build >$(BUILD)/test-build.log 2>&1 || \
-		{ tail -n 30 $(BUILD)/test-build.log; echo "test: make test-build failed (log: $(BUILD)/test-build.log); the suites run anyway"; }
-	@$(RUN_SUITES) --label test $(TEST_SUITES)
+	@$(RUN_SUITES) --label test --build "$(MAKE) --no-print-directory test-build" \
+		--build-log $(BUILD)/test-build.log $(TEST_SUITES)
 
 # make check: the quick tier for the edit-test loop (about a minute on an
 # idle 2-core machine): the unit tests, a golden sample, the e2e checks with

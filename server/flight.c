@@ -5,6 +5,7 @@
 #include "flight.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,32 @@ struct kw_flight {
 	struct kw_flight *next;
 };
 
+#define KW_FLIGHT_SHARES 4096
+
 struct kw_flights {
 	pthread_mutex_t mu;
 	kw_flight *head; /* flights not yet finished */
+	atomic_ulong finished[KW_FLIGHT_SHARES]; /* flights finished, by share */
 };
+
+/* key's share: its first three hex digits (any other byte counts as 0). */
+static size_t share_of(const char *key)
+{
+	size_t v = 0;
+
+	for (int i = 0; i < 3 && key[i]; i++) {
+		char ch = key[i];
+		int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : 0;
+
+		v = v * 16 + (size_t)d;
+	}
+	return v % KW_FLIGHT_SHARES;
+}
+
+unsigned long kw_flight_epoch(kw_flights *fs, const char *key)
+{
+	return atomic_load(&fs->finished[share_of(key)]);
+}
 
 kw_flights *kw_flights_new(void)
 {
@@ -27,6 +50,8 @@ kw_flights *kw_flights_new(void)
 	if (!fs)
 		return NULL;
 	pthread_mutex_init(&fs->mu, NULL);
+	for (size_t i = 0; i < KW_FLIGHT_SHARES; i++)
+		atomic_init(&fs->finished[i], 0);
 	return fs;
 }
 
@@ -79,6 +104,7 @@ void kw_flight_finish(kw_flights *fs, kw_flight *f, const kw_reply *r)
 	}
 	w = f->waiters;
 	f->waiters = NULL;
+	atomic_fetch_add(&fs->finished[share_of(f->key)], 1);
 	pthread_mutex_unlock(&fs->mu);
 	free(f);
 	while (w) {

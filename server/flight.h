@@ -37,6 +37,17 @@ void kw_flights_free(kw_flights *fs);
  */
 int kw_flight_join(kw_flight **out, kw_flights *fs, const char *key, kw_flight_waiter *w);
 
+/*
+ * How many flights of key's share of the map (4,096 shares by the key's
+ * first three hex digits) have finished so far.  Read it before looking
+ * key up in the cache: a leader that reads the same count after
+ * kw_flight_join knows that no flight of key finished (and wrote its row)
+ * since that lookup began, so the lookup's "absent" still holds and need
+ * not be repeated.  A different count (any key of the share) means look
+ * again.
+ */
+unsigned long kw_flight_epoch(kw_flights *fs, const char *key);
+
 /* Leader: remove the flight from the map (later joiners start a new one),
  * wake every waiter with r (r stays the leader's) and free the flight. */
 void kw_flight_finish(kw_flights *fs, kw_flight *f, const kw_reply *r);

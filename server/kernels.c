@@ -215,6 +215,8 @@ struct kw_kjob {
 	kw_flight *flight;       /* the flight this job leads */
 	unsigned char digest[32];
 	int have_digest;
+	unsigned long epoch;     /* kw_flight_epoch of the key before its first lookup */
+	int again;               /* the leader looks the key up again before generating */
 	char *source;            /* the request's "source" as JSON, or NULL */
 	int text;                /* answer a 200 as plain text */
 	kw_fresh fresh;          /* its answer while the cache commits it */
@@ -301,13 +303,13 @@ static int lookup(kw_reply *out, kw_srv *s, const char *key)
 	return 1;
 }
 
-/* Leader of key's flight, on a worker: look again (a flight for the key
- * may have finished between the first lookup and the join), else
+/* Leader of key's flight: look again when a flight of the key may have
+ * finished between the first lookup and the join (again set), else
  * generate; then answer the followers. */
 static void lead(kw_reply *out, kw_srv *s, kw_flight *f, const kw_request *r, const char *key,
-		 const char *config_id, const char *canonical, int bypass)
+		 const char *config_id, const char *canonical, int again)
 {
-	if (bypass || !lookup(out, s, key))
+	if (!again || !lookup(out, s, key))
 		generate(out, s, r, key, config_id, canonical);
 	kw_flight_finish(s->flights, f, out);
 }
@@ -341,8 +343,8 @@ static void one_stored(void *arg, int rc, const kw_error *e)
 	one_answer(j);
 }
 
-/* The leader of one kernel, on a worker: look again (a flight for the key
- * may have finished between the first lookup and the join), else generate
+/* The leader of one kernel, on a worker: look again if a flight for the
+ * key may have finished between the first lookup and the join, else generate
  * and hand the row to the cache's committer (group commit), which answers
  * once the row is committed; the worker goes on meanwhile. */
 static int one_slice(kw_job *b)
@@ -351,7 +353,7 @@ static int one_slice(kw_job *b)
 	kw_error e = KW_ERROR_INIT;
 	int rc;
 
-	if ((!j->bypass && lookup(&j->out, j->s, j->key)) ||
+	if ((j->again && lookup(&j->out, j->s, j->key)) ||
 	    generate_fresh(&j->out, &j->fresh, j->r, j->key, j->config_id, j->canonical) < 0) {
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
 		j->flight = NULL;
@@ -399,6 +401,9 @@ static void flight_start(kw_kjob *j)
 		job_done(j);
 		return;
 	}
+	/* a flight of the key finished since the polling thread's lookup: its
+	 * row may be there now */
+	j->again = !j->bypass && kw_flight_epoch(j->s->flights, j->key) != j->epoch;
 	if (!(j->slots = kw_admit_enter_n(&j->s->admit, 1))) {
 		overloaded(&j->out, j->s);
 		kw_flight_finish(j->s->flights, j->flight, &j->out);
@@ -462,6 +467,7 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 {
 	unsigned char digest[32];
 	int have_digest = s->memo && kw_memo_digest(s->memo, digest, body, len) == 0;
+	unsigned long epoch;
 	kw_request *r = NULL;
 	char config_id[65], key[65], *canonical = NULL;
 	json_t *root;
@@ -481,6 +487,7 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 		return 0;
 	}
 	json_decref(root);
+	epoch = kw_flight_epoch(s->flights, key); /* before the lookup (flight_start) */
 	if (!bypass && lookup(out, s, key)) {
 		char *src = kw_request_source(r) ? source_text(r) : NULL;
 
@@ -509,6 +516,7 @@ int kw_kernels_post(kw_reply *out, kw_kjob **job, kw_srv *s, const char *body, s
 	j->canonical = canonical;
 	memcpy(j->key, key, sizeof(key));
 	memcpy(j->config_id, config_id, sizeof(config_id));
+	j->epoch = epoch;
 	j->have_digest = have_digest;
 	if (have_digest)
 		memcpy(j->digest, digest, sizeof(digest));
@@ -605,6 +613,7 @@ static int batch_item(kw_kjob *j, const json_t *req)
 	kw_request *r = NULL;
 	char config_id[65], key[65], *canonical = NULL;
 	kw_flight *f = NULL;
+	unsigned long epoch;
 	int rc;
 
 	if (batch_memo_hit(j, req))
@@ -612,6 +621,7 @@ static int batch_item(kw_kjob *j, const json_t *req)
 	if (prepare(&j->item, &r, config_id, key, &canonical, s, req) < 0)
 		goto done;
 	j->item_source = kw_request_source(r) ? source_text(r) : NULL;
+	epoch = kw_flight_epoch(s->flights, key);
 	if (!j->bypass && lookup(&j->item, s, key))
 		goto done;
 	rc = kw_flight_join(&f, s->flights, key, &j->waiter);
@@ -625,7 +635,8 @@ static int batch_item(kw_kjob *j, const json_t *req)
 		j->item.retry_after = 1;
 		goto done;
 	}
-	lead(&j->item, s, f, r, key, config_id, canonical, j->bypass);
+	lead(&j->item, s, f, r, key, config_id, canonical,
+	     !j->bypass && kw_flight_epoch(s->flights, key) != epoch);
 done:
 	free(canonical);
 	kw_request_free(r);

@@ -281,6 +281,11 @@ char *kw_metrics_render(size_t *len, const kw_cache_stats *st, kw_admit *admit)
 		" memory, a GET not held in memory).\n"
 		"# TYPE kwgen_cache_file_reads_total counter\nkwgen_cache_file_reads_total %llu\n",
 	    (unsigned long long)st->hits);
+	add(&t, "# HELP kwgen_cache_file_absent_total Keys looked up in the cache file and not"
+		" found (a miss looks once; again when a flight of a key like its own finished"
+		" meanwhile).\n"
+		"# TYPE kwgen_cache_file_absent_total counter\nkwgen_cache_file_absent_total %llu\n",
+	    (unsigned long long)st->misses);
 	add(&t, "# HELP kwgen_cache_group_commits_total Transactions that stored the rows of misses"
 		" (group commit: several rows each).\n"
 		"# TYPE kwgen_cache_group_commits_total counter\nkwgen_cache_group_commits_total %llu\n",

@@ -212,12 +212,21 @@ int store_conn_open(kw_cache_conn **out, kw_cache *c, int how, int apply_schema,
 	sqlite3_busy_timeout(k->db, 0);
 	if (writes) {
 		/* journal_mode answers with a row; exec ignores it.  Only the
-		 * writer commits, so only its hook checkpoints. */
+		 * writer commits, so only its hook checkpoints.  The log may pass
+		 * its share by one group (a quarter of it) before the writer
+		 * checkpoints: journal_size_limit leaves the file that long
+		 * rather than cut it to be extended again every round.
+		 * secure_delete=FAST: a deleted or evicted row's freed pages are
+		 * not rewritten with zeros (Debian builds SQLite with
+		 * secure_delete on, which made each eviction write its pages
+		 * to the WAL again and the checkpoint copy them); the pages
+		 * written anyway lose the row's bytes. */
 		snprintf(pragmas, sizeof(pragmas),
 			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-%d;"
-			 " PRAGMA foreign_keys=OFF; PRAGMA journal_size_limit=%lld;",
+			 " PRAGMA foreign_keys=OFF; PRAGMA secure_delete=FAST;"
+			 " PRAGMA journal_size_limit=%lld;",
 			 c->opt.cache_pages_kib > 0 ? c->opt.cache_pages_kib : 1024,
-			 (long long)c->wal_share);
+			 (long long)(c->wal_share + c->wal_share / 4));
 	} else {
 		snprintf(pragmas, sizeof(pragmas), "PRAGMA cache_size=-%d;",
 			 c->opt.cache_pages_kib > 0 ? c->opt.cache_pages_kib : 1024);

@@ -4,11 +4,12 @@
 #   sh tests/fuzz/run.sh --build DIR --seconds N [--rss-mb M] [--timeout T]
 #                        [--seeds-root DIR2] [--seed S] [--runs SPEC] HARNESS...
 #
-# --runs SPEC (HARNESS=N,HARNESS=N,...) fuzzes each named harness for
-# exactly N executions (libFuzzer's -runs) instead of --seconds: with a
-# fixed --seed the run does the same work on a fast and on a loaded
+# --runs SPEC (HARNESS=N,HARNESS=N,...) runs each named harness on every
+# seed once and then on exactly N mutations (libFuzzer's -runs, which
+# counts the seeds too, is the number of seeds + N) instead of --seconds:
+# with a fixed --seed the run does the same work on a fast and on a loaded
 # machine (make fuzz); --seconds then only bounds a hang, and a harness
-# that has not done its N executions by then fails.  Harnesses not named
+# that has not done its executions by then fails.  Harnesses not named
 # fuzz for --seconds.
 #
 # --seed S is libFuzzer's -seed: a fixed S (make fuzz: 1) makes the short
@@ -101,7 +102,7 @@ for h in "$@"; do
 	nseed=$(ls "$corpus" | wc -l)
 	want=$(echo ",$runs," | sed -n "s/.*,$h=\([0-9][0-9]*\),.*/\1/p")
 	limit="-max_total_time=$seconds"
-	[ -z "$want" ] || limit="-runs=$want -max_total_time=$seconds"
+	[ -z "$want" ] || { want=$((nseed + want)); limit="-runs=$want -max_total_time=$seconds"; }
 	start=$(date +%s)
 	# shellcheck disable=SC2086
 	"$bin" $limit -rss_limit_mb="$rss" -timeout="$timeout" -seed="$seed" \

@@ -942,6 +942,46 @@ static void test_verification_rows(void **state)
 	kw_cache_close(c);
 }
 
+/* Deleting or evicting a row does not rewrite its freed pages with zeros
+ * (the writer's secure_delete=FAST: Debian's SQLite zeroes them by default,
+ * which under --max-cache-bytes doubled the pages each miss wrote): the
+ * freed overflow pages keep the row's old bytes, and the pages it kept
+ * (the leaf) lose them. */
+static void test_delete_keeps_freed_pages(void **state)
+{
+	static const char mark[] = "freed-page-marker-";
+	kw_cache *c = NULL;
+	kw_error err = KW_ERROR_INIT;
+	char k[65], *resp = malloc(20001), *file = NULL;
+	size_t n = 0, found = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(resp);
+	for (size_t i = 0; i < 20000; i++)
+		resp[i] = mark[i % (sizeof(mark) - 1)];
+	resp[20000] = '\0';
+	key_of(k, 7);
+	assert_int_equal(kw_cache_open(&c, path, NULL, &err), 0);
+	assert_int_equal(put(c, k, resp), 0);
+	assert_int_equal(kw_cache_delete(c, k, &err), 0);
+	kw_cache_close(c); /* checkpoints: the file holds every page's last version */
+	assert_non_null(f = fopen(path, "rb"));
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = (size_t)ftell(f);
+	rewind(f);
+	assert_non_null(file = malloc(n));
+	assert_int_equal(fread(file, 1, n, f), n);
+	fclose(f);
+	for (size_t i = 0; i + sizeof(mark) - 1 <= n; i++)
+		found += memcmp(file + i, mark, sizeof(mark) - 1) == 0;
+	/* 20,000 bytes are 1,111 markers; the freed overflow pages (4 of 5)
+	 * keep most of them */
+	assert_true(found > 500);
+	free(file);
+	free(resp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -964,6 +1004,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verification_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recency_flush, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delete_keeps_freed_pages, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,12 +52,18 @@
  * file (waiting at most 20 ms for readers of older snapshots; the file is
  * reused, not emptied).  Once the WAL holds its whole share the writer checkpoints
  * itself (PASSIVE, after any background round); the log then restarts at
- * the next write and journal_size_limit (the share) trims the file.  The
+ * the next write and journal_size_limit trims the file to the share and a
+ * quarter (the most one group commit takes the log past the share: a file
+ * cut to the share alone was extended again, block by block, every
+ * round).  The
  * background thread also looks every checkpoint_ms for a -wal file over
  * its share.  Its connection reads before each checkpoint (a connection
  * that has never read has no WAL open and its checkpoint does nothing).
  * Each checkpoint costs two fsyncs: with a small max_disk_bytes they come
- * every few puts.
+ * every few puts.  The writer runs with secure_delete=FAST: an evicted or
+ * deleted row's freed pages are not rewritten with zeros (the pages
+ * written anyway lose its bytes), so an eviction writes no more pages
+ * than its leaf and index changes.
  *
  * Units: bytes are the sum of the lengths of the request, asm, tables and
  * response texts of a row; times are milliseconds since the Unix epoch.
@@ -176,7 +182,8 @@ const char *kw_cache_moved_aside(const kw_cache *c);
 const char *kw_cache_read_only(const kw_cache *c);
 
 /* The WAL's share of max_disk_bytes: a quarter, at least 64 KiB, at most
- * 64 MiB (4 MiB when max_disk_bytes is 0).  Also the journal_size_limit.
+ * 64 MiB (4 MiB when max_disk_bytes is 0).  journal_size_limit is the
+ * share and a quarter (a group commit's most).
  * (Each checkpoint costs two fsyncs; under a small bound an eighth made
  * them come every few puts.) */
 int64_t kw_cache_wal_share(int64_t max_disk_bytes);
