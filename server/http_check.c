@@ -223,7 +223,7 @@ int kw_http_has_body(struct MHD_Connection *c)
  * /v1/kernels: ?cache=, and for a YAML body ?isa=, ?generators= and
  * ?derive=; the batch route and GET, HEAD and DELETE by key take ?cache=
  * only (checked for every route by dispatch; a no-op on the key routes). */
-static const char *const *query_allowed(int route, const char **said)
+static const char *const *query_allowed(int route, int yaml, const char **said)
 {
 	static const char *const post[] = { "isa", "cache", "assume_atomic_counters", NULL };
 	static const char *const kernels[] = { "cache", "isa", "generators", "derive", NULL };
@@ -235,7 +235,7 @@ static const char *const *query_allowed(int route, const char **said)
 		return post;
 	case KW_ROUTE_KERNELS:
 		*said = "?cache=, and with a YAML body ?isa=, ?generators= and ?derive=";
-		return kernels;
+		return yaml ? kernels : get;
 	case KW_ROUTE_BATCH:
 	case KW_ROUTE_VERIFY_GET:
 	case KW_ROUTE_KERNEL_GET:
@@ -254,6 +254,7 @@ typedef struct query_scan {
 	unsigned seen;          /* bit i: allowed[i] given */
 	const char *unknown;    /* a name not in allowed, or NULL */
 	const char *twice;      /* an allowed name given twice, or NULL */
+	const char *bare;       /* an allowed name given without "=value", or NULL */
 } query_scan;
 
 static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -275,6 +276,10 @@ static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind, const char
 			q->twice = key;
 	} else {
 		q->seen |= 1u << i;
+		/* "?derive" reads as absent to the routes' lookups: refused, not
+		 * taken for a request without it */
+		if (!value && !q->bare)
+			q->bare = key;
 	}
 	return MHD_YES;
 }
@@ -286,7 +291,9 @@ static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind, const char
 static int check_query(kw_reply *out, struct MHD_Connection *c, int route, const char *method)
 {
 	const char *said = "";
-	query_scan q = { query_allowed(route, &said), 0, NULL, NULL };
+	int yaml = route == KW_ROUTE_KERNELS &&
+		   kw_kernels_is_yaml(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE));
+	query_scan q = { query_allowed(route, yaml, &said), 0, NULL, NULL, NULL };
 	char shown[64];
 	size_t i;
 
@@ -305,6 +312,11 @@ static int check_query(kw_reply *out, struct MHD_Connection *c, int route, const
 	if (q.twice) {
 		kw_reply_error(out, 422, "invalid", q.twice, "query parameter \"%s\" is given twice; give it once",
 			       q.twice);
+		return 1;
+	}
+	if (q.bare) {
+		kw_reply_error(out, 422, "invalid", q.bare, "query parameter \"%s\" has no value; give %s=VALUE",
+			       q.bare, q.bare);
 		return 1;
 	}
 	return 0;

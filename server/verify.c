@@ -333,6 +333,10 @@ int kw_verify_prepare(kw_reply *out, kw_vreq **req, kw_srv *s, const char *body,
 		}
 		q->assume_atomic_counters = v;
 	}
+	if (isa_q && q->isa[0] && strcmp(isa_q, q->isa) != 0) {
+		kw_reply_error(out, 422, "invalid", "isa", "?isa= and the body's \"isa\" disagree; give one");
+		goto refuse;
+	}
 	if (isa_q && !q->isa[0]) {
 		if (!isa_ok(isa_q)) {
 			kw_reply_error(out, 422, "invalid", "isa",

@@ -502,9 +502,10 @@ int vf_rd_instruction(rd *r, const char *s, const char *e, uint32_t line, const 
 	}
 	vf_rd_sconst_step(r, in, m, mn, ops, e, ci->addr);
 	/* no fall-through after s_endpgm, s_branch or s_setpc: zero words
-	 * that follow (before the next label) are padding, not code */
+	 * that follow (before the next label) are padding, not code, also
+	 * after the s_nop 0 words ld.lld fills between functions with */
 	r->after_end = in->kind == VF_I_END || in->kind == VF_I_BRANCH || in->kind == VF_I_SETPC ||
-		       (r->after_end && in->kind == VF_I_IGNORE);
+		       (r->after_end && (in->kind == VF_I_IGNORE || (mn == 5 && !memcmp(m, "s_nop", 5))));
 	p->ninst++;
 	return 0;
 }

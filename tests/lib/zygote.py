@@ -17,7 +17,7 @@ library missing: one subprocess per run, as before.
       capture_output=True, cwd=cwd) gives them (a run past the timeout is
       killed by SIGALRM: returncode -14).
 """
-import atexit, os, shutil, subprocess, tempfile, threading
+import atexit, os, select, shutil, subprocess, tempfile, threading
 
 SO = os.environ.get("KWGEN_TOOL_ZYGOTE", "")
 _local = threading.local()
@@ -29,16 +29,24 @@ def enabled():
 
 
 def _start(prog):
+    """The thread's zygote of prog, or None when prog does not run as one
+    (it did not say "zygote ready" within 30 s: a static binary, another
+    libc): then every run is a subprocess."""
     d = _local.__dict__
-    z = d.get(prog)
-    if z is None or z.poll() is not None:
+    z = d.get(prog, False)
+    if z is False or (z is not None and z.poll() is not None):
         path = os.path.abspath(prog) if os.sep in prog else (shutil.which(prog) or prog)
-        z = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        z = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              env=dict(os.environ, LD_PRELOAD=os.path.abspath(SO), KWGEN_TOOL_ZYGOTE="1"))
         z.dir = tempfile.mkdtemp(prefix="kwgen-zygote-")
-        d[prog] = z
         with _lock:
             _all.append(z)
+        ready = select.select([z.stdout], [], [], 30)[0] and z.stdout.readline() == b"zygote ready\n"
+        if not ready:
+            z.kill()
+            z.wait()
+            z = None
+        d[prog] = z
     return z
 
 
@@ -48,6 +56,9 @@ def close():
         zs = list(_all)
         del _all[:]
     for z in zs:
+        if z.returncode is not None:
+            shutil.rmtree(z.dir, ignore_errors=True)
+            continue
         try:
             z.stdin.close()
             z.wait(timeout=30)
@@ -62,10 +73,10 @@ atexit.register(close)
 
 
 def run(argv, timeout=300, cwd=None, input=None):
-    if not enabled():
+    z = _start(argv[0]) if enabled() else None
+    if z is None:
         p = subprocess.run(argv, input=input, capture_output=True, timeout=timeout, cwd=cwd)
         return p.returncode, p.stdout, p.stderr
-    z = _start(argv[0])
     inp, out, err = (os.path.join(z.dir, n) for n in ("in", "out", "err"))
     with open(inp, "wb") as f:
         f.write(input or b"")

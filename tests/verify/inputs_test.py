@@ -201,6 +201,48 @@ def linked(a, tmp, R):
                 f"exit {rc}, race_raw in {got}, {err.strip()[-200:]!r}")
 
 
+def linked_nop_fill(a, tmp, R):
+    """Compiler kernels linked together: a function that ends in s_setpc is
+    followed by llvm-mc's s_nop 0 alignment fill and then ld.lld's zero
+    padding, which llvm-objdump -d shows as '...': padding (no fall-through
+    reaches it), so the code object and its objdump text verify as the
+    objects do alone."""
+    import gzip
+    if not shutil.which(LD_LLD):
+        R.skip("linked compiler kernels with s_nop fill", f"{LD_LLD} not installed (lld-22)")
+        return
+    objs, alone = [], []
+    for k in ("aos_loads", "atomic_cas_max_f32"):
+        path = os.path.join(HERE, "llvm", "gfx942", k + ".s.gz")
+        if not os.path.exists(path):
+            R.skip("linked compiler kernels with s_nop fill", f"{path} missing")
+            return
+        o = os.path.join(tmp, "fill_" + k + ".o")
+        ok, why = assemble(gzip.open(path, "rt").read(), o, tmp)
+        if not ok:
+            R.fail("assemble " + k, why)
+            return
+        objs.append(o)
+        alone.append(verify(a, o)[0])
+    co = os.path.join(tmp, "fill.co")
+    p = run([LD_LLD, "-shared", *objs, "-o", co])
+    if p.returncode:
+        R.fail(f"link with {LD_LLD}", p.stderr.decode()[-300:])
+        return
+    dis = run([LLVM_OBJDUMP, "-d", co]).stdout.decode()
+    R.check(re.search(r"s_setpc_b64[^\n]*\n(\s*s_nop 0[^\n]*\n)+\s*\.\.\.", dis) is not None,
+            "the linked code has s_setpc, s_nop fill, then elided zeros", dis[-300:])
+    d_path = os.path.join(tmp, "fill.dis.s")
+    with open(d_path, "w") as f:
+        f.write(dis)
+    want = max(alone)
+    for what, path, extra in (("code object", co, ()), ("llvm-objdump -d text", d_path, ("--isa", "gfx942"))):
+        rc, fs, err = verify(a, path, *extra)
+        R.check(rc == want and fs is not None and "elided" not in err,
+                f"linked compiler kernels with s_nop fill, {what}: verified as the objects alone (exit {want})",
+                f"exit {rc}: {err.strip()[-300:]!r}")
+
+
 def long_words(a, tmp, R):
     """.long-word assembly made here from assembled kernels: the findings of
     the code object, at the same offsets, in the same functions."""
@@ -657,6 +699,7 @@ def main():
             nothing_checked(a, tmp, R)
             symbol_injection(a, tmp, R)
             linked(a, tmp, R)
+            linked_nop_fill(a, tmp, R)
             long_words(a, tmp, R)
             long_inline_allow(a, tmp, R)
             long_inline_assume(a, tmp, R)

@@ -17,6 +17,8 @@
  *     stderr file, argv[0], argv[1], ...
  * The child reads the stdin file, writes its stdout and stderr to the
  * files (created or truncated), and gets SIGALRM after the timeout.
+ * First line on stdout: "zygote ready" (a tool that did not load this
+ * library says something else or nothing).
  * Reply (stdout): one line per request, "exit N" or "signal N".
  * End of stdin: the zygote exits 0.
  */
@@ -99,6 +101,8 @@ static int serve(int argc, char **argv, char **envp)
 	 * nor run as zygotes themselves (a tool that runs another one) */
 	unsetenv("KWGEN_TOOL_ZYGOTE");
 	unsetenv("LD_PRELOAD");
+	printf("zygote ready\n");
+	fflush(stdout);
 	while ((n = read_request(&buf, &cap, &args, &acap)) != 0) {
 		if (n < 6) {
 			printf("error malformed request\n");
