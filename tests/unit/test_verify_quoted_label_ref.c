@@ -2,7 +2,8 @@
  * A quoted label is the same symbol wherever a plain one is used: as a
  * branch target (`s_cbranch_scc0 "my loop"`, so the back edge is followed
  * and the race it carries is found), with a backslash-escaped quote and a
- * colon inside the quotes (`"a\"b:c":`), and in .type / .amdhsa_kernel.
+ * colon inside the quotes (`"a\"b:c":`), in .type / .amdhsa_kernel, and
+ * as a GSU kernel's name (the atomic's note and --assume-atomic-counters).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,11 +72,49 @@ static void test_quoted_declarations(void **state)
 	kw_verify_result_free(r);
 }
 
+/* Tensile's GSU synchronizer under a quoted kernel name: the race keeps
+ * its note on the s_atomic_dec's value, and --assume-atomic-counters
+ * rules it out, as under a plain name. */
+static void test_quoted_gsu(void **state)
+{
+	static const char text[] = "\"k.1\":\n"
+				   "\ts_load_dword s50, s[0:1], 0x58\n"
+				   "\ts_waitcnt lgkmcnt(0)\n"
+				   "\ts_sub_u32 s51, s50, 1\n"
+				   "\ts_atomic_dec s51, s[24:25], 0x0 glc\n"
+				   "\ts_waitcnt lgkmcnt(0)\n"
+				   "\ts_cmp_eq_u32 s51, 1\n"
+				   "\ts_cbranch_scc0 .Ldone\n"
+				   "\tbuffer_load_dword v1, v2, s[4:7], 0 offen\n"
+				   "\ts_cmp_eq_u32 s50, 1\n"
+				   "\ts_cbranch_scc1 .Lread\n"
+				   "\ts_waitcnt vmcnt(0)\n"
+				   ".Lread:\n"
+				   "\tv_mov_b32 v3, v1\n" /* line 14 */
+				   ".Ldone:\n"
+				   "\ts_endpgm\n";
+	kw_verify_opts o = KW_VERIFY_OPTS_INIT;
+	kw_verify_result *r;
+
+	(void)state;
+	o.isa = "gfx942";
+	r = run_opts(text, &o);
+	assert_int_equal(kw_verify_result_total(r, KW_VF_UNKNOWN_INSTRUCTION), 0);
+	assert_int_equal(at(r, KW_VF_RACE_RAW, 14), 1);
+	assert_non_null(strstr(first(r, KW_VF_RACE_RAW)->message, "s_atomic_dec at line 5 returned"));
+	kw_verify_result_free(r);
+	o.assume_atomic_counters = 1;
+	r = run_opts(text, &o);
+	assert_int_equal(races(r), 0);
+	kw_verify_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quoted_branch_target),
 		cmocka_unit_test(test_quoted_declarations),
+		cmocka_unit_test(test_quoted_gsu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
