@@ -112,8 +112,8 @@ SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 verify-test: $(BUILD)/kwgen
 	$(HUGEPAGE_MALLOC_ENV) python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
 
-verify-inputs: $(BUILD)/kwgen
-	python3 tests/verify/inputs_test.py --kwgen $(BUILD)/kwgen
+verify-inputs: $(BUILD)/kwgen $(VERIFY_ZYGOTE)
+	$(VERIFY_ZYGOTE_ENV) python3 tests/verify/inputs_test.py --kwgen $(BUILD)/kwgen
 
 verify-forms: $(BUILD)/kwgen $(BUILD)/tests/codeobj_dump $(VERIFY_ZYGOTE)
 	$(HUGEPAGE_MALLOC_ENV) $(VERIFY_ZYGOTE_ENV) python3 tests/verify/objdump_test.py --kwgen $(BUILD)/kwgen --codeobj-dump $(BUILD)/tests/codeobj_dump \
