@@ -6,7 +6,7 @@ CPU loading libLLVM (about 70 ms), a `kwgen verify FILE.s` process about
 each process a batch of files.
 
   verify_many(kwgen, paths, isa=None)  `kwgen verify --json-lines` on the
-      paths (in chunks): per path (findings, json object, error), with the
+      paths (in chunks, chunk= files each): per path (findings, json object, error), with the
       same checks as one process per file: the file's own exit status
       ("exit") is 0 or 1, agrees with the findings' severities, no sanitizer
       report.
@@ -145,11 +145,12 @@ def chunks(seq, n=CHUNK):
     return [seq[i:i + n] for i in range(0, len(seq), n)]
 
 
-def verify_many(kwgen, paths, isa=None, timeout=60, extra=()):
+def verify_many(kwgen, paths, isa=None, timeout=60, extra=(), chunk=CHUNK):
     """-> [(findings, out, error)] in the order of paths (one process per
-    chunk; timeout is per file, the chunk gets timeout x its length)."""
+    chunk of `chunk` files; timeout is per file, the chunk gets timeout x
+    its length)."""
     res = []
-    for part in chunks(paths):
+    for part in chunks(paths, chunk):
         res += _verify_chunk(kwgen, part, isa, timeout, extra)
     return res
 

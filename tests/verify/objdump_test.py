@@ -163,10 +163,13 @@ def verify_all(a, jobs):
     by = {}
     for key, isa, path in jobs:
         by.setdefault(isa, []).append((key, path))
-    tasks = [(isa, part) for isa, lst in sorted(by.items(), key=lambda x: str(x[0])) for part in B.chunks(lst)]
+    # code objects (no --isa) load libLLVM once per process (~80 ms): as
+    # many processes as jobs; text files in chunks of B.CHUNK
+    tasks = [(isa, part) for isa, lst in sorted(by.items(), key=lambda x: str(x[0]))
+             for part in B.chunks(lst, B.CHUNK if isa else max(B.CHUNK, -(-len(lst) // a.jobs)))]
     out = {}
     for (isa, part), res in zip(tasks, pmap(a, lambda t: B.verify_many(a.kwgen, [p for _, p in t[1]], t[0],
-                                                                        a.timeout), tasks)):
+                                                                        a.timeout, chunk=len(t[1])), tasks)):
         for (key, _), (fs, _, err) in zip(part, res):
             out[key] = (fs, err)
     return out
@@ -187,7 +190,8 @@ def codeobj_dump_all(a, paths):
             at = m.end() + n
         return res
     out = {}
-    for r in pmap(a, one_chunk, B.chunks(paths)):
+    # libLLVM loaded once per process: as many processes as jobs
+    for r in pmap(a, one_chunk, B.chunks(paths, max(B.CHUNK, -(-len(paths) // a.jobs)))):
         out.update(r)
     return out
 
