@@ -253,6 +253,40 @@ def candidates(isa, rel, text):
     return out
 
 
+def all_candidates(files, cache_dir=None):
+    """files [(isa, rel, text)] -> every file's candidates(), in order.
+    With cache_dir (the tool cache, tests/verify/batch.py) they are kept in
+    cache_dir/labels under the SHA-256 of refsim.py, this file and the
+    files (names and bytes), so the suites that label the same corpus
+    (verify-forms, verify-mutants-short, verify-mutants-objdump-short;
+    `make test`'s build step labels it first, tool_cache.py) label it once."""
+    key = None
+    if cache_dir:
+        h = hashlib.sha256()
+        for src in (refsim.__file__, os.path.abspath(__file__)):
+            with open(src, "rb") as f:
+                h.update(f.read() + b"\0")
+        for isa, rel, text in files:
+            h.update(f"{isa}\0{rel}\0".encode() + text.encode() + b"\0")
+        key = h.hexdigest()
+        path = os.path.join(cache_dir, "labels", key + ".json")
+        try:
+            with open(path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            pass
+    out = []
+    for isa, rel, text in files:
+        out += candidates(isa, rel, text)
+    if key:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump(out, f)
+        os.replace(tmp, path)
+    return out
+
+
 def mutant_text(base_text, m):
     lines = base_text.split("\n")
     mu = m["mutation"]
@@ -518,15 +552,16 @@ def main():
                          "text; deleted waits become s_nop 0 at the same address (as in shipped kernels)")
     ap.add_argument("--report", help="write every mutant, its label and the verdict as JSON lines here")
     ap.add_argument("--write-labels", help="write the labelled mutants (JSON lines) here")
-    ap.add_argument("--tool-cache", help="objdump form: keep the outputs of llvm-mc and llvm-objdump here (batch.py)")
+    ap.add_argument("--tool-cache", help="keep the mutants' labels here (all_candidates) and, objdump form, the "
+                    "outputs of llvm-mc and llvm-objdump (batch.py)")
     a = ap.parse_args()
 
     bases = base_files(a.root)
-    texts, allm = {}, []
+    texts = {}
     for isa, rel, path in bases:
         with gzip.open(path, "rt") as f:
             texts[rel] = f.read()
-        allm += candidates(isa, rel, texts[rel])
+    allm = all_candidates([(isa, rel, texts[rel]) for isa, rel, _ in bases], a.tool_cache)
     kept = [m for m in allm if m["label"] in ("harmful", "benign")]
     drops = {}
     for m in allm:

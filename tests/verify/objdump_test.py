@@ -436,9 +436,8 @@ def main():
                 items.append(dict(id="cases/" + c["file"], isa=c["isa"], text=g.read()))
     if a.mutants:
         import mutants as M
-        ms = []
-        for rel, t in sorted(texts.items()):
-            ms += [m for m in M.candidates(rel.split("/")[1], rel, t) if m["label"] in ("harmful", "benign")]
+        ms = [m for m in M.all_candidates([(rel.split("/")[1], rel, t) for rel, t in sorted(texts.items())],
+                                          a.tool_cache) if m["label"] in ("harmful", "benign")]
         ms = M.pick_short(ms, 1)
         ms.sort(key=lambda m: __import__("hashlib").sha1(m["id"].encode()).hexdigest())
         for m in ms[:a.mutants]:
