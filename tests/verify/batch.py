@@ -140,6 +140,30 @@ def link(obj, out, cache=NO_CACHE):
     return cache.run_file(LD_LLD, ["-shared"], obj, out, [LD_LLD, "-shared", obj, "-o", out])
 
 
+def link_many(objs, out, cache=NO_CACHE):
+    """ld.lld -shared OBJ... -o OUT (one code object holding every object's
+    functions): -> (returncode, stderr).  Cached under the objects' bytes
+    in order."""
+    key = None
+    if cache.d:
+        data = b""
+        for o in objs:
+            with open(o, "rb") as f:
+                b = f.read()
+            data += b"%d\0" % len(b) + b
+        key = cache.key(LD_LLD, ["-shared", "many", len(objs)], data)
+        got = cache.get(key)
+        if got is not None:
+            with open(out, "wb") as f:
+                f.write(got)
+            return 0, ""
+    rc, _, err = run_tool([LD_LLD, "-shared"] + list(objs) + ["-o", out], timeout=300)
+    if rc == 0 and key:
+        with open(out, "rb") as f:
+            cache.put(key, f.read())
+    return rc, err.decode("utf-8", "replace")
+
+
 def chunks(seq, n=CHUNK):
     seq = list(seq)
     return [seq[i:i + n] for i in range(0, len(seq), n)]
