@@ -519,7 +519,8 @@ int main(int argc, char **argv)
 	 * threshold): each thread's arena then gave its freed top back with
 	 * madvise after nearly every miss (a TLB shoot-down on the other
 	 * cores) and faulted the pages in again on the next.  Twice the mmap
-	 * threshold, as glibc's rule does: kwgend's CPU per miss -8 to -15 %
+	 * threshold, as glibc's rule does: kwgend's CPU per miss -13 % in
+	 * bench-http's misses, no change under a 2 MB cache bound
 	 * (bench/README.md); large verifications still trim (verify.c). */
 	mallopt(M_TRIM_THRESHOLD, 2 << 20);
 #endif
