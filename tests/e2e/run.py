@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -48,7 +49,7 @@ class Skip(Exception):
 def check(name, fn, *args):
     """Run one check; an exception or a false assert is a failure, Skip a skip."""
     global PASSED, FAILED, SKIPPED
-    t0 = time.time()
+    t0, c0 = time.time(), cpu_seconds()
     try:
         fn(*args)
     except Skip as e:
@@ -60,8 +61,15 @@ def check(name, fn, *args):
         print("FAIL %s: %s: %s" % (name, type(e).__name__, e), flush=True)
         return False
     PASSED += 1
-    print("ok   %s (%.2fs)" % (name, time.time() - t0), flush=True)
+    print("ok   %s (%.2fs, cpu %.2fs)" % (name, time.time() - t0, cpu_seconds() - c0), flush=True)
     return True
+
+
+def cpu_seconds():
+    """User + system CPU of this process and of the children it has waited
+    for (a daemon's counts once it has exited): the per-check cpu figure."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
 
 def not_run(names, because):
