@@ -917,8 +917,8 @@ def t_logic_request_ids():
         rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
         m = re.search(r"HTTP 422: .*\(request id ([^)]+)\)", err)
         assert m, err
-        time.sleep(0.3)
-        assert any('"request_id":"%s"' % m.group(1) in x for x in d.log), "id %s not in the access log" % m.group(1)
+        # (kwgend logs a request once it has answered it: polled)
+        assert log_lines(d, '"request_id":"%s"' % m.group(1), 1), "id %s not in the access log" % m.group(1)
     finally:
         assert d.stop() == 0
 
@@ -1351,7 +1351,11 @@ def t_kwgend_drain_timeout():
     c.putheader("Transfer-Encoding", "chunked")
     c.endheaders()
     c.send(b"5\r\n{\"isa\r\n")      # in flight, never finished
-    time.sleep(0.3)
+    # the daemon has its head (in flight beside this /metrics request)
+    deadline = time.time() + 60
+    while d.metric("kwgen_in_flight_requests") < 2:
+        assert time.time() < deadline, "the unfinished request never in flight"
+        time.sleep(0.01)
     t0 = time.time()
     d.proc.send_signal(signal.SIGTERM)
     try:
@@ -1392,13 +1396,13 @@ def t_kwgend_log_level():
 def t_kwgend_threads_help():
     d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "threads.db"), "--log-level", "info", "--threads", "3").start()
     try:
-        time.sleep(0.2)
         def threads_of(line):
             try:
                 return json.loads(line).get("threads")
             except ValueError:
                 m = re.search(r"(\d+) threads", line)
                 return int(m.group(1)) if m else None
+        # the start line, read before start() returned (it holds the port)
         assert any(threads_of(x) == 3 for x in d.log), d.log[:3]
     finally:
         assert d.stop() == 0

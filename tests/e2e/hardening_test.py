@@ -291,7 +291,7 @@ def t_connections(binary, tmp):
     try:
         # four idle connections from 127.0.0.1 fill the per-address cap
         held = [socket.create_connection(("127.0.0.1", d.port)) for _ in range(4)]
-        time.sleep(0.3)
+        e2e.wait_accepted(d.port)
         refused = False
         try:
             c = d.conn(timeout=5)
@@ -331,7 +331,7 @@ def t_connections(binary, tmp):
             sock.bind(("127.0.0.%d" % (i + 2), 0))
             sock.connect(("127.0.0.1", d.port))
             held.append(sock)
-        time.sleep(0.3)
+        e2e.wait_accepted(d.port)
         refused = False
         try:
             c = d.conn(timeout=5)
@@ -369,7 +369,7 @@ def t_body_memory(binary, tmp):
             so.sendall(b"POST /v1/verify?isa=gfx942 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                        b"Content-Length: %d\r\nConnection: close\r\n\r\n" % size + body[:-1])
             socks.append(so)
-            time.sleep(0.3)  # each body read before the next starts: the order is known
+            e2e.wait_read(so)  # each body read before the next starts: the order is known
         answers = []
         for so in socks:
             so.sendall(body[-1:])

@@ -227,6 +227,50 @@ class Daemon:
 atexit.register(Daemon.stop_all)   # a check that failed half-way may have left one running
 
 
+def tcp_queue(local_port, remote_port=None, listening=False):
+    """The kernel's queue of a loopback IPv4 socket (/proc/net/tcp): for a
+    listening socket on local_port (listening=True), the connections not yet
+    accepted; else, for the connected socket local_port <-> remote_port,
+    (bytes sent and not acknowledged, bytes received and not read).  None
+    if there is no such socket."""
+    with open("/proc/net/tcp") as f:
+        rows = [x.split() for x in f.readlines()[1:]]
+    for r in rows:
+        lport, rport, state = int(r[1].split(":")[1], 16), int(r[2].split(":")[1], 16), r[3]
+        tx, rx = (int(x, 16) for x in r[4].split(":"))
+        if lport != local_port:
+            continue
+        if listening and state == "0A":
+            return rx
+        if not listening and state == "01" and rport == remote_port:
+            return tx, rx
+    return None
+
+
+def wait_accepted(port, timeout=60):
+    """Until kwgend has accepted every connection made to port (its listen
+    queue is empty): held connections count against its caps from then on."""
+    t_end = time.time() + timeout
+    while tcp_queue(port, listening=True) != 0:
+        assert time.time() < t_end, "connections to port %d not accepted within %g s" % (port, timeout)
+        time.sleep(0.01)
+
+
+def wait_read(sock, timeout=60):
+    """Until what the client sock sent has reached kwgend and kwgend has
+    read it (nothing unacknowledged on the client's side, nothing unread on
+    the daemon's)."""
+    lport, rport = sock.getsockname()[1], sock.getpeername()[1]
+    t_end = time.time() + timeout
+    while True:
+        mine, theirs = tcp_queue(lport, rport), tcp_queue(rport, lport)
+        if mine is not None and theirs is not None and mine[0] == 0 and theirs[1] == 0:
+            return
+        assert time.time() < t_end, "kwgend did not read %d's bytes within %g s (%r, %r)" % (
+            lport, timeout, mine, theirs)
+        time.sleep(0.01)
+
+
 def load_schemas():
     with open(os.path.join(ROOT, "schema", "response.schema.json")) as f:
         resp = json.load(f)

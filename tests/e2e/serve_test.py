@@ -127,10 +127,13 @@ def t_latency(binary, tmp, seconds, p99_ms, items, tag="latency"):
                 batches.append((time.time() - t0, len(data)))
             c.close()
 
+        g0 = d.metric("kwgen_generations_total")
         ts = [threading.Thread(target=batcher) for _ in range(2)]
         for t in ts:
             t.start()
-        time.sleep(0.5)
+        # measured once the batches generate (their first item done)
+        wait_for(lambda: errors or d.metric("kwgen_generations_total") > g0, 120, "the batches started")
+        assert not errors, errors[:3]
         health, hits = [], []
         hc = d.conn(timeout=60)
         t_end = time.time() + seconds
@@ -526,7 +529,9 @@ def t_signals(binary, tmp):
     # tells them apart on any machine
     d = e2e.Daemon(binary, os.path.join(tmp, "sig2.db"), "--drain-seconds", "600").start()
     d.proc.send_signal(signal.SIGHUP)
-    time.sleep(0.3)
+    # handled: kwgend logs it (nothing to reopen on stderr)
+    wait_for(lambda: any('"event":"reopen"' in x for x in list(d.log)) or d.proc.poll() is not None, 60,
+             "SIGHUP handled")
     assert d.proc.poll() is None, "SIGHUP killed the daemon"
     st, _, _ = d.request("GET", "/healthz")
     assert st == 200
@@ -535,7 +540,8 @@ def t_signals(binary, tmp):
     s = socket.create_connection(("127.0.0.1", d.port))
     s.sendall(b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
               b"Content-Length: 100000\r\n\r\n{\"isa\": ")
-    time.sleep(0.5)
+    # the upload is in flight (its head read), beside this /metrics request
+    wait_for(lambda: d.metric("kwgen_in_flight_requests") >= 2, 60, "the half-sent upload in flight")
     t0 = time.time()
     d.proc.send_signal(signal.SIGTERM)
     try:
@@ -642,7 +648,11 @@ def t_late_resume(binary, tmp):
 
     th = threading.Thread(target=one)
     th.start()
-    time.sleep(0.5)
+    # the hook logs {"event": "test_hook"} as it starts holding the
+    # request: SIGTERM lands while it holds it, on any machine
+    wait_for(lambda: any('"test_hook"' in x for x in list(d.log)) or not th.is_alive(), 60,
+             "the suspension hook reached")
+    assert th.is_alive(), "answered before the hook held it: %r" % (res.get("r"),)
     t0 = time.time()
     d.proc.send_signal(signal.SIGTERM)
     rc = d.proc.wait(timeout=60)
@@ -856,6 +866,8 @@ def t_slow_head(binary, tmp):
     d = e2e.Daemon(binary, os.path.join(tmp, "slowhead.db"), "--connection-timeout", "1",
                    "--request-timeout", "1", "--max-connections", "8").start()
     res, lock = {}, threading.Lock()
+    # each client has sent its first bytes (set by its thread)
+    began = [threading.Event() for _ in range(8)]
 
     def slow(i, mode):
         s = socket.create_connection(("127.0.0.1", d.port), timeout=30)
@@ -866,6 +878,7 @@ def t_slow_head(binary, tmp):
             n = 0
             while time.time() - t0 < 15:
                 s.sendall(b"X-A%d: b\r\n" % n if mode == "headers" else b"GET /healthz"[n % 12:n % 12 + 1])
+                began[i].set()
                 n += 1
                 time.sleep(0.3)
             out = "%s: still open after 15 s" % mode
@@ -883,6 +896,7 @@ def t_slow_head(binary, tmp):
                 s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
                 got = s.recv(4096)
                 assert got.startswith(b"HTTP/1.1 200 "), got[:100]
+                began[i].set()
                 time.sleep(0.8)
             out = "keepalive: served"
         except (OSError, AssertionError) as ex:
@@ -897,7 +911,10 @@ def t_slow_head(binary, tmp):
         ts.append(threading.Thread(target=keepalive, args=(7,)))
         for t in ts:
             t.start()
-        time.sleep(0.5)
+        # every slot taken: the eight clients connected and sending (a
+        # client that failed at once sets nothing; the asserts below name it)
+        for i, ev in enumerate(began):
+            ev.wait(20)
         t0 = time.time()
         st, _, _ = d.request("GET", "/healthz", conn=d.conn(timeout=20))
         waited = time.time() - t0

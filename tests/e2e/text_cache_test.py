@@ -139,9 +139,16 @@ def t_logic_asm(tmp):
 
 # ------------------------------------------------------------------ 4, 5
 
+FRESH_MS = 200   # KWGEND_TEST_MEMO_FRESH_MS of t_daemon's kwgend
+
 def t_daemon(tmp):
     db = os.path.join(tmp, "cache.db")
-    d = e2e.Daemon(KW["kwgend"], db, "--log-level", "error").start()
+    # memory answers without confirming the row for 200 ms instead of 1 s
+    # (the test hook KWGEND_TEST_MEMO_FRESH_MS): the checks past that
+    # freshness wait 0.25 s, not 1.1
+    d = e2e.Daemon(KW["kwgend"], db, "--log-level", "error")
+    d.prefix = ["env", "KWGEND_TEST_MEMO_FRESH_MS=%d" % FRESH_MS]
+    d.start()
     try:
         url = "http://127.0.0.1:%d" % d.port
         rc, out, err = kwgen("logic", "--no-progress", "--server", url, "-o", os.path.join(tmp, "answers.jsonl"),
@@ -249,9 +256,9 @@ def t_daemon(tmp):
         assert rc == 1 and "no entry for key" in err, (rc, err)
         rc, out, err = kwgen("cache", "--db", db, "show", key)
         assert rc == 1 and "no entry for key" in err
-        # past the daemon's in-memory freshness (1 s), which GET by key and
-        # POST hits share: a row removed behind kwgend's back is then gone
-        time.sleep(1.1)
+        # past the daemon's in-memory freshness (FRESH_MS), which GET by key
+        # and POST hits share: a row removed behind kwgend's back is then gone
+        time.sleep(FRESH_MS / 1000.0 + 0.05)
         st, _, _ = d.request("GET", "/v1/kernels/" + key)
         assert st == 404, st
         st, _, a = d.post(r1)
@@ -268,7 +275,7 @@ def t_daemon(tmp):
         assert rc == 0 and out == "purged %d entries\n" % rows, (rc, out, err)
         rc, out, err = kwgen("cache", "--db", db, "stats")
         assert rc == 0 and "entries   0\n" in out and "bytes     0 " in out, out
-        time.sleep(1.1)  # past the daemon's in-memory freshness (1 s)
+        time.sleep(FRESH_MS / 1000.0 + 0.05)  # past the daemon's in-memory freshness
         st, _, a = d.post(r2)
         assert st == 200 and a["cached"] is False and a["source"] == r2["source"], (st, a.get("cached"))
         # /v1/verify is JSON only: text alone is 406, a wildcard or JSON is JSON
