@@ -3,7 +3,9 @@
 #   make hardening     tests/e2e/hardening_test.py: every tests/bad-inputs case,
 #                      bearer tokens, TLS, connection caps and timeouts, slow
 #                      clients, --max-inflight, full and damaged cache files,
-#                      HARDENING_KILL_CYCLES (default 20) kill -9 cycles
+#                      HARDENING_KILL_CYCLES (default 20) kill -9 cycles, each
+#                      killed once 5..25 of its misses are answered (six
+#                      writers posting: the kill lands among writes in flight)
 #   make soak-short    tests/e2e/soak.py for SOAK_SHORT_SECONDS (default 10): the
 #                      mix of make soak, its statuses, RSS and descriptors checked;
 #                      growth over minutes is make soak's

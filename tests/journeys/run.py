@@ -25,6 +25,7 @@ import gzip
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -530,6 +531,12 @@ JOURNEYS = [("docs", journey_docs), ("forms", journey_forms), ("pipes", journey_
             ("hostile", journey_hostile), ("install", journey_install)]
 
 
+def cpu_seconds():
+    """User + system CPU of this process and the children it has waited for."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -547,7 +554,7 @@ def main():
         if a.only and name not in a.only:
             continue
         t = Tally(name)
-        t0 = time.time()
+        t0, c0 = time.time(), cpu_seconds()
         print("== %s" % name, flush=True)
         with tempfile.TemporaryDirectory(prefix="kwgen-journeys-%s-" % name) as tmp:
             try:
@@ -556,11 +563,11 @@ def main():
                 import traceback
                 traceback.print_exc()
                 t.check(False, "%s: ran to the end" % name, repr(e))
-        times.append((name, time.time() - t0, t))
+        times.append((name, time.time() - t0, cpu_seconds() - c0, t))
         total.add(t)
-    print("\njourney        passed failed skipped seconds")
-    for name, s, t in times:
-        print("%-14s %6d %6d %7d %7.1f" % (name, t.passed, t.failed, t.skipped, s))
+    print("\njourney        passed failed skipped seconds     cpu")
+    for name, s, cpu, t in times:
+        print("%-14s %6d %6d %7d %7.1f %7.1f" % (name, t.passed, t.failed, t.skipped, s, cpu))
     print(total.line(), flush=True)
     return 1 if total.failed else 0
 
