@@ -604,9 +604,17 @@ def check_main(b, d, out):
             break
         time.sleep(0.1)
     ok = False
-    if files:
-        time.sleep(0.3)
-        tree = ET.parse(os.path.join(dl, files[0]))
+    tree = None
+    while files and tree is None:
+        # chromium renames its .crdownload to the name once written: the
+        # file parses from then on (polled in case it is still being written)
+        try:
+            tree = ET.parse(os.path.join(dl, files[0]))
+        except ET.ParseError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.05)
+    if tree is not None:
         rects = tree.getroot().findall(".//{http://www.w3.org/2000/svg}rect")
         ok = len(rects) == 2 * len(a2a)
     check(ok, "Download SVG writes a standalone SVG with every cell (%s)" % (files[0] if files else "no file"))
