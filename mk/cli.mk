@@ -3,9 +3,10 @@
 #
 #   make cli-test      tests/cli/cli_test.py (kwgen, kwgen logic, kwgen cache,
 #                      kwgend --hot-cache-bytes/--drain-seconds/--log-level/...)
-#   make cli-memory    only its checks with a peak-memory bound (kwgen --batch
-#                      holding ~32 MiB per job, kwgen logic's digest per
-#                      request), which ASan voids
+#   make cli-memory    only its checks whose bound runs shorter under ASan:
+#                      the peak memory of kwgen --batch (~32 MiB held per job)
+#                      and of kwgen logic (a digest per request), and kwgen
+#                      verify reading 128 MiB (its default --max-bytes)
 #   make flags-check   every flag `--help` names has a row in tests/README.md's
 #                      flag table whose test file exercises it
 # make test runs every check once against the ASan build (asan-cli-test:
