@@ -554,17 +554,20 @@ def t_signals(binary, tmp):
     assert rc == 0, "exit status %s; stderr: %s" % (rc, "".join(d.log)[-1500:])
     FIG["sigterm_idle_upload_s"] = round(took, 2)
     # SIGTERM while a batch is generating (its first item generated): it is
-    # answered, then exit 0.  --drain-seconds 600 bounds only a hang: with
-    # the default 30 s, 40 items of 385 KB under ASan on a loaded machine
-    # did not all generate within the drain and the last got 503 draining
-    d = e2e.Daemon(binary, os.path.join(tmp, "sig3.db"), "--workers", "1", "--drain-seconds", "600",
-                   "--max-body-bytes", str(64 << 20)).start()
+    # answered, then exit 0.  The batch is long by the test hook, not by
+    # size: 40 small misses, each slice 20 ms first (KWGEND_TEST_SLICE_DELAY_MS),
+    # so 39 of them (>= 0.78 s) are left when SIGTERM lands, on any machine
+    # (it was 40 items of 385 KB: 4 s of CPU under ASan).  --drain-seconds
+    # 600 bounds only a hang
+    d = slow_daemon(binary, os.path.join(tmp, "sig3.db"), 20, "--workers", "1", "--drain-seconds", "600")
     res = {}
     g0 = d.metric("kwgen_generations_total")
+    base = serial() * 1000
+    batch40 = json.dumps({"requests": [e2e.variant(base + j) for j in range(40)]})
 
     def one():
         try:
-            res["r"] = d.request("POST", "/v1/kernels:batch", big_batch(40), J)
+            res["r"] = d.request("POST", "/v1/kernels:batch", batch40, J)
         except Exception as ex:  # noqa: BLE001 - reported below
             res["r"] = ex
 
@@ -578,7 +581,7 @@ def t_signals(binary, tmp):
     st, _, data = res["r"]
     assert st == 200, st
     codes = [x["status"] for x in json.loads(data)["results"]]
-    assert set(codes) <= {200}, codes
+    assert set(codes) <= {200} and len(codes) == 40, codes
     FIG["sigterm_during_batch"] = "answered (%d items 200), exit 0" % len(codes)
     # SIGTERM with more work queued than --drain-seconds allows: what is
     # not done by then is answered 503 draining, nothing is left hanging.
@@ -803,12 +806,15 @@ def t_workers(binary, tmp):
 def t_flights(binary, tmp):
     """Identical work from singles and batches at once: each key generated
     once, every answer the same, nobody left waiting (batches park on the
-    flights of other requests and are requeued)."""
-    d = e2e.Daemon(binary, os.path.join(tmp, "flights.db"), "--log-level", "error", "--workers", "1",
-                   "--threads", "3", "--max-body-bytes", str(64 << 20)).start()
+    flights of other requests and are requeued).  Each slice waits 20 ms
+    first (KWGEND_TEST_SLICE_DELAY_MS): the 12 generations overlap the
+    other requests by the hook on any machine, not by their size (they were
+    answers of 385 KB: 3.5 s of CPU under ASan)."""
+    d = slow_daemon(binary, os.path.join(tmp, "flights.db"), 20, "--log-level", "error", "--workers", "1",
+                    "--threads", "3")
     try:
         base = serial() * 1000
-        reqs = [big_item(base + k) for k in range(12)]
+        reqs = [e2e.variant(base + k) for k in range(12)]
         g0 = d.metric("kwgen_generations_total")
         out, lock = [], threading.Lock()
         barrier = threading.Barrier(4 + 12)
