@@ -79,10 +79,24 @@ def t_asm_cli(tmp):
         if r.get("asm"):
             assert r["asm"] in out, r["name"]
     # a real corpus configuration with a diagnostic: the warning follows its asm
-    # (the first corpus mapAcctoArchRegs request whose answer has a warning)
-    cands = golden_lines(lambda r: r.get("generator") == "mapAcctoArchRegs", 100000)
+    # (the first corpus mapAcctoArchRegs request whose answer has a warning,
+    # among those whose accumulators pass maxAgpr, the agpr_spill warning:
+    # ~60 requests through kwgen --batch, not all ~2,500 of the generator,
+    # which asan-golden answers under ASan already)
+    def spills(r):
+        k = r.get("kernel", {})
+        try:
+            acc = (k["MIWaveTile"][0] * k["MIWaveTile"][1] * k["MatrixInstM"] * k["MatrixInstN"]
+                   * k.get("MatrixInstBM", 1) * k.get("MatrixInstBN", 1) * k.get("MIRegPerOut", 1)
+                   // k.get("WavefrontSize", 64))
+        except (KeyError, TypeError, IndexError):
+            return False
+        return acc > r.get("args", {}).get("maxAgpr", 256)
+    cands = golden_lines(lambda r: r.get("generator") == "mapAcctoArchRegs" and spills(r), 100000)
     rc, out, err = kwgen("--batch", stdin="".join(json.dumps(c) + "\n" for c in cands).encode())
-    diag = next(c for c, a in zip(cands, out.splitlines()) if json.loads(a).get("diagnostics"))
+    diag = [c for c, a in zip(cands, out.splitlines()) if json.loads(a).get("diagnostics")]
+    assert diag, "no answer with a warning among %d mapAcctoArchRegs requests past maxAgpr" % len(cands)
+    diag = diag[0]
     p = os.path.join(tmp, "diag.json")
     with open(p, "w") as f:
         json.dump(diag, f)
