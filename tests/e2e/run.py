@@ -817,9 +817,16 @@ def t_drain(d, schemas, st):
     slow.putheader("Transfer-Encoding", "chunked")
     slow.endheaders()
     slow.send(b"%x\r\n%s\r\n" % (10, body[:10]))  # in flight: headers and a first piece
-    time.sleep(0.3)
+    # in flight beside this /metrics request, then draining (its log line)
+    t_end = time.time() + 60
+    while d.metric("kwgen_in_flight_requests") < 2:
+        assert time.time() < t_end, "the chunked request never in flight"
+        time.sleep(0.01)
+    n_log = len(d.log)
     d.proc.send_signal(signal.SIGTERM)
-    time.sleep(0.3)
+    while not any('"event":"drain"' in x for x in list(d.log)[n_log:]) and d.proc.poll() is None:
+        assert time.time() < t_end, "no drain line after SIGTERM"
+        time.sleep(0.01)
     assert d.proc.poll() is None, "exited with a request in flight"
     try:
         s, _, _ = d.request("GET", "/readyz")
