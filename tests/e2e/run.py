@@ -247,6 +247,22 @@ def tcp_queue(local_port, remote_port=None, listening=False):
     return None
 
 
+def wait_no_connections(port, timeout=60):
+    """Until kwgend listening on port holds no connection (every client's
+    close seen and its own end closed: no loopback socket on port but the
+    listening one)."""
+    t_end = time.time() + timeout
+    while True:
+        with open("/proc/net/tcp") as f:
+            rows = [x.split() for x in f.readlines()[1:]]
+        held = [r for r in rows if int(r[1].split(":")[1], 16) == port and r[3] not in ("0A", "06")]
+        if not held:
+            return
+        assert time.time() < t_end, "kwgend on port %d still holds %d connections after %g s" % (
+            port, len(held), timeout)
+        time.sleep(0.01)
+
+
 def wait_accepted(port, timeout=60):
     """Until kwgend has accepted every connection made to port (its listen
     queue is empty): held connections count against its caps from then on."""

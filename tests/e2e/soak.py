@@ -62,7 +62,8 @@ def main():
             assert st == 200, st
             keys.append(json.loads(data)["key"])
         c.close()
-        time.sleep(0.5)
+        # the baseline once kwgend has closed the warm-up connection
+        e2e.wait_no_connections(d.port, 10)
         rss0, fd0 = rss_kib(pid), fds(pid)
         counts = {}
         lock = threading.Lock()
