@@ -155,6 +155,7 @@ def nothing_checked(a, tmp, R):
             f"exit {rc}: {err.strip()[-200:]!r}")
     # llvm-objdump's "..." (elided zero bytes): padding after s_endpgm, but
     # code not shown inside a function
+    elided = []
     for what, body, want in (("inside a function", "\ts_nop 0 // 000000000000: BF800000\n\t\t...\n"
                               "\ts_endpgm // 000000000010: BF810000\n", 2),
                              ("after s_endpgm", "\ts_endpgm // 000000000000: BF810000\n\t\t...\n", 0),
@@ -168,10 +169,15 @@ def nothing_checked(a, tmp, R):
                               "\ts_setpc_b64 s[30:31] // 000000000004: BE801D1E\n\t\t...\n", 0),
                              ("after s_cbranch (it falls through)", "\ts_cbranch_scc1 65535 // 000000000000: BF85FFFF\n"
                               "\t\t...\n\ts_endpgm // 000000000010: BF810000\n", 2)):
-        path = os.path.join(tmp, "elided.dis.s")
+        path = os.path.join(tmp, "elided%d.dis.s" % len(elided))
         with open(path, "w") as f:
             f.write("0000000000000000 <k>:\n" + body)
-        rc, _, err = verify(a, path, "--isa", "gfx942")
+        elided.append((what, want, path))
+    # the five texts in one process (each file's exit status its own)
+    res, _ = verify_each(a, [path for _, _, path in elided], "--isa", "gfx942", text=False)
+    for what, want, path in elided:
+        rc, _, err = res[path]
+        err = err or ""
         R.check(rc == want and (want == 0 or "elided" in err), f"llvm-objdump '...' {what}: exit {want}",
                 f"exit {rc}: {err.strip()[-200:]!r}")
     # a word LLVM's disassembler does not decode (0xffffffff on gfx942):
@@ -686,8 +692,12 @@ def long_merged(a, tmp, R):
     tl = TWO_READS.split("\n")
     reads = [i + 1 for i, l in enumerate(tl) if l.startswith("  v_mov_b32") and l.endswith(", v1")]
     uses = {"text": reads}
-    for form, path in (("text", src), ("code object", obj), (".long words", lw)):
-        rc, fs, err = verify(a, path)
+    forms = (("text", src), ("code object", obj), (".long words", lw))
+    # the three forms in one process (each file's answer its own)
+    res, _ = verify_each(a, [path for _, path in forms], text=False)
+    for form, path in forms:
+        rc, j, err = res[path]
+        fs, err = (j["findings"] if j else None), (err or "")
         races = [f for f in fs or [] if f["code"] == "race_raw"]
         f = races[0] if len(races) == 1 else {}
         want = uses.get(form)
