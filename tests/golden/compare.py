@@ -48,7 +48,8 @@ DATA = HERE   # --data: where requests.jsonl.gz and answers.jsonl.gz are
 
 def load_gz(name):
     with gzip.open(os.path.join(DATA, name), "rt") as f:
-        return [t for t in f.read().split("\n") if t.strip()]
+        # line by line: read() and split cost twice the CPU
+        return [t.rstrip("\n") for t in f if t.strip()]
 
 
 def isa_name(isa):

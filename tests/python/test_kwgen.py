@@ -52,7 +52,8 @@ def load_gz(name):
     checked (holding all ~20k parsed pairs at once costs more CPU, in page
     faults and garbage-collector passes, than parsing them)."""
     with gzip.open(os.path.join(GOLDEN, name), "rt") as f:
-        return [t for t in f.read().split("\n") if t.strip()]
+        # line by line: read() and split cost twice the CPU
+        return [t.rstrip("\n") for t in f if t.strip()]
 
 
 OPTS = ("wavefront", "archCaps", "asmCaps", "vgprIdx", "vgprMsb", "outputNoComment", "fillDefaults",

@@ -302,15 +302,17 @@ def golden_extract(tmp, keep):
     import gzip
     d = os.path.join(tmp, "golden-extract")
     src = os.path.join(ROOT, "tests", "golden")
-    with gzip.open(os.path.join(src, "requests.jsonl.gz"), "rt") as f:
-        reqs = f.read().split("\n")
-    with gzip.open(os.path.join(src, "answers.jsonl.gz"), "rt") as f:
-        answers = f.read().split("\n")
-    pick = [n for n, r in enumerate(reqs) if r.strip() and any(k in r for k in keep)]
+    keep = [k.encode() for k in keep]
     os.makedirs(d)
-    for name, lines in (("requests.jsonl.gz", reqs), ("answers.jsonl.gz", answers)):
-        with gzip.open(os.path.join(d, name), "wt", compresslevel=1) as f:
-            f.write("".join(lines[n] + "\n" for n in pick))
+    # line by line, as bytes, both files in step: pair N is line N of each
+    with gzip.open(os.path.join(src, "requests.jsonl.gz"), "rb") as fr, \
+            gzip.open(os.path.join(src, "answers.jsonl.gz"), "rb") as fa, \
+            gzip.open(os.path.join(d, "requests.jsonl.gz"), "wb", compresslevel=1) as wr, \
+            gzip.open(os.path.join(d, "answers.jsonl.gz"), "wb", compresslevel=1) as wa:
+        for r, a in zip(fr, fa):
+            if r.strip() and any(k in r for k in keep):
+                wr.write(r)
+                wa.write(a)
     return d
 
 
