@@ -25,9 +25,15 @@ GOLDEN_SINGLE_COVER ?= 1
 # mode do not; the release run keeps them, checking their answers)
 GOLDEN_SINGLE_FARM ?= $(if $(filter build-asan,$(BUILD)),,1)
 
+# GOLDEN_SALT=1 (default; not under ASan): also the salt check of
+# salt-check (tests/golden/salt_check.py) on the oracle-form answers golden
+# compares, instead of a second kwgen --batch over the golden requests
+GOLDEN_SALT ?= $(if $(filter build-asan,$(BUILD)),,1)
+
 golden: $(BUILD)/kwgen
 	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
-		$(if $(GOLDEN_SINGLE_COVER),--single-cover) $(if $(GOLDEN_SINGLE_FARM),,--single-oracle-only)
+		$(if $(GOLDEN_SINGLE_COVER),--single-cover) $(if $(GOLDEN_SINGLE_FARM),,--single-oracle-only) \
+		$(if $(GOLDEN_SALT),--salt)
 
 GOLDEN_EVERY ?= 20
 

@@ -16,7 +16,7 @@ compare every answer with the oracle's (tests/golden/answers.jsonl.gz).
 
 Usage: python3 tests/golden/compare.py [--kwgen build/kwgen] [--show N] [--only SUBSTR] [--every N]
                                        [--farm] [--single N] [--single-cover] [--data DIR]
-                                       [--single-oracle-only]
+                                       [--single-oracle-only] [--salt]
        (or KWGEN=path).  Exit status 0 only if every pair passes.
 Stdlib only.
 """
@@ -34,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import exit_problems  # noqa: E402
+import salt_check  # noqa: E402  (tests/golden, beside this file)
 EXTRA_OK = {"diagnostics"}
 GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
               "hasSequentialValuC", "accVgprImagNumOffset", "mapAcctoArchRegs",
@@ -277,6 +278,10 @@ def main():
     ap.add_argument("--single", type=int, default=0, metavar="N",
                     help="also run N requests (spread over the set) one per process "
                          "in single mode; -1 = all")
+    ap.add_argument("--salt", action="store_true",
+                    help="also check the cache-key salt against salt.txt over this run's oracle-form "
+                         "answers (salt_check.py's check, without a second kwgen --batch; the whole "
+                         "set only: no --only, --every or --data)")
     ap.add_argument("--single-oracle-only", action="store_true",
                     help="with --farm: single mode in the oracle form only (under ASan: single mode and "
                          "--batch answer both forms with the same code, so the farm form's single-mode "
@@ -289,6 +294,10 @@ def main():
     DATA = opts.data
     # no reference cycles here worth collecting
     gc.disable()
+
+    if opts.salt and (opts.only or opts.every > 1 or os.path.abspath(DATA) != HERE):
+        sys.exit("compare: --salt digests every answer of tests/golden: no --only, --every or --data")
+    digest = salt_check.Digest() if opts.salt else None
 
     reqs = load_gz("requests.jsonl.gz")
     answers = load_gz("answers.jsonl.gz")
@@ -313,6 +322,8 @@ def main():
         key = (isa_name(req.get("isa")), req.get("generator"))
         total[key] += 1
         g = parsed(got[n]) if n < len(got) else _NOT_JSON
+        if digest and n < len(got):
+            digest.add(g)
         problems = compare_one(want, got[n], g) if n < len(got) else compare_one(want, None)
         if opts.farm:
             farm_lines.append(json.dumps(to_farm(req)))
@@ -365,6 +376,10 @@ def main():
 
     n_pass = sum(passed.values())
     n_fail = len(idx) - n_pass + len(run_problems)
+    if digest:
+        salt_ok = salt_check.verdict(salt_check.salt_of(opts.kwgen), digest.hexdigest(), digest.n)
+        n_pass += salt_ok
+        n_fail += not salt_ok
 
     if opts.farm:
         fgot, fproblems = run_kwgen(opts.kwgen, farm_lines, opts.timeout)
