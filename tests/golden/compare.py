@@ -15,22 +15,26 @@ compare every answer with the oracle's (tests/golden/answers.jsonl.gz).
     pretty answer compared the same way, exit 1 exactly when it is an error.
 
 Usage: python3 tests/golden/compare.py [--kwgen build/kwgen] [--show N] [--only SUBSTR] [--every N]
-                                       [--farm] [--single N] [--single-cover]
+                                       [--farm] [--single N] [--single-cover] [--data DIR]
+                                       [--single-oracle-only] [--salt]
        (or KWGEN=path).  Exit status 0 only if every pair passes.
 Stdlib only.
 """
 import argparse
 import collections
+import gc
 import gzip
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import exit_problems  # noqa: E402
+import salt_check  # noqa: E402  (tests/golden, beside this file)
 EXTRA_OK = {"diagnostics"}
 GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
               "hasSequentialValuC", "accVgprImagNumOffset", "mapAcctoArchRegs",
@@ -40,9 +44,13 @@ SHORT = {"tdmWait": "tdmW", "wait": "wait", "syncThreads": "sync", "accToArchMap
          "mapAcctoArchRegs": "mapAcc", "mulMIoutAlphaToArch": "mulA", "moveMIoutToArch": "moveMI"}
 
 
+DATA = HERE   # --data: where requests.jsonl.gz and answers.jsonl.gz are
+
+
 def load_gz(name):
-    with gzip.open(os.path.join(HERE, name), "rt") as f:
-        return [t for t in f.read().split("\n") if t.strip()]
+    with gzip.open(os.path.join(DATA, name), "rt") as f:
+        # line by line: read() and split cost twice the CPU
+        return [t.rstrip("\n") for t in f if t.strip()]
 
 
 def isa_name(isa):
@@ -54,23 +62,32 @@ def isa_name(isa):
 def run_kwgen(kwgen, lines, timeout):
     """All requests in one `kwgen --batch` process; one answer line per request.
     Returns (answers, problems): problems lists a non-zero exit status, a
-    sanitizer report in stderr or a wrong number of answer lines."""
-    text = "".join(t + "\n" for t in lines).encode()
-    try:
-        p = subprocess.run([kwgen, "--batch"], input=text, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout)
-    except FileNotFoundError:
-        sys.exit("compare: %s not found (build it with `make`)" % kwgen)
-    except subprocess.TimeoutExpired:
-        sys.exit("compare: %s --batch did not finish in %d s" % (kwgen, timeout))
-    out = p.stdout.decode("utf-8", "replace").split("\n")
+    sanitizer report in stderr or a wrong number of answer lines.  The
+    requests go through a file, not a pipe: ~40 MB in 4 KiB pipe writes cost
+    more CPU (both sides' system calls) than kwgen's parsing of them."""
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
+            tempfile.TemporaryFile() as ferr:
+        for k in range(0, len(lines), 4096):
+            fin.write("".join(t + "\n" for t in lines[k:k + 4096]).encode())
+        fin.seek(0)
+        try:
+            rc = subprocess.run([kwgen, "--batch"], stdin=fin, stdout=fout, stderr=ferr,
+                                timeout=timeout).returncode
+        except FileNotFoundError:
+            sys.exit("compare: %s not found (build it with `make`)" % kwgen)
+        except subprocess.TimeoutExpired:
+            sys.exit("compare: %s --batch did not finish in %d s" % (kwgen, timeout))
+        fout.seek(0)
+        ferr.seek(0)
+        out = fout.read().decode("utf-8", "replace").split("\n")
+        err = ferr.read()
     if out and out[-1] == "":
         out.pop()
-    problems = exit_problems("kwgen --batch", p.returncode, p.stderr)
+    problems = exit_problems("kwgen --batch", rc, err)
     if len(out) != len(lines):
         problems.append("kwgen --batch printed %d lines for %d requests" % (len(out), len(lines)))
     if problems:
-        sys.stderr.write(p.stderr.decode("utf-8", "replace")[-2000:])
+        sys.stderr.write(err.decode("utf-8", "replace")[-2000:])
     return out, problems
 
 
@@ -92,6 +109,18 @@ def run_single(kwgen, line, timeout):
     return text, problems
 
 
+_NOT_JSON = object()
+_UNPARSED = object()
+
+
+def parsed(text):
+    """text as JSON, or _NOT_JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError):
+        return _NOT_JSON
+
+
 def error_problems(err):
     """Problems with an "error" value against the one error shape."""
     if not isinstance(err, dict):
@@ -105,13 +134,9 @@ def error_problems(err):
     return []
 
 
-def error_of(text):
-    """The "error" object of an answer (top level or a farm answer's single
-    result), or None."""
-    try:
-        got = json.loads(text)
-    except (ValueError, TypeError):
-        return None
+def error_of(got):
+    """The "error" object of a parsed answer (top level or a farm answer's
+    single result), or None."""
     if not isinstance(got, dict):
         return None
     if "error" in got:
@@ -122,11 +147,12 @@ def error_of(text):
     return None
 
 
-def compare_one(want, got_text):
-    """Return a list of human-readable problems (empty = pass)."""
-    try:
-        got = json.loads(got_text)
-    except (ValueError, TypeError):
+def compare_one(want, got_text, got=_UNPARSED):
+    """Return a list of human-readable problems (empty = pass).  got: got_text
+    already parsed (parsed()), when the caller has it."""
+    if got is _UNPARSED:
+        got = parsed(got_text)
+    if got is _NOT_JSON:
         return ["kwgen answer is not JSON: %r" % (got_text[:200] if got_text else got_text)]
     if not isinstance(got, dict):
         return ["kwgen answer is not a JSON object"]
@@ -159,12 +185,12 @@ def to_farm(req):
     return f
 
 
-def compare_farm(want, got_text):
+def compare_farm(want, got_text, got=_UNPARSED):
     """A farm-form answer against the oracle's answer for the same request:
     results[0] carries the oracle's fields (isa as a name at the top)."""
-    try:
-        got = json.loads(got_text)
-    except (ValueError, TypeError):
+    if got is _UNPARSED:
+        got = parsed(got_text)
+    if got is _NOT_JSON:
         return ["kwgen answer is not JSON: %r" % (got_text[:200] if got_text else got_text)]
     if not isinstance(got, dict):
         return ["kwgen answer is not a JSON object"]
@@ -215,15 +241,20 @@ def first_diff_line(a, b):
     return ""
 
 
-def cover_sample(idx, reqs, answers):
+def cover_kinds(req, want):
+    """What a request covers in single mode: its generator x {answer, error}
+    and its ISA spelling (req, want: the parsed request and oracle answer)."""
+    return [("generator", str(req.get("generator")), "error" in want), ("isa", json.dumps(req.get("isa")))]
+
+
+def cover_sample(idx, kinds_of):
     """The first request of each generator x {answer, error} and of each ISA
     spelling: every single-mode path (every generator's answer and error,
-    every ISA form the reader takes) in a few processes."""
+    every ISA form the reader takes) in a few processes.  kinds_of: index ->
+    cover_kinds()."""
     seen, out = set(), []
     for i in idx:
-        req = json.loads(reqs[i])
-        kinds = [("generator", str(req.get("generator")), "error" in json.loads(answers[i])),
-                 ("isa", json.dumps(req.get("isa")))]
+        kinds = kinds_of[i]
         if any(k not in seen for k in kinds):
             seen.update(kinds)
             out.append(i)
@@ -235,6 +266,9 @@ def main():
     ap.add_argument("--kwgen", default=os.environ.get("KWGEN", os.path.join(ROOT, "build", "kwgen")))
     ap.add_argument("--show", type=int, default=5, help="diffs to print in full")
     ap.add_argument("--only", help="only requests whose JSON contains this text")
+    ap.add_argument("--data", default=HERE, metavar="DIR",
+                    help="read requests.jsonl.gz and answers.jsonl.gz from DIR (default: this "
+                         "directory; the self-tests pass a small extract)")
     ap.add_argument("--every", type=int, default=1, metavar="N",
                     help="only every Nth request (a sample for make check; default 1: all)")
     ap.add_argument("--timeout", type=int, default=600)
@@ -244,10 +278,26 @@ def main():
     ap.add_argument("--single", type=int, default=0, metavar="N",
                     help="also run N requests (spread over the set) one per process "
                          "in single mode; -1 = all")
+    ap.add_argument("--salt", action="store_true",
+                    help="also check the cache-key salt against salt.txt over this run's oracle-form "
+                         "answers (salt_check.py's check, without a second kwgen --batch; the whole "
+                         "set only: no --only, --every or --data)")
+    ap.add_argument("--single-oracle-only", action="store_true",
+                    help="with --farm: single mode in the oracle form only (under ASan: single mode and "
+                         "--batch answer both forms with the same code, so the farm form's single-mode "
+                         "runs reach no code --batch's farm form and the oracle form's single mode miss)")
     ap.add_argument("--single-cover", action="store_true",
                     help="also run in single mode the first request of each generator x "
                          "{answer, error} and of each ISA spelling (with --single N: both sets)")
     opts = ap.parse_args()
+    global DATA
+    DATA = opts.data
+    # no reference cycles here worth collecting
+    gc.disable()
+
+    if opts.salt and (opts.only or opts.every > 1 or os.path.abspath(DATA) != HERE):
+        sys.exit("compare: --salt digests every answer of tests/golden: no --only, --every or --data")
+    digest = salt_check.Digest() if opts.salt else None
 
     reqs = load_gz("requests.jsonl.gz")
     answers = load_gz("answers.jsonl.gz")
@@ -255,6 +305,10 @@ def main():
         sys.exit("compare: %d requests but %d answers" % (len(reqs), len(answers)))
     idx = [i for i, r in enumerate(reqs) if not opts.only or opts.only in r][::max(1, opts.every)]
     got, run_problems = run_kwgen(opts.kwgen, [reqs[i] for i in idx], opts.timeout)
+    # one pass parses each request (~40 MB of JSON in all) once and keeps
+    # only what the farm form and single mode need from it (keeping the
+    # parsed requests costs more than parsing them)
+    farm_lines, got_err, kinds_of = [], [], {}
     for p in run_problems:
         print("FAILED  %s" % p)
 
@@ -267,7 +321,15 @@ def main():
         want = json.loads(answers[i])
         key = (isa_name(req.get("isa")), req.get("generator"))
         total[key] += 1
-        problems = compare_one(want, got[n] if n < len(got) else None)
+        g = parsed(got[n]) if n < len(got) else _NOT_JSON
+        if digest and n < len(got):
+            digest.add(g)
+        problems = compare_one(want, got[n], g) if n < len(got) else compare_one(want, None)
+        if opts.farm:
+            farm_lines.append(json.dumps(to_farm(req)))
+            got_err.append(error_of(g))
+        if opts.single_cover:
+            kinds_of[i] = cover_kinds(req, want)
         if problems:
             for p in problems:
                 reasons[p.split(":")[0]] += 1
@@ -302,10 +364,7 @@ def main():
             print("   args: %s" % json.dumps(req.get("args", {}), sort_keys=True))
             for p in problems:
                 print("   * %s" % p)
-            try:
-                g = json.loads(got_text)
-            except (ValueError, TypeError):
-                g = {}
+            g = parsed(got_text)
             if "asm differs" in problems and isinstance(g, dict):
                 sys.stdout.write(first_diff_line(want.get("asm"), g.get("asm")))
                 sys.stdout.write(show_asm("oracle asm", want.get("asm")))
@@ -317,17 +376,22 @@ def main():
 
     n_pass = sum(passed.values())
     n_fail = len(idx) - n_pass + len(run_problems)
+    if digest:
+        salt_ok = salt_check.verdict(salt_check.salt_of(opts.kwgen), digest.hexdigest(), digest.n)
+        n_pass += salt_ok
+        n_fail += not salt_ok
 
     if opts.farm:
-        farm_lines = [json.dumps(to_farm(json.loads(reqs[i]))) for i in idx]
         fgot, fproblems = run_kwgen(opts.kwgen, farm_lines, opts.timeout)
         for p in fproblems:
             print("FAILED  farm form: %s" % p)
         f_fail = 0
         for n, i in enumerate(idx):
-            problems = compare_farm(json.loads(answers[i]), fgot[n] if n < len(fgot) else None)
-            oe = error_of(got[n]) if n < len(got) else None
-            fe = error_of(fgot[n]) if n < len(fgot) else None
+            fg = parsed(fgot[n]) if n < len(fgot) else _NOT_JSON
+            want = json.loads(answers[i])
+            problems = compare_farm(want, fgot[n], fg) if n < len(fgot) else compare_farm(want, None)
+            oe = got_err[n]
+            fe = error_of(fg)
             if not problems and isinstance(oe, dict) and isinstance(fe, dict) and \
                     oe.get("code") != fe.get("code"):
                 problems = ["the oracle form's error code (%s: %s) differs from the farm form's (%s: %s)"
@@ -344,15 +408,16 @@ def main():
         step = 1 if opts.single < 0 else max(1, len(idx) // max(1, opts.single))
         sample = idx[::step][:len(idx) if opts.single < 0 else opts.single]
         if opts.single_cover:
-            sample = sorted(set(sample) | set(cover_sample(idx, reqs, answers)))
+            sample = sorted(set(sample) | set(cover_sample(idx, kinds_of)))
         s_fail = 0
-        forms = [("oracle form", lambda r: r, compare_one)]
-        if opts.farm:
-            forms.append(("farm form", lambda r: json.dumps(to_farm(json.loads(r))), compare_farm))
+        forms = [("oracle form", lambda i: reqs[i], compare_one)]
+        if opts.farm and not opts.single_oracle_only:
+            at = {i: n for n, i in enumerate(idx)}
+            forms.append(("farm form", lambda i: farm_lines[at[i]], compare_farm))
         for form, make, cmp in forms:
             s_fail = 0
             for i in sample:
-                text, problems = run_single(opts.kwgen, make(reqs[i]), opts.timeout)
+                text, problems = run_single(opts.kwgen, make(i), opts.timeout)
                 if not problems:
                     problems = cmp(json.loads(answers[i]), text)
                 if problems:
