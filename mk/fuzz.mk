@@ -76,19 +76,19 @@ $(FUZZ_BUILD)/libkwgen-fuzz.a: $(FUZZ_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libkwgen-fuzz.a
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libkwgen-fuzz.a $(FUZZ_LDLIBS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(TEST_LD) -o $@ $< $(FUZZ_BUILD)/libkwgen-fuzz.a $(FUZZ_LDLIBS)
 
 $(FUZZ_BUILD)/fuzz_http: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_http.o $(FUZZ_SRV_OBJS) $(FUZZ_CACHE_OBJ) \
 		$(FUZZ_BUILD)/libkwgen-fuzz.a
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(TEST_LD) -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
 		$(FUZZ_SQL_LIBS) $(FUZZ_LDLIBS)
 
 $(FUZZ_BUILD)/fuzz_cache: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_cache.o $(FUZZ_CACHE_OBJ) $(FUZZ_BUILD)/libkwgen-fuzz.a
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(TEST_LD) -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
 		$(FUZZ_SQL_LIBS) $(FUZZ_LDLIBS)
 
 $(FUZZ_BUILD)/fuzz_yaml: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_yaml.o $(FUZZ_YAML_OBJS) $(FUZZ_BUILD)/libkwgen-fuzz.a
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(TEST_LD) -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) $(FUZZ_LDLIBS)
 
 # fuzz_batch.c includes cli/kwgen.c (its main() renamed)
