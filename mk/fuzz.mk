@@ -120,9 +120,11 @@ fuzz-clean:
 clean: fuzz-clean
 
 SUITES += fuzz
-# built once before the suites: the fuzz suite runs them, clang-build takes
-# their objects' warnings (mk/core.mk)
-TEST_BUILD += fuzz-bins $(FUZZ_BUILD)/seeds.stamp
+# built once, beside the suites that do not need them (mk/test.mk,
+# TEST_LATER_BUILD): the fuzz suite runs them, clang-build takes their
+# objects' warnings (mk/core.mk)
+TEST_LATER_BUILD += fuzz-bins $(FUZZ_BUILD)/seeds.stamp
+TEST_LATER_SUITES += fuzz clang-build
 clang-syntax: $(CLANG_FUZZ_OBJS)
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/tests/fuzz/%.d) \

@@ -56,6 +56,16 @@ TEST_CORES ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_JOBS ?= $(shell echo $$(($(TEST_CORES) + 3)))
 ALONE_SUITES ?=
 TEST_BUILD += all $(UNIT_BINS) asan-bins
+# TEST_LATER_BUILD is built after TEST_BUILD, once the ALONE_SUITES have
+# run, while the suites that do not need it run (scripts/run-suites
+# --later-build: it counts as TEST_CORES busy cores, so only suites that
+# mostly wait run beside it); the suites in TEST_LATER_SUITES wait until it
+# has ended.  For a build only a few short suites need (the fuzz harnesses:
+# fuzz and clang-build), whose CPU then fills what the waiting suites
+# leave idle instead of holding every suite back.  Nothing in it may be a
+# file that TEST_BUILD or a suite outside TEST_LATER_SUITES builds.
+TEST_LATER_BUILD ?=
+TEST_LATER_SUITES ?=
 TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asan-%),$(s)))
 # The suites run with the directory of the python3 that `python3` starts
 # first on PATH: the same interpreter, without a version manager's shim
@@ -66,14 +76,22 @@ RUN_SUITES = PATH="$(PY_BIN_DIR):$$PATH" python3 scripts/run-suites --make "$(MA
 	--alone "$(ALONE_SUITES)" \
 	--times $(BUILD)/test-times.json --estimates tests/suite-times.json --log-dir $(BUILD)/test-logs
 
-.PHONY: test-build
+# make test-build: everything make test builds (TEST_BUILD and
+# TEST_LATER_BUILD); make test-build-first: TEST_BUILD only.
+.PHONY: test-build test-build-first
 test-build:
+	@$(MAKE) --no-print-directory -j$(TEST_CORES) $(TEST_BUILD) $(TEST_LATER_BUILD)
+
+test-build-first:
 	@$(MAKE) --no-print-directory -j$(TEST_CORES) $(TEST_BUILD)
 
 test:
 	@mkdir -p $(BUILD)
-	@$(RUN_SUITES) --label test --build "$(MAKE) --no-print-directory test-build" \
-		--build-log $(BUILD)/test-build.log $(TEST_SUITES)
+	@$(RUN_SUITES) --label test --build "$(MAKE) --no-print-directory test-build-first" \
+		--build-log $(BUILD)/test-build.log \
+		$(if $(strip $(TEST_LATER_BUILD)),--later-build later \
+			"$(MAKE) --no-print-directory -j$(TEST_CORES) $(TEST_LATER_BUILD)" "$(TEST_LATER_SUITES)") \
+		$(TEST_SUITES)
 
 # make check: the quick tier for the edit-test loop (about a minute on an
 # idle 2-core machine): the unit tests, a golden sample, the e2e checks with
