@@ -52,8 +52,9 @@ ASAN_MAKE = $(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" \
 	EXTRA_LDLIBS="$(SAN_LDFLAGS)"
 
 .PHONY: asan asan-full asan-bins
+# (the programs and the unit tests: no asan-<suite> loads the shared library)
 asan-bins:
-	+@$(ASAN_MAKE) all $(UNIT_BINS:$(BUILD)/%=build-asan/%)
+	+@$(ASAN_MAKE) build-asan/kwgen $(if $(SRV_SRCS),build-asan/kwgend) $(UNIT_BINS:$(BUILD)/%=build-asan/%)
 
 # asan-<suite>: make <suite> against the sanitized binaries
 asan-%:
