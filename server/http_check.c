@@ -5,6 +5,7 @@
  */
 #include "http_int.h"
 
+#include <jansson.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +285,32 @@ static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind, const char
 	return MHD_YES;
 }
 
+/* A query parameter's name as sent, for an error message (JSON): up to
+ * cap - 1 bytes cut at a character boundary; UTF-8 as it is (jansson's
+ * json_stringn checks it), control characters and, in a name that is not
+ * UTF-8, every byte past ASCII as '?'. */
+static void show_name(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src), i;
+	json_t *checked;
+	int utf8;
+
+	if (n > cap - 1) {
+		n = cap - 1;
+		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+			n--;
+	}
+	checked = json_stringn(src, n);
+	utf8 = checked != NULL;
+	json_decref(checked);
+	for (i = 0; i < n; i++) {
+		unsigned char b = (unsigned char)src[i];
+
+		dst[i] = (b >= 0x20 && b < 0x7f) || (utf8 && b >= 0x80) ? src[i] : '?';
+	}
+	dst[n] = '\0';
+}
+
 /* A verify route's query: 422 invalid naming an unknown parameter (a
  * misspelled ?assume_atomic_counter=true would otherwise verify without
  * it) or one given twice, and the parameters the route takes.  Returns 1
@@ -295,16 +322,12 @@ static int check_query(kw_reply *out, struct MHD_Connection *c, int route, const
 		   kw_kernels_is_yaml(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE));
 	query_scan q = { query_allowed(route, yaml, &said), 0, NULL, NULL, NULL };
 	char shown[64];
-	size_t i;
 
 	if (!q.allowed)
 		return 0;
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, scan_query, &q);
 	if (q.unknown) {
-		/* the name as sent, printable ASCII only (the error is JSON) */
-		for (i = 0; i + 1 < sizeof(shown) && q.unknown[i]; i++)
-			shown[i] = q.unknown[i] >= 0x20 && q.unknown[i] < 0x7f ? q.unknown[i] : '?';
-		shown[i] = '\0';
+		show_name(shown, sizeof(shown), q.unknown);
 		kw_reply_error(out, 422, "invalid", shown, "unknown query parameter \"%s\"; %s %s takes %s", shown,
 			       method, kw_route_name(route), said);
 		return 1;

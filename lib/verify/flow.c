@@ -263,6 +263,24 @@ static int relevance(graph *G, const vf_cfg *g, const vf_sop *sops)
 }
 
 /* Successors of the node just stepped (w's state is its exit state). */
+/* The condition a conditional branch's two edges carry (edge.cond): on
+ * the taken edge and on the fall-through.  0 / 1: SCC; 2: VCC != 0 (only
+ * that edge says something: VCC == 0 may be an empty EXEC whatever the
+ * compare said); 3: EXEC == 0, 4: EXEC != 0; -1: nothing known.  0 when
+ * the branch tests none of these. */
+static int cbranch_conds(int op, int *on_taken, int *on_fall)
+{
+	switch (op) {
+	case VF_S_CBR_SCC0: *on_taken = 0; *on_fall = 1; return 1;
+	case VF_S_CBR_SCC1: *on_taken = 1; *on_fall = 0; return 1;
+	case VF_S_CBR_VCCZ: *on_taken = -1; *on_fall = 2; return 1;
+	case VF_S_CBR_VCCNZ: *on_taken = 2; *on_fall = -1; return 1;
+	case VF_S_CBR_EXECZ: *on_taken = 3; *on_fall = 4; return 1;
+	case VF_S_CBR_EXECNZ: *on_taken = 4; *on_fall = 3; return 1;
+	default: return 0;
+	}
+}
+
 static int successors(work *w, const vf_cfg *g, graph *G, uint32_t b, edge *e)
 {
 	const vf_prog *p = w->p;
@@ -270,7 +288,7 @@ static int successors(work *w, const vf_cfg *g, graph *G, uint32_t b, edge *e)
 	uint32_t at = bl->end - 1;
 	const vf_inst *last = &p->insts[at];
 	const vf_sop *o = &w->sops[at];
-	int n = 0;
+	int n = 0, on_taken, on_fall;
 
 	if (last->kind == VF_I_CALL && w->ncall > 0) {
 		int64_t c = vf_fl_ctx_get(w, G, w->ctx, at);
@@ -309,33 +327,11 @@ static int successors(work *w, const vf_cfg *g, graph *G, uint32_t b, edge *e)
 		}
 		return n;
 	}
-	if (last->kind == VF_I_CBRANCH && (o->op == VF_S_CBR_SCC0 || o->op == VF_S_CBR_SCC1) &&
-	    bl->nsucc == 2 && last->aux < p->ninst) {
-		int tk = o->op == VF_S_CBR_SCC1;
+	if (last->kind == VF_I_CBRANCH && bl->nsucc == 2 && last->aux < p->ninst &&
+	    cbranch_conds(o->op, &on_taken, &on_fall)) {
 		for (int i = 0; i < 2; i++) {
 			int taken = bl->succ[i] == g->block_of[last->aux];
-			e[n++] = (edge){ bl->succ[i], w->ctx, taken ? tk : !tk };
-		}
-		return n;
-	}
-	if (last->kind == VF_I_CBRANCH && (o->op == VF_S_CBR_VCCZ || o->op == VF_S_CBR_VCCNZ) &&
-	    bl->nsucc == 2 && last->aux < p->ninst) {
-		/* only the VCC != 0 edge says something: VCC == 0 may be an
-		 * empty EXEC whatever the compare said */
-		int nz_taken = o->op == VF_S_CBR_VCCNZ;
-		for (int i = 0; i < 2; i++) {
-			int taken = bl->succ[i] == g->block_of[last->aux];
-			e[n++] = (edge){ bl->succ[i], w->ctx, taken == nz_taken ? 2 : -1 };
-		}
-		return n;
-	}
-	if (last->kind == VF_I_CBRANCH && (o->op == VF_S_CBR_EXECZ || o->op == VF_S_CBR_EXECNZ) &&
-	    bl->nsucc == 2 && last->aux < p->ninst) {
-		/* 3: EXEC == 0 on this edge, 4: EXEC != 0 */
-		int z_taken = o->op == VF_S_CBR_EXECZ;
-		for (int i = 0; i < 2; i++) {
-			int taken = bl->succ[i] == g->block_of[last->aux];
-			e[n++] = (edge){ bl->succ[i], w->ctx, taken == z_taken ? 3 : 4 };
+			e[n++] = (edge){ bl->succ[i], w->ctx, taken ? on_taken : on_fall };
 		}
 		return n;
 	}

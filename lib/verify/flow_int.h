@@ -131,7 +131,7 @@ typedef struct graph {
 
 typedef struct edge {
 	uint32_t block, ctx;
-	int cond;                  /* -1: none; 0/1: SCC on this edge; 2: VCC != 0 */
+	int cond;                  /* -1: none; 0/1: SCC on this edge; 2: VCC != 0; 3: EXEC == 0; 4: EXEC != 0 */
 } edge;
 
 static inline uint64_t hmix(uint64_t x)
