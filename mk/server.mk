@@ -26,6 +26,12 @@
 #                     answers, MISS_N (default 40) each (not part of `make test`);
 #                     MISS_RUNS=http: bench-http's miss bodies, MISS_FLAGS=
 #                     "--max-cache-bytes 2000000" for its bounded run
+#   make bench-miss-cpu kwgend's CPU, system calls and bytes written per miss
+#                     under wrk's misses (the kernel included, which
+#                     callgrind leaves out): MISS_CPU_ROUNDS (3) runs of
+#                     MISS_CPU_SECONDS (5) s, MISS_FLAGS as above, and
+#                     MISS_CPU_AGAINST=other/kwgend to run two binaries
+#                     alternately (not part of `make test`)
 # Figures go to $(BUILD)/serve-figures.json and $(BUILD)/serve-soak-figures.json.
 E2E_PYTHON ?= python3
 E2E_GOLDEN ?= 300
@@ -37,8 +43,11 @@ SERVE_SOAK_SECONDS ?= 60
 MISS_N ?= 40
 MISS_RUNS ?= single,batch-small,batch-big
 MISS_FLAGS ?=
+MISS_CPU_ROUNDS ?= 3
+MISS_CPU_SECONDS ?= 5
+MISS_CPU_AGAINST ?=
 
-.PHONY: e2e e2e-smoke bench-http serve-test serve-latency serve-soak bench-miss
+.PHONY: e2e e2e-smoke bench-http serve-test serve-latency serve-soak bench-miss bench-miss-cpu
 
 e2e: $(BUILD)/kwgend
 	$(E2E_PYTHON) tests/e2e/run.py --kwgend $(BUILD)/kwgend --golden $(E2E_GOLDEN)
@@ -67,7 +76,16 @@ bench-miss: $(BUILD)/kwgend
 	$(E2E_PYTHON) bench/miss_cost.py --kwgend $(BUILD)/kwgend --n $(MISS_N) --runs $(MISS_RUNS) \
 		$(MISS_FLAGS) --figures $(BUILD)/miss-cost.json
 
-SUITES += unit e2e serve-test serve-latency
+bench-miss-cpu: $(BUILD)/kwgend
+	$(E2E_PYTHON) bench/miss_cpu.py --kwgend $(BUILD)/kwgend --rounds $(MISS_CPU_ROUNDS) \
+		--seconds $(MISS_CPU_SECONDS) --flags "$(MISS_FLAGS)" \
+		$(if $(MISS_CPU_AGAINST),--against $(MISS_CPU_AGAINST)) --figures $(BUILD)/miss-cpu.json
+
+# e2e and serve-test run once in make test, against the ASan build
+# (asan-e2e, asan-serve-test: the same assertions plus the sanitizers'; none
+# of their checks has a bound ASan voids).  serve-latency's p99 is a figure
+# ASan voids: it runs full size against the plain build, shorter under ASan.
+SUITES += serve-latency
 ASAN_SUITES += serve-test serve-latency
 ALONE_SUITES += serve-latency asan-serve-latency
 soak: serve-soak

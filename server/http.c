@@ -421,8 +421,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return send_reply(c, ctx, &r, 1);
 	}
 	if (test_suspend_delay_ms > 0) /* tests only: a late suspension, decided before the stop */
-		nanosleep(&(struct timespec){ test_suspend_delay_ms / 1000, (test_suspend_delay_ms % 1000) * 1000000L },
-			  NULL);
+		kw_test_hook_sleep("KWGEND_TEST_SUSPEND_DELAY_MS", test_suspend_delay_ms);
 	if (kw_http_dispatch(&r, &job, s, c, ctx, key, url)) {
 		/* Generation: off this thread.  Suspend first, so that the done
 		 * hook (which may run at once, on any thread) always resumes a

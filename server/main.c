@@ -514,6 +514,15 @@ int main(int argc, char **argv)
 	 * in the arenas once freed: 2.6x the idle RSS after a few large
 	 * verifications, 1.1x with this (make bench-verify-memory). */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	/* Fixing that threshold also fixes the trim threshold at its 128 KiB
+	 * default (glibc's dynamic rule would have raised it to twice the mmap
+	 * threshold): each thread's arena then gave its freed top back with
+	 * madvise after nearly every miss (a TLB shoot-down on the other
+	 * cores) and faulted the pages in again on the next.  Twice the mmap
+	 * threshold, as glibc's rule does: kwgend's CPU per miss -13 % in
+	 * bench-http's misses, no change under a 2 MB cache bound
+	 * (bench/README.md); large verifications still trim (verify.c). */
+	mallopt(M_TRIM_THRESHOLD, 2 << 20);
 #endif
 	s.cfg = (kw_srv_config){
 		.listen = "127.0.0.1:8080", .db_path = "./kwgen-cache.db",

@@ -12,4 +12,10 @@
  * else 0 (off). */
 long kw_test_hook_ms(const char *name, long lo, long hi);
 
+/* Sleep ms milliseconds for hook name, first logging the line
+ * {"event": "test_hook", "hook": name, "ms": ms} (whatever --log-level
+ * says): a test waits for that line to know the daemon has reached the
+ * hook, instead of sleeping a guess.  EINTR does not cut the sleep short. */
+void kw_test_hook_sleep(const char *name, long ms);
+
 #endif

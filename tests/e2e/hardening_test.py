@@ -291,7 +291,7 @@ def t_connections(binary, tmp):
     try:
         # four idle connections from 127.0.0.1 fill the per-address cap
         held = [socket.create_connection(("127.0.0.1", d.port)) for _ in range(4)]
-        time.sleep(0.3)
+        e2e.wait_accepted(d.port)
         refused = False
         try:
             c = d.conn(timeout=5)
@@ -331,7 +331,7 @@ def t_connections(binary, tmp):
             sock.bind(("127.0.0.%d" % (i + 2), 0))
             sock.connect(("127.0.0.1", d.port))
             held.append(sock)
-        time.sleep(0.3)
+        e2e.wait_accepted(d.port)
         refused = False
         try:
             c = d.conn(timeout=5)
@@ -369,7 +369,7 @@ def t_body_memory(binary, tmp):
             so.sendall(b"POST /v1/verify?isa=gfx942 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                        b"Content-Length: %d\r\nConnection: close\r\n\r\n" % size + body[:-1])
             socks.append(so)
-            time.sleep(0.3)  # each body read before the next starts: the order is known
+            e2e.wait_read(so)  # each body read before the next starts: the order is known
         answers = []
         for so in socks:
             so.sendall(body[-1:])
@@ -687,6 +687,12 @@ def t_kill_loop(binary, tmp, cycles):
         d = e2e.Daemon(binary, db, "--log-level", "error").start()
         stop = threading.Event()
         killing = threading.Event()   # set just before the kill: cut connections expected
+        # killed once this cycle has 5..25 answers (by the cycle number):
+        # six writers keep posting misses, so the kill lands among writes
+        # in flight, after as much work on a slow machine as on a fast one
+        target = 5 + 5 * (cycle % 5)
+        got = [0]
+        enough = threading.Event()
 
         def worker(w):
             c = d.conn(timeout=10)
@@ -704,6 +710,9 @@ def t_kill_loop(binary, tmp, cycles):
                 if s == 200:
                     with lock:
                         answered[r["key"]] = cycle
+                        got[0] += 1
+                        if got[0] >= target:
+                            enough.set()
                 else:
                     with lock:
                         errors.append("cycle %d worker %d: status %d" % (cycle, w, s))
@@ -711,7 +720,12 @@ def t_kill_loop(binary, tmp, cycles):
         ts = [threading.Thread(target=worker, args=(w,)) for w in range(6)]
         for t in ts:
             t.start()
-        time.sleep(0.25 + 0.05 * (cycle % 5))
+        t_end = time.time() + 120   # bounds a hang only
+        while not enough.wait(0.05):
+            with lock:
+                stuck = errors or not any(t.is_alive() for t in ts)
+            if stuck or time.time() > t_end:
+                break
         killing.set()
         d.kill9()
         stop.set()
@@ -734,6 +748,8 @@ def t_kill_loop(binary, tmp, cycles):
     assert ok == "ok", ok
     assert not errors, "; ".join(errors[:5])
     assert len(answered) >= cycles, "only %d answers in %d cycles" % (len(answered), cycles)
+    assert len(answered) >= sum(5 + 5 * (c % 5) for c in range(cycles)), \
+        "%d answers in %d cycles: a cycle was killed before its answers" % (len(answered), cycles)
     assert not missing, "%d of %d answered keys lost" % (len(missing), len(answered))
     FIG["kill_cycles"] = cycles
     FIG["kill_answered_kept"] = len(answered)

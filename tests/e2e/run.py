@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -48,7 +49,7 @@ class Skip(Exception):
 def check(name, fn, *args):
     """Run one check; an exception or a false assert is a failure, Skip a skip."""
     global PASSED, FAILED, SKIPPED
-    t0 = time.time()
+    t0, c0 = time.time(), cpu_seconds()
     try:
         fn(*args)
     except Skip as e:
@@ -60,8 +61,15 @@ def check(name, fn, *args):
         print("FAIL %s: %s: %s" % (name, type(e).__name__, e), flush=True)
         return False
     PASSED += 1
-    print("ok   %s (%.2fs)" % (name, time.time() - t0), flush=True)
+    print("ok   %s (%.2fs, cpu %.2fs)" % (name, time.time() - t0, cpu_seconds() - c0), flush=True)
     return True
+
+
+def cpu_seconds():
+    """User + system CPU of this process and of the children it has waited
+    for (a daemon's counts once it has exited): the per-check cpu figure."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
 
 def not_run(names, because):
@@ -217,6 +225,66 @@ class Daemon:
 
 
 atexit.register(Daemon.stop_all)   # a check that failed half-way may have left one running
+
+
+def tcp_queue(local_port, remote_port=None, listening=False):
+    """The kernel's queue of a loopback IPv4 socket (/proc/net/tcp): for a
+    listening socket on local_port (listening=True), the connections not yet
+    accepted; else, for the connected socket local_port <-> remote_port,
+    (bytes sent and not acknowledged, bytes received and not read).  None
+    if there is no such socket."""
+    with open("/proc/net/tcp") as f:
+        rows = [x.split() for x in f.readlines()[1:]]
+    for r in rows:
+        lport, rport, state = int(r[1].split(":")[1], 16), int(r[2].split(":")[1], 16), r[3]
+        tx, rx = (int(x, 16) for x in r[4].split(":"))
+        if lport != local_port:
+            continue
+        if listening and state == "0A":
+            return rx
+        if not listening and state == "01" and rport == remote_port:
+            return tx, rx
+    return None
+
+
+def wait_no_connections(port, timeout=60):
+    """Until kwgend listening on port holds no connection (every client's
+    close seen and its own end closed: no loopback socket on port but the
+    listening one)."""
+    t_end = time.time() + timeout
+    while True:
+        with open("/proc/net/tcp") as f:
+            rows = [x.split() for x in f.readlines()[1:]]
+        held = [r for r in rows if int(r[1].split(":")[1], 16) == port and r[3] not in ("0A", "06")]
+        if not held:
+            return
+        assert time.time() < t_end, "kwgend on port %d still holds %d connections after %g s" % (
+            port, len(held), timeout)
+        time.sleep(0.01)
+
+
+def wait_accepted(port, timeout=60):
+    """Until kwgend has accepted every connection made to port (its listen
+    queue is empty): held connections count against its caps from then on."""
+    t_end = time.time() + timeout
+    while tcp_queue(port, listening=True) != 0:
+        assert time.time() < t_end, "connections to port %d not accepted within %g s" % (port, timeout)
+        time.sleep(0.01)
+
+
+def wait_read(sock, timeout=60):
+    """Until what the client sock sent has reached kwgend and kwgend has
+    read it (nothing unacknowledged on the client's side, nothing unread on
+    the daemon's)."""
+    lport, rport = sock.getsockname()[1], sock.getpeername()[1]
+    t_end = time.time() + timeout
+    while True:
+        mine, theirs = tcp_queue(lport, rport), tcp_queue(rport, lport)
+        if mine is not None and theirs is not None and mine[0] == 0 and theirs[1] == 0:
+            return
+        assert time.time() < t_end, "kwgend did not read %d's bytes within %g s (%r, %r)" % (
+            lport, timeout, mine, theirs)
+        time.sleep(0.01)
 
 
 def load_schemas():
@@ -765,9 +833,16 @@ def t_drain(d, schemas, st):
     slow.putheader("Transfer-Encoding", "chunked")
     slow.endheaders()
     slow.send(b"%x\r\n%s\r\n" % (10, body[:10]))  # in flight: headers and a first piece
-    time.sleep(0.3)
+    # in flight beside this /metrics request, then draining (its log line)
+    t_end = time.time() + 60
+    while d.metric("kwgen_in_flight_requests") < 2:
+        assert time.time() < t_end, "the chunked request never in flight"
+        time.sleep(0.01)
+    n_log = len(d.log)
     d.proc.send_signal(signal.SIGTERM)
-    time.sleep(0.3)
+    while not any('"event":"drain"' in x for x in list(d.log)[n_log:]) and d.proc.poll() is None:
+        assert time.time() < t_end, "no drain line after SIGTERM"
+        time.sleep(0.01)
     assert d.proc.poll() is None, "exited with a request in flight"
     try:
         s, _, _ = d.request("GET", "/readyz")

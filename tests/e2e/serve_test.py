@@ -100,9 +100,14 @@ def pct(xs, p):
 
 
 def t_latency(binary, tmp, seconds, p99_ms, items, tag="latency"):
+    # --drain-seconds 1: once the measured window is over and a batch has
+    # finished, SIGTERM cuts the batches still generating (their items not
+    # done within 1 s answer 503 draining) instead of generating them to
+    # their end for nothing
     d = e2e.Daemon(binary, os.path.join(tmp, tag + ".db"), "--log-level", "error", "--threads", "2",
-                   "--max-body-bytes", str(64 << 20), "--max-cache-bytes", "0").start()
+                   "--max-body-bytes", str(64 << 20), "--max-cache-bytes", "0", "--drain-seconds", "1").start()
     stop = threading.Event()
+    cut = threading.Event()   # set just before the SIGTERM that ends the run
     batches, errors = [], []
     try:
         # the hits: one stored entry, read by key and by posting its body again
@@ -119,18 +124,24 @@ def t_latency(binary, tmp, seconds, p99_ms, items, tag="latency"):
                 try:
                     st, _, data = d.request("POST", "/v1/kernels:batch", b, J, conn=c)
                 except (OSError, http.client.HTTPException) as ex:
-                    errors.append("batch: %r" % ex)
+                    if not cut.is_set():
+                        errors.append("batch: %r" % ex)
                     return
+                if cut.is_set() and (st == 503 or b'"draining"' in data):
+                    return   # cut by the SIGTERM that ends the run: not a batch done
                 if st != 200:
                     errors.append("batch status %d" % st)
                     return
                 batches.append((time.time() - t0, len(data)))
             c.close()
 
+        g0 = d.metric("kwgen_generations_total")
         ts = [threading.Thread(target=batcher) for _ in range(2)]
         for t in ts:
             t.start()
-        time.sleep(0.5)
+        # measured once the batches generate (their first item done)
+        wait_for(lambda: errors or d.metric("kwgen_generations_total") > g0, 120, "the batches started")
+        assert not errors, errors[:3]
         health, hits = [], []
         hc = d.conn(timeout=60)
         t_end = time.time() + seconds
@@ -149,9 +160,15 @@ def t_latency(binary, tmp, seconds, p99_ms, items, tag="latency"):
             assert st == 200 and json.loads(data)["cached"] is True, st
             time.sleep(0.01)
         stop.set()
+        hc.close()
+        # the batches' figures want one finished batch; then the rest is cut
+        wait_for(lambda: batches or errors or not any(t.is_alive() for t in ts), 300, "a batch finished")
+        cut.set()
+        d.proc.send_signal(signal.SIGTERM)
         for t in ts:
             t.join(timeout=300)
-        hc.close()
+        rc = d.proc.wait(timeout=60)
+        assert rc == 0, "kwgend exit status %d after SIGTERM" % rc
         assert not errors, errors[:3]
         assert batches, "no batch finished in %.0f s" % seconds
         fig = {
@@ -526,7 +543,9 @@ def t_signals(binary, tmp):
     # tells them apart on any machine
     d = e2e.Daemon(binary, os.path.join(tmp, "sig2.db"), "--drain-seconds", "600").start()
     d.proc.send_signal(signal.SIGHUP)
-    time.sleep(0.3)
+    # handled: kwgend logs it (nothing to reopen on stderr)
+    wait_for(lambda: any('"event":"reopen"' in x for x in list(d.log)) or d.proc.poll() is not None, 60,
+             "SIGHUP handled")
     assert d.proc.poll() is None, "SIGHUP killed the daemon"
     st, _, _ = d.request("GET", "/healthz")
     assert st == 200
@@ -535,7 +554,8 @@ def t_signals(binary, tmp):
     s = socket.create_connection(("127.0.0.1", d.port))
     s.sendall(b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
               b"Content-Length: 100000\r\n\r\n{\"isa\": ")
-    time.sleep(0.5)
+    # the upload is in flight (its head read), beside this /metrics request
+    wait_for(lambda: d.metric("kwgen_in_flight_requests") >= 2, 60, "the half-sent upload in flight")
     t0 = time.time()
     d.proc.send_signal(signal.SIGTERM)
     try:
@@ -548,17 +568,20 @@ def t_signals(binary, tmp):
     assert rc == 0, "exit status %s; stderr: %s" % (rc, "".join(d.log)[-1500:])
     FIG["sigterm_idle_upload_s"] = round(took, 2)
     # SIGTERM while a batch is generating (its first item generated): it is
-    # answered, then exit 0.  --drain-seconds 600 bounds only a hang: with
-    # the default 30 s, 40 items of 385 KB under ASan on a loaded machine
-    # did not all generate within the drain and the last got 503 draining
-    d = e2e.Daemon(binary, os.path.join(tmp, "sig3.db"), "--workers", "1", "--drain-seconds", "600",
-                   "--max-body-bytes", str(64 << 20)).start()
+    # answered, then exit 0.  The batch is long by the test hook, not by
+    # size: 40 small misses, each slice 20 ms first (KWGEND_TEST_SLICE_DELAY_MS),
+    # so 39 of them (>= 0.78 s) are left when SIGTERM lands, on any machine
+    # (it was 40 items of 385 KB: 4 s of CPU under ASan).  --drain-seconds
+    # 600 bounds only a hang
+    d = slow_daemon(binary, os.path.join(tmp, "sig3.db"), 20, "--workers", "1", "--drain-seconds", "600")
     res = {}
     g0 = d.metric("kwgen_generations_total")
+    base = serial() * 1000
+    batch40 = json.dumps({"requests": [e2e.variant(base + j) for j in range(40)]})
 
     def one():
         try:
-            res["r"] = d.request("POST", "/v1/kernels:batch", big_batch(40), J)
+            res["r"] = d.request("POST", "/v1/kernels:batch", batch40, J)
         except Exception as ex:  # noqa: BLE001 - reported below
             res["r"] = ex
 
@@ -572,7 +595,7 @@ def t_signals(binary, tmp):
     st, _, data = res["r"]
     assert st == 200, st
     codes = [x["status"] for x in json.loads(data)["results"]]
-    assert set(codes) <= {200}, codes
+    assert set(codes) <= {200} and len(codes) == 40, codes
     FIG["sigterm_during_batch"] = "answered (%d items 200), exit 0" % len(codes)
     # SIGTERM with more work queued than --drain-seconds allows: what is
     # not done by then is answered 503 draining, nothing is left hanging.
@@ -642,7 +665,11 @@ def t_late_resume(binary, tmp):
 
     th = threading.Thread(target=one)
     th.start()
-    time.sleep(0.5)
+    # the hook logs {"event": "test_hook"} as it starts holding the
+    # request: SIGTERM lands while it holds it, on any machine
+    wait_for(lambda: any('"test_hook"' in x for x in list(d.log)) or not th.is_alive(), 60,
+             "the suspension hook reached")
+    assert th.is_alive(), "answered before the hook held it: %r" % (res.get("r"),)
     t0 = time.time()
     d.proc.send_signal(signal.SIGTERM)
     rc = d.proc.wait(timeout=60)
@@ -793,12 +820,15 @@ def t_workers(binary, tmp):
 def t_flights(binary, tmp):
     """Identical work from singles and batches at once: each key generated
     once, every answer the same, nobody left waiting (batches park on the
-    flights of other requests and are requeued)."""
-    d = e2e.Daemon(binary, os.path.join(tmp, "flights.db"), "--log-level", "error", "--workers", "1",
-                   "--threads", "3", "--max-body-bytes", str(64 << 20)).start()
+    flights of other requests and are requeued).  Each slice waits 20 ms
+    first (KWGEND_TEST_SLICE_DELAY_MS): the 12 generations overlap the
+    other requests by the hook on any machine, not by their size (they were
+    answers of 385 KB: 3.5 s of CPU under ASan)."""
+    d = slow_daemon(binary, os.path.join(tmp, "flights.db"), 20, "--log-level", "error", "--workers", "1",
+                    "--threads", "3")
     try:
         base = serial() * 1000
-        reqs = [big_item(base + k) for k in range(12)]
+        reqs = [e2e.variant(base + k) for k in range(12)]
         g0 = d.metric("kwgen_generations_total")
         out, lock = [], threading.Lock()
         barrier = threading.Barrier(4 + 12)
@@ -856,6 +886,8 @@ def t_slow_head(binary, tmp):
     d = e2e.Daemon(binary, os.path.join(tmp, "slowhead.db"), "--connection-timeout", "1",
                    "--request-timeout", "1", "--max-connections", "8").start()
     res, lock = {}, threading.Lock()
+    # each client has sent its first bytes (set by its thread)
+    began = [threading.Event() for _ in range(8)]
 
     def slow(i, mode):
         s = socket.create_connection(("127.0.0.1", d.port), timeout=30)
@@ -866,6 +898,7 @@ def t_slow_head(binary, tmp):
             n = 0
             while time.time() - t0 < 15:
                 s.sendall(b"X-A%d: b\r\n" % n if mode == "headers" else b"GET /healthz"[n % 12:n % 12 + 1])
+                began[i].set()
                 n += 1
                 time.sleep(0.3)
             out = "%s: still open after 15 s" % mode
@@ -883,6 +916,7 @@ def t_slow_head(binary, tmp):
                 s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
                 got = s.recv(4096)
                 assert got.startswith(b"HTTP/1.1 200 "), got[:100]
+                began[i].set()
                 time.sleep(0.8)
             out = "keepalive: served"
         except (OSError, AssertionError) as ex:
@@ -897,7 +931,10 @@ def t_slow_head(binary, tmp):
         ts.append(threading.Thread(target=keepalive, args=(7,)))
         for t in ts:
             t.start()
-        time.sleep(0.5)
+        # every slot taken: the eight clients connected and sending (a
+        # client that failed at once sets nothing; the asserts below name it)
+        for i, ev in enumerate(began):
+            ev.wait(20)
         t0 = time.time()
         st, _, _ = d.request("GET", "/healthz", conn=d.conn(timeout=20))
         waited = time.time() - t0

@@ -62,7 +62,8 @@ def main():
             assert st == 200, st
             keys.append(json.loads(data)["key"])
         c.close()
-        time.sleep(0.5)
+        # the baseline once kwgend has closed the warm-up connection
+        e2e.wait_no_connections(d.port, 10)
         rss0, fd0 = rss_kib(pid), fds(pid)
         counts = {}
         lock = threading.Lock()
@@ -143,7 +144,12 @@ def main():
         for t in ts:
             t.join()
         elapsed = time.time() - t0
-        time.sleep(1.0)
+        # the clients' connections are closed: wait (10 s at most) until
+        # kwgend has closed its ends, not a fixed second
+        fd_bound = fd0 + 2 + 2 * (2 + 2)
+        t_end = time.time() + 10
+        while fds(pid) > fd_bound and time.time() < t_end:
+            time.sleep(0.05)
         rss1, fd1 = rss_kib(pid), fds(pid)
         alive = d.proc.poll() is None
         rc = d.stop()
@@ -176,7 +182,7 @@ def main():
             bad.append("RSS grew from %d to %d KiB" % (rss0, rss1))
         # the SQLite pool may open one connection (db + WAL descriptors) per
         # thread that reads or writes: 2 polling threads + 2 workers
-        if fd1 > fd0 + 2 + 2 * (2 + 2):
+        if fd1 > fd_bound:
             bad.append("open descriptors grew from %d to %d" % (fd0, fd1))
         if rc != 0:
             bad.append("exit status %d" % rc)

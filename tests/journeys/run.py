@@ -25,6 +25,7 @@ import gzip
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -162,39 +163,52 @@ def journey_pipes(t, a, tmp):
     kw_asan = os.path.join(a.asan_build, "kwgen")
     total_req = total_files = 0
     t0 = time.time()
+    # each file through ASan's kwgen logic
+    files = []   # (path, name, want_rc, requests text, requests)
+    for path in fixtures + real:
+        name = os.path.relpath(path, ROOT) if path.startswith(ROOT) else "shared/" + os.path.relpath(path, SHARED)
+        lg = run([kw_asan, "logic", "--no-progress", path], env=asan_env(), timeout=300)
+        san = sanitizer_report(lg.err)
+        want_rc = 1 if os.path.basename(path) in ("gfx90a.yaml", "gfx942.yaml") and path.startswith(FIX) else 0
+        summary = (lg.err.decode("utf-8", "replace").strip().split("\n") or [""])[-1]
+        if t.check(lg.rc == want_rc and not san and ("exit %d" % lg.rc) in summary,
+                   "pipes: kwgen logic %s (ASan) exits %d, summary says so" % (name, want_rc),
+                   "exit %d: %s" % (lg.rc, san or lg.err[-600:].decode("utf-8", "replace"))):
+            files.append((path, name, want_rc, lg.out, [json.loads(l) for l in lines_of(lg.out)]))
+    # every file's requests through ASan's kwgen --batch in one run per
+    # --jobs (one process start and LeakSanitizer pass each, not one per
+    # file): a line's answer does not depend on the lines around it, so
+    # each file's answers are its part of the output
+    everything = b"".join(f[3] for f in files)
+    n_all = sum(len(f[4]) for f in files)
+    outs = []
+    for jobs in (None, "1"):
+        argv = [kw_asan, "--batch"] + (["--jobs", jobs] if jobs else [])
+        r = run(argv, everything, env=asan_env(), timeout=600)
+        san = sanitizer_report(r.err)
+        t.check(r.rc == 0 and not san and len(lines_of(r.out)) == n_all,
+                "pipes: the %d files' %d requests | kwgen --batch%s (ASan): %d answers" % (
+                    len(files), n_all, " --jobs 1" if jobs else "", n_all),
+                "exit %d, %d lines: %s" % (r.rc, len(lines_of(r.out)),
+                                            san or r.err[-600:].decode("utf-8", "replace")))
+        outs.append(lines_of(r.out))
     with Daemon(os.path.join(a.build, "kwgend"), os.path.join(tmp, "pipes.db"), "--log-level", "error") as d:
-        for path in fixtures + real:
-            name = os.path.relpath(path, ROOT) if path.startswith(ROOT) else "shared/" + os.path.relpath(path, SHARED)
-            lg = run([kw_asan, "logic", "--no-progress", path], env=asan_env(), timeout=300)
-            san = sanitizer_report(lg.err)
-            want_rc = 1 if os.path.basename(path) in ("gfx90a.yaml", "gfx942.yaml") and path.startswith(FIX) else 0
-            summary = (lg.err.decode("utf-8", "replace").strip().split("\n") or [""])[-1]
-            if not t.check(lg.rc == want_rc and not san and ("exit %d" % lg.rc) in summary,
-                           "pipes: kwgen logic %s (ASan) exits %d, summary says so" % (name, want_rc),
-                           "exit %d: %s" % (lg.rc, san or lg.err[-600:].decode("utf-8", "replace"))):
-                continue
-            reqs_text = lg.out
-            reqs = [json.loads(l) for l in lines_of(reqs_text)]
-            outs = []
-            for jobs in (None, "1"):
-                argv = [kw_asan, "--batch"] + (["--jobs", jobs] if jobs else [])
-                r = run(argv, reqs_text, env=asan_env(), timeout=600)
-                san = sanitizer_report(r.err)
-                t.check(r.rc == 0 and not san and len(lines_of(r.out)) == len(reqs),
-                        "pipes: | kwgen --batch%s (ASan): %d answers" % (" --jobs 1" if jobs else "", len(reqs)),
-                        "exit %d, %d lines: %s" % (r.rc, len(lines_of(r.out)),
-                                                    san or r.err[-600:].decode("utf-8", "replace")))
-                outs.append(r.out)
-            t.check(outs[0] == outs[1], "pipes: %s: default --jobs and --jobs 1 give the same bytes" % name)
+        at = 0
+        for path, name, want_rc, reqs_text, reqs in files:
+            mine = [o[at:at + len(reqs)] for o in outs]
+            at += len(reqs)
+            t.check(len(mine[0]) == len(reqs) and mine[0] == mine[1],
+                    "pipes: %s: %d answers, default --jobs and --jobs 1 give the same bytes" % (name, len(reqs)))
+            answers = "".join(x + "\n" for x in mine[0]).encode()
             # and literally as typed: one shell pipe.  The plain build: the
             # ASan runs above took the same paths (their stdin is a pipe too)
             r = run(["bash", "-o", "pipefail", "-c", '"$0" logic --no-progress "$1" 2>/dev/null | "$0" --batch',
                      os.path.join(a.build, "kwgen"), path], timeout=600)
-            t.check(r.rc == want_rc and r.out == outs[0] and not sanitizer_report(r.err),
+            t.check(r.rc == want_rc and r.out == answers and not sanitizer_report(r.err),
                     "pipes: `kwgen logic %s | kwgen --batch` prints the answers ASan's kwgen --batch printed"
                     % os.path.basename(path),
                     "exit %d: %s" % (r.rc, r.err[-400:].decode("utf-8", "replace")))
-            cli = [json.loads(l) for l in lines_of(outs[0])]
+            cli = [json.loads(l) for l in mine[0]]
             try:
                 srv = daemon_answers(d, reqs)
             except Exception as e:  # report, count as a failure, go on with the next file
@@ -530,6 +544,12 @@ JOURNEYS = [("docs", journey_docs), ("forms", journey_forms), ("pipes", journey_
             ("hostile", journey_hostile), ("install", journey_install)]
 
 
+def cpu_seconds():
+    """User + system CPU of this process and the children it has waited for."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -547,7 +567,7 @@ def main():
         if a.only and name not in a.only:
             continue
         t = Tally(name)
-        t0 = time.time()
+        t0, c0 = time.time(), cpu_seconds()
         print("== %s" % name, flush=True)
         with tempfile.TemporaryDirectory(prefix="kwgen-journeys-%s-" % name) as tmp:
             try:
@@ -556,11 +576,11 @@ def main():
                 import traceback
                 traceback.print_exc()
                 t.check(False, "%s: ran to the end" % name, repr(e))
-        times.append((name, time.time() - t0, t))
+        times.append((name, time.time() - t0, cpu_seconds() - c0, t))
         total.add(t)
-    print("\njourney        passed failed skipped seconds")
-    for name, s, t in times:
-        print("%-14s %6d %6d %7d %7.1f" % (name, t.passed, t.failed, t.skipped, s))
+    print("\njourney        passed failed skipped seconds     cpu")
+    for name, s, cpu, t in times:
+        print("%-14s %6d %6d %7d %7.1f %7.1f" % (name, t.passed, t.failed, t.skipped, s, cpu))
     print(total.line(), flush=True)
     return 1 if total.failed else 0
 
