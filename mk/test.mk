@@ -48,10 +48,11 @@ endif
 # compute, so up to TEST_JOBS (default TEST_CORES + 3) suites run at once
 # but never more computing ones than cores.  + 3, not + 2: a third waiting
 # suite fits beside two computing ones within the cores bound (asan-cli-test,
-# hardening, serve-test, asan-hardening, storage-test keep 0.2-0.5 of a core
-# busy each); replaying a full run's per-suite wall and cpu through this
-# scheduler gives 299 s of suites at + 2 and 288 s at + 3 on 2 cores (+ 4:
-# 287 s).
+# asan-hardening, asan-serve-test, storage-test keep 0.2-0.5 of a core busy
+# each); replaying the suites' wall and cpu (tests/suite-times.json) through
+# this scheduler on 2 cores: 299 -> 288 s with the suites of a full run
+# that still had plain e2e, serve-test, cli-test and hardening, 265 -> 262 s
+# with today's (+ 4 adds nothing more).
 TEST_CORES ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_JOBS ?= $(shell echo $$(($(TEST_CORES) + 3)))
 ALONE_SUITES ?=
