@@ -59,12 +59,12 @@ ALONE_SUITES ?=
 TEST_BUILD += all $(UNIT_BINS) asan-bins
 # TEST_LATER_BUILD is built after TEST_BUILD, once the ALONE_SUITES have
 # run, while the suites that do not need it run (scripts/run-suites
-# --later-build: it counts as TEST_CORES busy cores, so only suites that
-# mostly wait run beside it); the suites in TEST_LATER_SUITES wait until it
-# has ended.  For a build only a few short suites need (the fuzz harnesses:
-# fuzz and clang-build), whose CPU then fills what the waiting suites
-# leave idle instead of holding every suite back.  Nothing in it may be a
-# file that TEST_BUILD or a suite outside TEST_LATER_SUITES builds.
+# --later-build; make -j1, counted as one busy core, so the longest suites
+# start beside it as they would beside a computing suite); the suites in
+# TEST_LATER_SUITES wait until it has ended.  For a build only a few short
+# suites need (the fuzz harnesses: fuzz and clang-build), instead of
+# holding every suite back.  Nothing in it may be a file that TEST_BUILD or
+# a suite outside TEST_LATER_SUITES builds.
 TEST_LATER_BUILD ?=
 TEST_LATER_SUITES ?=
 TEST_SUITES = $(foreach s,$(SUITES),$(if $(filter asan,$(s)),$(ASAN_SUITES:%=asan-%),$(s)))
@@ -91,7 +91,7 @@ test:
 	@$(RUN_SUITES) --label test --build "$(MAKE) --no-print-directory test-build-first" \
 		--build-log $(BUILD)/test-build.log \
 		$(if $(strip $(TEST_LATER_BUILD)),--later-build later \
-			"$(MAKE) --no-print-directory -j$(TEST_CORES) $(TEST_LATER_BUILD)" "$(TEST_LATER_SUITES)") \
+			"$(MAKE) --no-print-directory -j1 $(TEST_LATER_BUILD)" "$(TEST_LATER_SUITES)") \
 		$(TEST_SUITES)
 
 # make check: the quick tier for the edit-test loop (about a minute on an
