@@ -46,23 +46,26 @@ ROOT = os.path.join(HERE, "..", "tests", "verify", "llvm")
 
 
 def concat(files, copies):
-    out, first = [], True
+    """copies x files, each kernel's names given the suffix _cREP_FILE: each
+    file read and its names found once, the copies made from that."""
+    parts = []
+    for f in files:
+        with gzip.open(f, "rt") as fh:
+            t = fh.read()
+        t = re.sub(r"\n\t\.amdgpu_metadata.*?\.end_amdgpu_metadata\n", "\n", t, flags=re.S)
+        names = set(re.findall(r"^([.\w$]+):", t, re.M))
+        names |= set(re.findall(r"^\s*\.amdhsa_kernel\s+(\S+)", t, re.M))
+        names |= set(re.findall(r"^\s*\.set\s+([\w.$]+)", t, re.M))
+        pat = re.compile(r"(?<![\w.$])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+                         + r")(\.kd)?(?![\w$])")
+        # the suffix's place marked with a NUL (no assembly text holds one)
+        t = pat.sub(lambda m: m.group(1) + "\0" + (m.group(2) or ""), t)
+        rest = re.sub(r"^\s*\.(amdgcn_target|amdhsa_code_object_version)\b.*\n", "", t, flags=re.M)
+        parts.append((t, rest, os.path.basename(f)[:-5]))
+    out = []
     for rep in range(copies):
-        for f in files:
-            with gzip.open(f, "rt") as fh:
-                t = fh.read()
-            t = re.sub(r"\n\t\.amdgpu_metadata.*?\.end_amdgpu_metadata\n", "\n", t, flags=re.S)
-            names = set(re.findall(r"^([.\w$]+):", t, re.M))
-            names |= set(re.findall(r"^\s*\.amdhsa_kernel\s+(\S+)", t, re.M))
-            names |= set(re.findall(r"^\s*\.set\s+([\w.$]+)", t, re.M))
-            suf = f"_c{rep}_{os.path.basename(f)[:-5]}"
-            pat = re.compile(r"(?<![\w.$])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-                             + r")(\.kd)?(?![\w$])")
-            t = pat.sub(lambda m: m.group(1) + suf + (m.group(2) or ""), t)
-            if not first:
-                t = re.sub(r"^\s*\.(amdgcn_target|amdhsa_code_object_version)\b.*\n", "", t, flags=re.M)
-            first = False
-            out.append(t)
+        for k, (t, rest, base) in enumerate(parts):
+            out.append((t if rep == 0 and k == 0 else rest).replace("\0", f"_c{rep}_{base}"))
     return "".join(out)
 
 

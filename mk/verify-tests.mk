@@ -83,7 +83,7 @@ TEST_BUILD += $(BUILD)/tests/zygote.so
 # committed kernels assembled and disassembled), so that suites running side
 # by side do not both make it.
 $(BUILD)/verify-cache.stamp: $(wildcard tests/verify/llvm/*/*.s.gz) tests/verify/tool_cache.py tests/verify/batch.py \
-		$(VERIFY_ZYGOTE)
+		tests/verify/mutants.py tests/verify/refsim.py $(VERIFY_ZYGOTE)
 	$(VERIFY_ZYGOTE_ENV) python3 tests/verify/tool_cache.py --tool-cache $(VERIFY_TOOL_CACHE) --jobs $(VERIFY_JOBS) --stamp $@
 ifneq ($(VERIFY_TOOL_CACHE),)
 TEST_BUILD += $(BUILD)/verify-cache.stamp
@@ -112,18 +112,19 @@ SRV_LDLIBS += $(BUILD)/libkwgen-codeobj.a $(BUILD)/libkwgen.a $(LLVM_LIBS)
 verify-test: $(BUILD)/kwgen
 	$(HUGEPAGE_MALLOC_ENV) python3 tests/verify/corpus_test.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS)
 
-verify-inputs: $(BUILD)/kwgen
-	python3 tests/verify/inputs_test.py --kwgen $(BUILD)/kwgen
+verify-inputs: $(BUILD)/kwgen $(VERIFY_ZYGOTE)
+	$(VERIFY_ZYGOTE_ENV) python3 tests/verify/inputs_test.py --kwgen $(BUILD)/kwgen
 
 verify-forms: $(BUILD)/kwgen $(BUILD)/tests/codeobj_dump $(VERIFY_ZYGOTE)
 	$(HUGEPAGE_MALLOC_ENV) $(VERIFY_ZYGOTE_ENV) python3 tests/verify/objdump_test.py --kwgen $(BUILD)/kwgen --codeobj-dump $(BUILD)/tests/codeobj_dump \
 		--mutants $(VERIFY_FORMS_MUTANTS) --jobs $(VERIFY_JOBS) $(VERIFY_CACHE_ARG)
 
 verify-mutants: $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --report $(BUILD)/verify-mutants.jsonl
+	$(HUGEPAGE_MALLOC_ENV) python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --report $(BUILD)/verify-mutants.jsonl \
+		$(VERIFY_CACHE_ARG)
 
 verify-mutants-short: $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --short 1
+	$(HUGEPAGE_MALLOC_ENV) python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --short 1 $(VERIFY_CACHE_ARG)
 
 verify-mutants-objdump: $(BUILD)/kwgen $(VERIFY_ZYGOTE)
 	$(HUGEPAGE_MALLOC_ENV) $(VERIFY_ZYGOTE_ENV) python3 tests/verify/mutants.py --kwgen $(BUILD)/kwgen --jobs $(VERIFY_JOBS) --form objdump \

@@ -6,7 +6,7 @@ CPU loading libLLVM (about 70 ms), a `kwgen verify FILE.s` process about
 each process a batch of files.
 
   verify_many(kwgen, paths, isa=None)  `kwgen verify --json-lines` on the
-      paths (in chunks): per path (findings, json object, error), with the
+      paths (in chunks, chunk= files each): per path (findings, json object, error), with the
       same checks as one process per file: the file's own exit status
       ("exit") is 0 or 1, agrees with the findings' severities, no sanitizer
       report.
@@ -140,16 +140,41 @@ def link(obj, out, cache=NO_CACHE):
     return cache.run_file(LD_LLD, ["-shared"], obj, out, [LD_LLD, "-shared", obj, "-o", out])
 
 
+def link_many(objs, out, cache=NO_CACHE):
+    """ld.lld -shared OBJ... -o OUT (one code object holding every object's
+    functions): -> (returncode, stderr).  Cached under the objects' bytes
+    in order."""
+    key = None
+    if cache.d:
+        data = b""
+        for o in objs:
+            with open(o, "rb") as f:
+                b = f.read()
+            data += b"%d\0" % len(b) + b
+        key = cache.key(LD_LLD, ["-shared", "many", len(objs)], data)
+        got = cache.get(key)
+        if got is not None:
+            with open(out, "wb") as f:
+                f.write(got)
+            return 0, ""
+    rc, _, err = run_tool([LD_LLD, "-shared"] + list(objs) + ["-o", out], timeout=300)
+    if rc == 0 and key:
+        with open(out, "rb") as f:
+            cache.put(key, f.read())
+    return rc, err.decode("utf-8", "replace")
+
+
 def chunks(seq, n=CHUNK):
     seq = list(seq)
     return [seq[i:i + n] for i in range(0, len(seq), n)]
 
 
-def verify_many(kwgen, paths, isa=None, timeout=60, extra=()):
+def verify_many(kwgen, paths, isa=None, timeout=60, extra=(), chunk=CHUNK):
     """-> [(findings, out, error)] in the order of paths (one process per
-    chunk; timeout is per file, the chunk gets timeout x its length)."""
+    chunk of `chunk` files; timeout is per file, the chunk gets timeout x
+    its length)."""
     res = []
-    for part in chunks(paths):
+    for part in chunks(paths, chunk):
         res += _verify_chunk(kwgen, part, isa, timeout, extra)
     return res
 

@@ -234,7 +234,8 @@ def main():
             print(f"   {isa:8s} {nf}/{n} files, {nr} findings")
         if not a.no_mutants:
             p = subprocess.run([sys.executable, os.path.join(HERE, "mutants.py"), "--root", tmp, "--kwgen", a.kwgen,
-                                "--short", "1", "--jobs", str(a.jobs)], capture_output=True, text=True)
+                                "--short", "1", "--jobs", str(a.jobs)] +
+                               (["--tool-cache", a.tool_cache] if a.tool_cache else []), capture_output=True, text=True)
             tail = p.stdout.strip().splitlines()
             table = [ln for ln in tail if re.match(r"^(isa|gfx\w+|all)\s", ln)]
             print("\nmutation test (short) on the compiled files:\n" + "\n".join(table))

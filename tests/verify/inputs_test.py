@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from checks import Results, sanitizer_report  # noqa: E402
 import elf as tiny_elf  # noqa: E402
+import zygote  # noqa: E402
 
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
 LLVM_OBJDUMP = os.environ.get("LLVM_OBJDUMP", "llvm-objdump-22")
@@ -68,6 +69,42 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, timeout=120, **kw)
 
 
+def tool(cmd, input=None):
+    """An LLVM tool (llvm-mc-22, ld.lld-22) as run() gives it, from the tool
+    zygote when make sets KWGEN_TOOL_ZYGOTE (tests/lib/zygote.py: libLLVM
+    loaded once, not per run)."""
+    rc, out, err = zygote.run(cmd, timeout=120, input=input)
+    return subprocess.CompletedProcess(cmd, rc, out, err)
+
+
+def verify_each(a, paths, *extra, text=True):
+    """`kwgen verify --json-lines` on paths in one process (each file's
+    answer is what `kwgen verify --json FILE` gives alone, with its own exit
+    status): -> {path: (exit code, the --json object or None, the error
+    message)}; and `kwgen verify` (text) on them in one process: -> {path:
+    its totals line} (text=False: not run, {}).  A sanitizer report or a
+    line missing fails every file."""
+    p = run([a.kwgen, "verify", "--json-lines", *extra, "--", *paths], text=True)
+    t = run([a.kwgen, "verify", *extra, "--", *paths], text=True) if text else p
+    lines = p.stdout.splitlines()
+    bad = sanitizer_report(p.stderr) or sanitizer_report(t.stderr)
+    if bad or len(lines) != len(paths):
+        why = bad or f"{len(lines)} lines for {len(paths)} files, exit {p.returncode}: {p.stderr.strip()[-300:]!r}"
+        return {q: (None, None, why) for q in paths}, {}
+    res = {}
+    for q, line in zip(paths, lines):
+        j = json.loads(line)
+        assert j.get("file") == q, (j.get("file"), q)
+        rc = j.pop("exit")
+        res[q] = (rc, j if rc in (0, 1) else None, j.get("error", ""))
+    totals = {}
+    for line in t.stdout.splitlines():
+        for q in paths:
+            if line.startswith(q + ": totals: "):
+                totals[q] = line
+    return res, totals
+
+
 def verify(a, path, *extra):
     """-> (exit code, findings or None, stderr)"""
     p = run([a.kwgen, "verify", "--json", *extra, path], text=True)
@@ -81,14 +118,14 @@ def assemble(src, obj, tmp):
     s = os.path.join(tmp, os.path.basename(obj) + ".s")
     with open(s, "w") as f:
         f.write(src)
-    p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", s, "-o", obj])
+    p = tool([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", s, "-o", obj])
     return p.returncode == 0, p.stderr.decode()[-300:]
 
 
 def encode(lines):
     """Instruction text -> bytes, with llvm-mc's -show-encoding."""
-    p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-show-encoding"],
-            input="\n".join(lines).encode())
+    p = tool([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-show-encoding"],
+             input="\n".join(lines).encode())
     out = b""
     for m in re.finditer(r"encoding: \[([^\]]*)\]", p.stdout.decode()):
         out += bytes(int(x, 16) for x in m.group(1).split(","))
@@ -118,6 +155,7 @@ def nothing_checked(a, tmp, R):
             f"exit {rc}: {err.strip()[-200:]!r}")
     # llvm-objdump's "..." (elided zero bytes): padding after s_endpgm, but
     # code not shown inside a function
+    elided = []
     for what, body, want in (("inside a function", "\ts_nop 0 // 000000000000: BF800000\n\t\t...\n"
                               "\ts_endpgm // 000000000010: BF810000\n", 2),
                              ("after s_endpgm", "\ts_endpgm // 000000000000: BF810000\n\t\t...\n", 0),
@@ -131,10 +169,15 @@ def nothing_checked(a, tmp, R):
                               "\ts_setpc_b64 s[30:31] // 000000000004: BE801D1E\n\t\t...\n", 0),
                              ("after s_cbranch (it falls through)", "\ts_cbranch_scc1 65535 // 000000000000: BF85FFFF\n"
                               "\t\t...\n\ts_endpgm // 000000000010: BF810000\n", 2)):
-        path = os.path.join(tmp, "elided.dis.s")
+        path = os.path.join(tmp, "elided%d.dis.s" % len(elided))
         with open(path, "w") as f:
             f.write("0000000000000000 <k>:\n" + body)
-        rc, _, err = verify(a, path, "--isa", "gfx942")
+        elided.append((what, want, path))
+    # the five texts in one process (each file's exit status its own)
+    res, _ = verify_each(a, [path for _, _, path in elided], "--isa", "gfx942", text=False)
+    for what, want, path in elided:
+        rc, _, err = res[path]
+        err = err or ""
         R.check(rc == want and (want == 0 or "elided" in err), f"llvm-objdump '...' {what}: exit {want}",
                 f"exit {rc}: {err.strip()[-200:]!r}")
     # a word LLVM's disassembler does not decode (0xffffffff on gfx942):
@@ -179,7 +222,7 @@ def linked(a, tmp, R):
             return
         objs.append(o)
     co = os.path.join(tmp, "multi.co")
-    p = run([LD_LLD, "-shared", *objs, "-o", co])
+    p = tool([LD_LLD, "-shared", *objs, "-o", co])
     if p.returncode:
         R.fail(f"link with {LD_LLD}", p.stderr.decode()[-300:])
         return
@@ -225,7 +268,7 @@ def linked_nop_fill(a, tmp, R):
         objs.append(o)
         alone.append(verify(a, o)[0])
     co = os.path.join(tmp, "fill.co")
-    p = run([LD_LLD, "-shared", *objs, "-o", co])
+    p = tool([LD_LLD, "-shared", *objs, "-o", co])
     if p.returncode:
         R.fail(f"link with {LD_LLD}", p.stderr.decode()[-300:])
         return
@@ -253,26 +296,30 @@ def long_words(a, tmp, R):
         path = os.path.join(HERE, "llvm", rel + ".s.gz")
         if os.path.exists(path):
             items.append((rel, isa, gzip.open(path, "rt").read()))
-    for name, isa, src in items:
-        s, o = os.path.join(tmp, "w.s"), os.path.join(tmp, "w.o")
+    made = []
+    for k, (name, isa, src) in enumerate(items):
+        s, o = os.path.join(tmp, "w%d.s" % k), os.path.join(tmp, "w%d.o" % k)
         with open(s, "w") as f:
             f.write(src)
-        p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}", "-filetype=obj", s, "-o", o])
+        p = tool([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={isa}", "-filetype=obj", s, "-o", o])
         if p.returncode:
             R.fail(f".long form of {name}: assemble", p.stderr.decode()[-300:])
             continue
-        lw = os.path.join(tmp, "w.long.s")
+        lw = os.path.join(tmp, "w%d.long.s" % k)
         with open(lw, "w") as f:
             f.write(tiny_elf.words_asm(open(o, "rb").read(), isa))
-        p1 = run([a.kwgen, "verify", "--json", lw], text=True)
-        p2 = run([a.kwgen, "verify", "--json", o], text=True)
-        if p1.returncode not in (0, 1) or p2.returncode not in (0, 1):
-            R.fail(f".long form of {name}", f"exit {p1.returncode}/{p2.returncode}: {p1.stderr[-200:]!r} {p2.stderr[-200:]!r}")
+        made.append((name, lw, o))
+    # the .long files and the code objects in one process (each file's
+    # answer and exit status its own)
+    res, _ = verify_each(a, [q for _, lw, o in made for q in (lw, o)], text=False)
+    for name, lw, o in made:
+        (rc1, j1, e1), (rc2, j2, e2) = res[lw], res[o]
+        if rc1 not in (0, 1) or rc2 not in (0, 1):
+            R.fail(f".long form of {name}", f"exit {rc1}/{rc2}: {(e1 or '')[-200:]!r} {(e2 or '')[-200:]!r}")
             continue
-        j1, j2 = json.loads(p1.stdout), json.loads(p2.stdout)
         k1 = {(f["code"], f.get("offset"), f["function"]) for f in j1["findings"]}
         k2 = {(f["code"], f.get("offset"), f["function"]) for f in j2["findings"]}
-        same = (k1 == k2 and p1.returncode == p2.returncode
+        same = (k1 == k2 and rc1 == rc2
                 and j1["stats"]["instructions"] == j2["stats"]["instructions"] > 0
                 and j1["stats"]["functions"] == j2["stats"]["functions"])
         if name == "racy":
@@ -336,8 +383,10 @@ def memory_bounds(a, tmp, R):
             f"--max-memory 8000000: exit 2 naming it, peak RSS {rss >> 20} MiB", f"exit {rc}, {err.strip()[-200:]!r}")
     # branches over 100 SGPRs the path facts partition by: the data-flow's
     # states are bounded by 8 KiB per instruction + 64 MiB (past half of it
-    # no new partition; past all of it exit 2), not by the input's bytes
-    n = 10000
+    # no new partition; past all of it exit 2), not by the input's bytes.
+    # 6,000 branches: twice what passes the bound (3,000 verify whole,
+    # 4,000 are refused)
+    n = 6000
     lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", "k:"]
     for i in range(n):
         lines += ["  s_cmp_eq_u32 s%d, %d" % (i % 100, i % 64), "  s_cbranch_scc1 .L%d" % i,
@@ -479,34 +528,39 @@ def long_inline_allow(a, tmp, R):
     def text_text(comment, at):
         return "\n".join(l + (comment if i == at else "") for i, l in enumerate(src_lines))
 
-    def outcome(text, name):
-        path = os.path.join(tmp, name)
-        with open(path, "w") as f:
-            f.write(text)
-        p = run([a.kwgen, "verify", "--json", path], text=True)
-        t = run([a.kwgen, "verify", path], text=True)
-        if p.returncode not in (0, 1):
-            return None, p.stderr.strip()[-600:]
-        j = json.loads(p.stdout)
+    def outcome(res, totals, path):
+        rc, j, err = res[path]
+        if rc not in (0, 1):
+            return None, (err or "").strip()[-600:]
         races = [f["line"] for f in j["findings"] if f["code"] == "race_raw"]
-        last = t.stdout.strip().splitlines()[-1] if t.stdout.strip() else ""
-        m = re.search(r"(\d+) hidden by suppressions", last)
-        return (p.returncode, len(races), j["suppressed"], int(m.group(1)) if m else None), races
+        m = re.search(r"(\d+) hidden by suppressions", totals.get(path, ""))
+        return (rc, len(races), j["suppressed"], int(m.group(1)) if m else None), races
 
-    for what, comment, where, hidden in (
-            ("none", "", "use", 0),
-            ("allow race_raw on the use's first word", " // kwgen-verify: allow race_raw", "use", 1),
-            ("allow * after ';'", " ; kwgen-verify: allow *", "use", 1),
-            ("allow race_raw on the producer's line", " // kwgen-verify: allow race_raw", "load", 0),
-            ("malformed: an unknown code", " // kwgen-verify: allow race_rw", "use", -1),
-            ("malformed: no colon", " // kwgen-verify allow race_raw", "use", -1),
-            ("malformed: nothing allowed", " // kwgen-verify: allow", "use", -1),
-            ("two codes, comma, note", " // kwgen-verify: allow race_waw, race_raw -- reviewed", "use", 1),
-            ("malformed: a slash between codes", " // kwgen-verify: allow race_waw/race_raw", "use", -1),
-            ("malformed: a bar between codes", " // kwgen-verify: allow race_waw|race_raw", "use", -1),
-            ("malformed: a word after the codes", " // kwgen-verify: allow race_raw because", "use", -1)):
-        lw, lraces = outcome(long_text(comment, uoff if where == "use" else loff), "allow.long.s")
-        tx, tmsg = outcome(text_text(comment, tuse if where == "use" else tload), "allow.text.s")
+    cases = (("none", "", "use", 0),
+             ("allow race_raw on the use's first word", " // kwgen-verify: allow race_raw", "use", 1),
+             ("allow * after ';'", " ; kwgen-verify: allow *", "use", 1),
+             ("allow race_raw on the producer's line", " // kwgen-verify: allow race_raw", "load", 0),
+             ("malformed: an unknown code", " // kwgen-verify: allow race_rw", "use", -1),
+             ("malformed: no colon", " // kwgen-verify allow race_raw", "use", -1),
+             ("malformed: nothing allowed", " // kwgen-verify: allow", "use", -1),
+             ("two codes, comma, note", " // kwgen-verify: allow race_waw, race_raw -- reviewed", "use", 1),
+             ("malformed: a slash between codes", " // kwgen-verify: allow race_waw/race_raw", "use", -1),
+             ("malformed: a bar between codes", " // kwgen-verify: allow race_waw|race_raw", "use", -1),
+             ("malformed: a word after the codes", " // kwgen-verify: allow race_raw because", "use", -1))
+    # every case's .long and text file, verified in one process (each
+    # file's answer and exit status its own)
+    paths = []
+    for k, (what, comment, where, hidden) in enumerate(cases):
+        for form, text in (("long", long_text(comment, uoff if where == "use" else loff)),
+                           ("text", text_text(comment, tuse if where == "use" else tload))):
+            path = os.path.join(tmp, "allow%02d.%s.s" % (k, form))
+            with open(path, "w") as f:
+                f.write(text)
+            paths.append(path)
+    res, totals = verify_each(a, paths)
+    for k, (what, comment, where, hidden) in enumerate(cases):
+        lw, lraces = outcome(res, totals, paths[2 * k])
+        tx, tmsg = outcome(res, totals, paths[2 * k + 1])
         if hidden < 0:
             # refused, naming the line of the comment and the codes
             R.check(lw is None and tx is None and "line %d" % (6 + uoff // 4) in lraces
@@ -562,28 +616,32 @@ def long_inline_assume(a, tmp, R):
     code = text_bytes(obj)[".text"]
     words = ["\t.long 0x%08X" % struct.unpack_from("<I", code, off) for off in range(0, len(code), 4)]
     head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ".text", ".globl k", ".type k,@function", "k:"]
+    runs = []
     for what, comment in (("with the comment", "// kwgen-verify: assume atomic-counters"), ("without", "")):
         for form, lines in ((".long", head + [comment] + words), ("text", GSU.split("\n")[:5] + [comment] +
                                                                  GSU.split("\n")[5:])):
-            path = os.path.join(tmp, "gsu.%s.s" % form.strip("."))
+            path = os.path.join(tmp, "gsu%d.%s.s" % (len(runs), form.strip(".")))
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
-            p = run([a.kwgen, "verify", "--json", path], text=True)
-            t = run([a.kwgen, "verify", path], text=True)
-            got = None
-            if p.returncode in (0, 1):
-                j = json.loads(p.stdout)
-                got = (p.returncode, j["totals"]["race_raw"], j["assumptions"]["atomic_counters"])
-            last = t.stdout.strip().splitlines()[-1] if t.stdout.strip() else ""
-            if comment:
-                want = (0, 0, {"assumed": True, "from": "inline", "line": 6, "ruled_out": 1})
-                said = "(kwgen-verify: assume atomic-counters at line 6): 1 finding ruled out" in last
-            else:
-                want = (1, 1, {"assumed": False, "from": None, "line": None, "ruled_out": 0})
-                said = "assuming" not in last
-            R.check(got == want and said, f"inline assume atomic-counters, {form} form, {what}: "
-                    f"{'no race, from inline line 6, 1 ruled out' if comment else 'the race, nothing assumed'}",
-                    f"got {got} / {last!r}; want {want}; stderr {p.stderr.strip()[-200:]!r}")
+            runs.append((what, comment, form, path))
+    # the four files in one process per output form (each file's answer,
+    # exit status and totals line its own)
+    res, totals = verify_each(a, [path for _, _, _, path in runs])
+    for what, comment, form, path in runs:
+        rc, j, err = res[path]
+        got = None
+        if rc in (0, 1):
+            got = (rc, j["totals"]["race_raw"], j["assumptions"]["atomic_counters"])
+        last = totals.get(path, "")
+        if comment:
+            want = (0, 0, {"assumed": True, "from": "inline", "line": 6, "ruled_out": 1})
+            said = "(kwgen-verify: assume atomic-counters at line 6): 1 finding ruled out" in last
+        else:
+            want = (1, 1, {"assumed": False, "from": None, "line": None, "ruled_out": 0})
+            said = bool(last) and "assuming" not in last
+        R.check(got == want and said, f"inline assume atomic-counters, {form} form, {what}: "
+                f"{'no race, from inline line 6, 1 ruled out' if comment else 'the race, nothing assumed'}",
+                f"got {got} / {last!r}; want {want}; stderr {(err or '').strip()[-200:]!r}")
 
 
 # One load (line 2 of the body) read too early on two paths: one finding,
@@ -634,8 +692,12 @@ def long_merged(a, tmp, R):
     tl = TWO_READS.split("\n")
     reads = [i + 1 for i, l in enumerate(tl) if l.startswith("  v_mov_b32") and l.endswith(", v1")]
     uses = {"text": reads}
-    for form, path in (("text", src), ("code object", obj), (".long words", lw)):
-        rc, fs, err = verify(a, path)
+    forms = (("text", src), ("code object", obj), (".long words", lw))
+    # the three forms in one process (each file's answer its own)
+    res, _ = verify_each(a, [path for _, path in forms], text=False)
+    for form, path in forms:
+        rc, j, err = res[path]
+        fs, err = (j["findings"] if j else None), (err or "")
         races = [f for f in fs or [] if f["code"] == "race_raw"]
         f = races[0] if len(races) == 1 else {}
         want = uses.get(form)

@@ -253,6 +253,40 @@ def candidates(isa, rel, text):
     return out
 
 
+def all_candidates(files, cache_dir=None):
+    """files [(isa, rel, text)] -> every file's candidates(), in order.
+    With cache_dir (the tool cache, tests/verify/batch.py) they are kept in
+    cache_dir/labels under the SHA-256 of refsim.py, this file and the
+    files (names and bytes), so the suites that label the same corpus
+    (verify-forms, verify-mutants-short, verify-mutants-objdump-short;
+    `make test`'s build step labels it first, tool_cache.py) label it once."""
+    key = None
+    if cache_dir:
+        h = hashlib.sha256()
+        for src in (refsim.__file__, os.path.abspath(__file__)):
+            with open(src, "rb") as f:
+                h.update(f.read() + b"\0")
+        for isa, rel, text in files:
+            h.update(f"{isa}\0{rel}\0".encode() + text.encode() + b"\0")
+        key = h.hexdigest()
+        path = os.path.join(cache_dir, "labels", key + ".json")
+        try:
+            with open(path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            pass
+    out = []
+    for isa, rel, text in files:
+        out += candidates(isa, rel, text)
+    if key:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump(out, f)
+        os.replace(tmp, path)
+    return out
+
+
 def mutant_text(base_text, m):
     lines = base_text.split("\n")
     mu = m["mutation"]
@@ -279,7 +313,102 @@ def nop_text(base_text, m):
     return "\n".join(lines)
 
 
-def to_objdump_many(jobs, tmp, pool, cache=None):
+def exec_section(data):
+    """-> (file offset, size) of the one executable section with bytes of a
+    relocatable ELF64 LE object (llvm-objdump's addresses are offsets in
+    it), or None when there is not exactly one."""
+    import struct
+    if data[:4] != b"\x7fELF" or len(data) < 64:
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shnum, = struct.unpack_from("<H", data, 0x3c)
+    found = []
+    for i in range(shnum):
+        if shoff + 64 * (i + 1) > len(data):
+            return None
+        _, typ, flags, addr, off, size = struct.unpack_from("<IIQQQQ", data, shoff + 64 * i)
+        if typ == 1 and flags & 4 and size and addr == 0:  # PROGBITS, SHF_EXECINSTR
+            found.append((off, size))
+    return found[0] if len(found) == 1 else None
+
+
+def encodings(mcpu, lines, cache):
+    """The bytes of each instruction line (llvm-mc -show-encoding, one
+    process for all): a list, or None when a line gives no encoding."""
+    import batch as B
+    args = ["-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-show-encoding"]
+    src = "".join(ln.strip() + "\n" for ln in lines).encode()
+    key = cache.key(LLVM_MC, args, src) if cache.d else None
+    out = cache.get(key) if key else None
+    if out is None:
+        rc, out, _ = B.zygote.run([LLVM_MC] + args, input=src, timeout=300)
+        if rc:
+            return None
+        if key:
+            cache.put(key, out)
+    enc = [bytes(int(x, 16) for x in m.group(1).split(","))
+           for m in re.finditer(r"encoding: \[([^\]]*)\]", out.decode("utf-8", "replace"))]
+    return enc if len(enc) == len(lines) else None
+
+
+PATCH_CHECKS = []  # (ok, what, why) of to_objdump_many's patched objects
+
+
+def patch_objects(jobs, paths, patches, asm, lmaps, pool, cache):
+    """Mutants whose one changed line is a 4-byte wait (or its s_nop 0): the
+    base's object with those 4 bytes replaced, not llvm-mc run again on the
+    whole kernel (same size, so every other byte and address is the base's).
+    patches[k] = (k of the base job, .s line, old line, new line) or None.
+    The 4 bytes at the line's offset must be the old line's encoding; the
+    first patched mutant of each ISA is also assembled whole and must give
+    the same bytes (PATCH_CHECKS).  -> {k: (0, "")} for every job patched;
+    the rest are left to llvm-mc."""
+    import objdump_test as OT
+    import batch as B
+    want = {}
+    for k, pt in enumerate(patches):
+        if pt is None:
+            continue
+        b = pt[0]
+        if asm[b][0] or b not in lmaps:
+            continue
+        want.setdefault(OT.MCPU.get(jobs[k][1], jobs[k][1]), []).append(k)
+    done = {}
+    for mcpu, ks in sorted(want.items()):
+        enc = encodings(mcpu, [x for k in ks for x in (patches[k][2], patches[k][3])], cache)
+        if enc is None:
+            continue
+        first = None
+        for i, k in enumerate(ks):
+            b, line, _, _ = patches[k]
+            old, new = enc[2 * i], enc[2 * i + 1]
+            at = lmaps[b].get(line)
+            with open(paths[b] + ".o", "rb") as f:
+                data = bytearray(f.read())
+            sec = exec_section(bytes(data))
+            if at is None or sec is None or len(old) != 4 or len(new) != 4 or at[0] + 4 > sec[1]:
+                continue
+            pos = sec[0] + at[0]
+            if data[pos:pos + 4] != old:
+                continue
+            data[pos:pos + 4] = new
+            with open(paths[k] + ".o", "wb") as f:
+                f.write(bytes(data))
+            done[k] = (0, "")
+            if first is None:
+                first = k
+        if first is not None:
+            chk = paths[first] + ".whole.o"
+            rc, err = B.assemble(paths[first] + ".s", chk, mcpu, cache)
+            same = not rc and open(chk, "rb").read() == open(paths[first] + ".o", "rb").read()
+            PATCH_CHECKS.append((same, f"{mcpu}: {jobs[first][0]} patched into its base's object is what llvm-mc "
+                                       f"makes of the whole mutant", err[-200:] if rc else "the bytes differ"))
+            if os.path.exists(chk):
+                os.unlink(chk)
+    return done
+
+
+def to_objdump_many(jobs, tmp, pool, cache=None, patches=None):
     """[(name, isa, text)] -> [(objdump text, {.s line: objdump line}) or
     RuntimeError]: each text assembled with llvm-mc (one process each),
     disassembled with llvm-objdump -d (many objects per process,
@@ -298,7 +427,29 @@ def to_objdump_many(jobs, tmp, pool, cache=None):
     def assemble(k):
         isa = jobs[k][1]
         return B.assemble(paths[k] + ".s", paths[k] + ".o", OT.MCPU.get(isa, isa), cache)
-    asm = list(pool.map(assemble, range(len(jobs))))
+    patches = patches or [None] * len(jobs)
+    # the bases (and what is not a patch) first; then the mutants patched
+    # into their base's object; what could not be patched, by llvm-mc
+    first = [k for k in range(len(jobs)) if patches[k] is None]
+    asm = [None] * len(jobs)
+    for k, r in zip(first, pool.map(assemble, first)):
+        asm[k] = r
+    if any(p is not None for p in patches):
+        bases = sorted({p[0] for p in patches if p is not None and not asm[p[0]][0]})
+        bdis = B.objdump_many([paths[b] + ".o" for b in bases], cache=cache)
+        lmaps = {}
+        for b in bases:
+            d, err = bdis[paths[b] + ".o"]
+            if err is None:
+                lm, err = OT.line_map(jobs[b][2], d)
+                if not err:
+                    lmaps[b] = lm
+        asm_p = patch_objects(jobs, paths, patches, asm, lmaps, pool, cache)
+        rest = [k for k in range(len(jobs)) if asm[k] is None and k not in asm_p]
+        for k, r in zip(rest, pool.map(assemble, rest)):
+            asm[k] = r
+        for k, r in asm_p.items():
+            asm[k] = r
     dis = B.objdump_many([b + ".o" for b, (rc, _) in zip(paths, asm) if not rc], cache=cache)
     out = []
     for (name, isa, text), base, (rc, err) in zip(jobs, paths, asm):
@@ -401,15 +552,16 @@ def main():
                          "text; deleted waits become s_nop 0 at the same address (as in shipped kernels)")
     ap.add_argument("--report", help="write every mutant, its label and the verdict as JSON lines here")
     ap.add_argument("--write-labels", help="write the labelled mutants (JSON lines) here")
-    ap.add_argument("--tool-cache", help="objdump form: keep the outputs of llvm-mc and llvm-objdump here (batch.py)")
+    ap.add_argument("--tool-cache", help="keep the mutants' labels here (all_candidates) and, objdump form, the "
+                    "outputs of llvm-mc and llvm-objdump (batch.py)")
     a = ap.parse_args()
 
     bases = base_files(a.root)
-    texts, allm = {}, []
+    texts = {}
     for isa, rel, path in bases:
         with gzip.open(path, "rt") as f:
             texts[rel] = f.read()
-        allm += candidates(isa, rel, texts[rel])
+    allm = all_candidates([(isa, rel, texts[rel]) for isa, rel, _ in bases], a.tool_cache)
     kept = [m for m in allm if m["label"] in ("harmful", "benign")]
     drops = {}
     for m in allm:
@@ -446,10 +598,16 @@ def main():
         tmpd = tempfile.mkdtemp(prefix="kwgen-mutants-objdump-")
         jobs = [(rel, isa_of[rel], texts[rel]) for rel in used] + \
                [(m["id"], m["isa"], nop_text(texts[m["base"]], m)) for m in kept]
+        # each mutant: its base's object with the wait's 4 bytes replaced
+        # (to_objdump_many checks that against llvm-mc on one per ISA)
+        at = {rel: k for k, rel in enumerate(used)}
+        patches = [None] * len(used) + [
+            (at[m["base"]], m["mutation"]["line"], texts[m["base"]].split("\n")[m["mutation"]["line"] - 1],
+             nop_text(texts[m["base"]], m).split("\n")[m["mutation"]["line"] - 1]) for m in kept]
         with ThreadPoolExecutor(a.jobs) as ex:
             import batch as B
             cache = B.ToolCache(a.tool_cache)
-            forms = to_objdump_many(jobs, tmpd, ex, cache)
+            forms = to_objdump_many(jobs, tmpd, ex, cache, patches)
             if cache.d:
                 print(f"tool outputs read from {a.tool_cache}: {cache.hits}, made: {cache.misses}")
             ok = [k for k, f in enumerate(forms) if not isinstance(f, RuntimeError)]
@@ -531,6 +689,8 @@ def main():
     # The count line counts the goals, per ISA (a single missed mutant is
     # within the detection goal; the table and the MISSED lines show it).
     R = Results("verify-mutants" + ("-objdump" if a.form == "objdump" else ""))
+    for ok, what, why in PATCH_CHECKS:
+        R.check(ok, what, why)
     for isa in sorted(per, key=lambda i: (refsim.GEN[i], i)):
         p = per[isa]
         r = p["detected"] / p["harmful"] if p["harmful"] else 1.0

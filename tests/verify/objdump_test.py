@@ -12,7 +12,9 @@ syntax (tests/verify/cases) and a sample of mutants (mutants.py):
   4. run `kwgen verify --json` on the .s, on the objdump text, on the
      object file itself (decoded by libkwgen-codeobj with LLVM's
      disassembler) and on the object linked with ld.lld-22 -shared (a
-     .hsaco-like code object at another address), and compare the findings
+     .hsaco-like code object at another address; the compiler's kernels and
+     the mutants linked up to 48 of one ISA together, the cases alone), and
+     compare the findings
      as sets of (code, offset, mnemonic) (function and offset in it for the
      linked one).  The code-object decoding must also equal llvm-objdump's
      text (line for line, `codeobj_dump`).
@@ -163,10 +165,13 @@ def verify_all(a, jobs):
     by = {}
     for key, isa, path in jobs:
         by.setdefault(isa, []).append((key, path))
-    tasks = [(isa, part) for isa, lst in sorted(by.items(), key=lambda x: str(x[0])) for part in B.chunks(lst)]
+    # code objects (no --isa) load libLLVM once per process (~80 ms): as
+    # many processes as jobs; text files in chunks of B.CHUNK
+    tasks = [(isa, part) for isa, lst in sorted(by.items(), key=lambda x: str(x[0]))
+             for part in B.chunks(lst, B.CHUNK if isa else max(B.CHUNK, -(-len(lst) // a.jobs)))]
     out = {}
     for (isa, part), res in zip(tasks, pmap(a, lambda t: B.verify_many(a.kwgen, [p for _, p in t[1]], t[0],
-                                                                        a.timeout), tasks)):
+                                                                        a.timeout, chunk=len(t[1])), tasks)):
         for (key, _), (fs, _, err) in zip(part, res):
             out[key] = (fs, err)
     return out
@@ -187,7 +192,8 @@ def codeobj_dump_all(a, paths):
             at = m.end() + n
         return res
     out = {}
-    for r in pmap(a, one_chunk, B.chunks(paths)):
+    # libLLVM loaded once per process: as many processes as jobs
+    for r in pmap(a, one_chunk, B.chunks(paths, max(B.CHUNK, -(-len(paths) // a.jobs)))):
         out.update(r)
     return out
 
@@ -307,29 +313,64 @@ def all_forms(a, items, tmp):
         return res, alone_checks
 
     # 5. a linked (ET_DYN, .hsaco-like) code object: addresses move, the
-    #    findings stay at the same instruction of the same function
+    #    findings stay at the same instruction of the same function.  The
+    #    compiler's kernels and their mutants (functions typed
+    #    @function) of one e_flags whose functions have different names
+    #    are linked together, many kernels in one code object as shipped
+    #    (one ld.lld-22 run, one decode for up to 48 objects, each function
+    #    elsewhere than in its own object); the cases (labels, no
+    #    @function: in a code object with typed functions they would be
+    #    the code after another kernel) and a group that does not link (a
+    #    global symbol in two objects) are linked one object at a time.
     live = [s for s in st if s["alive"]]
-    for s, (rc, err) in zip(live, pmap(a, lambda s: B.link(s["o_path"], s["co"], a.cache), live)):
+    groups = []
+    for s in live:
+        s["funcs"] = set(dis_instructions(s["d_text"])[0])
+        ef = B.e_flags(s["o_path"])
+        together = s["name"].startswith(("llvm/", "mutant/"))
+        g = next((g for g in groups if together and g["ef"] == ef and len(g["items"]) < 48
+                  and not (g["names"] & s["funcs"])), None)
+        if g is None:
+            g = dict(ef=ef if together else None, items=[], names=set(),
+                     co=os.path.join(tmp, "linked%03d.co" % len(groups)))
+            groups.append(g)
+        g["items"].append(s)
+        g["names"] |= s["funcs"]
+    for g, (rc, err) in zip(groups, pmap(a, lambda g: B.link_many([s["o_path"] for s in g["items"]], g["co"],
+                                                                   a.cache), groups)):
+        g["ok"] = rc == 0
+    alone = [s for g in groups if not g["ok"] for s in g["items"]]
+    for s, (rc, err) in zip(alone, pmap(a, lambda s: B.link(s["o_path"], s["co"], a.cache), alone)):
         if rc != 0:
             res[st.index(s)].append((False, f"{s['name']}: link with {LD_LLD}", err[-300:]))
             s["alive"] = False
-    live = [s for s in st if s["alive"]]
-    co_dis = B.objdump_many([s["co"] for s in live], cache=a.cache)
-    v = verify_all(a, [(st.index(s), None, s["co"]) for s in live])
-    for s in live:
-        k, name = st.index(s), s["name"]
-        fs_c, e4 = v[k]
-        if e4:
-            res[k].append((False, f"{name}: verify linked code object", e4))
-            continue
-        co_text = co_dis[s["co"]][0] or ""
-        d_by_line, fs_d = s["d_by_line"], s["fs_d"]
-        rel_o, rel_c = func_rel(s["d_text"]), func_rel(co_text)
-        kc = set((f.get("code"),) + rel_c.get(f.get("offset"), (None, None, None)) for f in fs_c)
-        kd2 = set((f.get("code"),) + rel_o.get(d_by_line[f["line"]][0], (None, None, None))
-                  for f in fs_d if f.get("line") in d_by_line)
-        why = "" if kc == kd2 else f"only objdump: {sorted(kd2 - kc, key=str)[:3]} only linked: {sorted(kc - kd2, key=str)[:3]}"
-        res[k].append((not why, f"{name}: linked code object agrees (same function, same instruction)", why))
+    # (code object, the items in it)
+    linked = [(g["co"], g["items"]) for g in groups if g["ok"]] + [(s["co"], [s]) for s in alone if s["alive"]]
+    co_dis = B.objdump_many([co for co, _ in linked], cache=a.cache)
+    v = verify_all(a, [(co, None, co) for co, _ in linked])
+    for co, items in linked:
+        fs_all, e4 = v[co]
+        co_text = co_dis[co][0] or ""
+        rel_c = func_rel(co_text)
+        for s in items:
+            k, name = st.index(s), s["name"]
+            if e4:
+                res[k].append((False, f"{name}: verify linked code object", e4))
+                continue
+            # this object's findings: those in its functions (and any outside
+            # every function, which fail each object of the code object)
+            fs_c = [f for f in fs_all if rel_c.get(f.get("offset"), (None,))[0] in s["funcs"]
+                    or rel_c.get(f.get("offset"), (None,))[0] is None]
+            d_by_line, fs_d = s["d_by_line"], s["fs_d"]
+            rel_o = func_rel(s["d_text"])
+            kc = set((f.get("code"),) + rel_c.get(f.get("offset"), (None, None, None)) for f in fs_c)
+            kd2 = set((f.get("code"),) + rel_o.get(d_by_line[f["line"]][0], (None, None, None))
+                      for f in fs_d if f.get("line") in d_by_line)
+            why = "" if kc == kd2 else \
+                f"only objdump: {sorted(kd2 - kc, key=str)[:3]} only linked: {sorted(kc - kd2, key=str)[:3]}"
+            res[k].append((not why, f"{name}: linked code object agrees (same function, same instruction"
+                                    f"{', linked with %d other objects' % (len(items) - 1) if len(items) > 1 else ''})",
+                           why))
     return res, alone_checks
 
 
@@ -340,9 +381,10 @@ def bad_code_objects(a, tmp, R):
     with open(src, "w") as f:
         f.write(gzip.open(os.path.join(a.root, "llvm", "gfx942", "aos_loads.s.gz"), "rt").read())
     obj = os.path.join(tmp, "bad.o")
-    p = run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", src, "-o", obj])
-    if p.returncode:
-        R.fail("malformed code objects", "llvm-mc: " + p.stderr.decode()[-200:])
+    # (the tool cache holds it: make test's build step assembled the corpus)
+    rc, err = B.assemble(src, obj, "gfx942", a.cache)
+    if rc:
+        R.fail("malformed code objects", "llvm-mc: " + err[-200:])
         return
     good = open(obj, "rb").read()
     unknown = bytearray(good)
@@ -432,9 +474,8 @@ def main():
                 items.append(dict(id="cases/" + c["file"], isa=c["isa"], text=g.read()))
     if a.mutants:
         import mutants as M
-        ms = []
-        for rel, t in sorted(texts.items()):
-            ms += [m for m in M.candidates(rel.split("/")[1], rel, t) if m["label"] in ("harmful", "benign")]
+        ms = [m for m in M.all_candidates([(rel.split("/")[1], rel, t) for rel, t in sorted(texts.items())],
+                                          a.tool_cache) if m["label"] in ("harmful", "benign")]
         ms = M.pick_short(ms, 1)
         ms.sort(key=lambda m: __import__("hashlib").sha1(m["id"].encode()).hexdigest())
         for m in ms[:a.mutants]:

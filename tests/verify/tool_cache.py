@@ -3,7 +3,8 @@
 than one suite derives from the committed LLVM kernels: each
 tests/verify/llvm/<isa>/*.s.gz assembled with llvm-mc-22 and disassembled
 with llvm-objdump-22 -d (verify-forms and verify-mutants-objdump both read
-them).  `make test` runs it once before the suites (TEST_BUILD), so suites
+them), and the mutants' labels (mutants.all_candidates: verify-forms and
+verify-mutants-short and -objdump-short read them).  `make test` runs it once before the suites (TEST_BUILD), so suites
 running side by side do not both make them.  Nothing here is a check: a tool
 that fails is left to the suites, which report it.
 
@@ -16,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import batch as B  # noqa: E402
 from objdump_test import MCPU  # noqa: E402
-from mutants import base_files  # noqa: E402
+from mutants import all_candidates, base_files  # noqa: E402
 
 
 def main():
@@ -41,6 +42,13 @@ def main():
         with ThreadPoolExecutor(a.jobs) as ex:
             rcs = list(ex.map(lambda j: B.assemble(j[0], j[1], j[2], cache)[0], jobs))
         B.objdump_many([o for (_, o, _), rc in zip(jobs, rcs) if rc == 0], cache=cache)
+        # the mutants' labels (refsim.py), read by the three suites that
+        # label the corpus (mutants.all_candidates)
+        files = []
+        for isa, rel, path in base_files(a.root):
+            with gzip.open(path, "rt") as f:
+                files.append((isa, rel, f.read()))
+        all_candidates(files, a.tool_cache)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"tool_cache: {len(jobs)} kernels in {a.tool_cache} ({cache.hits} there already, {cache.misses} made)")
