@@ -35,6 +35,15 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib/include -Ilib $(PKG_CFLAGS) $(EX
 # What a program linking libkwgen.a needs (kwgend adds $(SRV_LDLIBS)).
 LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(EXTRA_LDLIBS)
 
+# The linker of the test programs (the unit tests, the ASan tree, the fuzz
+# harnesses: ~60 links for make test): gold when installed (binutils), which
+# links an ASan program in about half the CPU of ld.bfd (0.53 -> 0.28 s for
+# kwgen); TEST_LD= links with the default.  The released programs link as
+# they always did.
+ifeq ($(origin TEST_LD),undefined)
+TEST_LD := $(if $(shell command -v ld.gold 2>/dev/null),-fuse-ld=gold)
+endif
+
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c lib/verify/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 STORE_SRCS := $(sort $(wildcard lib/store/*.c))
@@ -73,8 +82,9 @@ $(LOGIC_A): $(LOGIC_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# (-no-pie, which the ASan tree's programs link with, is for programs only)
 $(BUILD)/$(KW_SO_REAL): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,$(KW_SONAME) -Wl,--as-needed -o $@ $^ $(LDLIBS_ALL)
+	$(CC) -shared -Wl,-soname,$(KW_SONAME) -Wl,--as-needed -o $@ $^ $(filter-out -no-pie,$(LDLIBS_ALL))
 
 $(BUILD)/$(KW_SONAME) $(BUILD)/libkwgen.so: $(BUILD)/$(KW_SO_REAL)
 	ln -sf $(KW_SO_REAL) $@
@@ -88,7 +98,7 @@ $(BUILD)/kwgend: $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-st
 # The unit tests link the store too (test_cache*.c); the others leave it out.
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/verify_helpers.h $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
+	$(CC) $(CFLAGS_ALL) $(TEST_LD) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
 
 unit: $(UNIT_BINS)
 	@sh scripts/run-unit $(UNIT_BINS)
