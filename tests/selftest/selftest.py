@@ -87,7 +87,7 @@ sys.exit(rc)
 
 KWGEND_WRAPPER = r'''#!%(py)s -S
 # A broken kwgend: the real one as a child (killed with us), %(what)s.
-import ctypes, signal, subprocess, sys, threading, time
+import ctypes, os, signal, subprocess, sys, threading, time
 REAL = %(real)r
 MODE = %(mode)r
 args = sys.argv[1:]
@@ -116,7 +116,13 @@ die_with_parent()   # the wrapper too: a test that dies cannot leave it running
 if MODE == "sanitizer-line":
     sys.stderr.write(%(leak)r + "\n")
     sys.stderr.flush()
-p = subprocess.Popen([REAL] + rewrite(args), preexec_fn=die_with_parent)
+env = dict(os.environ)
+if MODE == "dies-early":
+    # every miss takes 10 s (the test hook): no answer comes before the
+    # death below, so the kill loop (which kills after 5 answers) cannot
+    # kill first on a fast machine
+    env["KWGEND_TEST_SLICE_DELAY_MS"] = "10000"
+p = subprocess.Popen([REAL] + rewrite(args), preexec_fn=die_with_parent, env=env)
 def forward(sig, frame):
     p.send_signal(sig)
 for s in (signal.SIGTERM, signal.SIGINT):
@@ -195,7 +201,7 @@ KWGEND_MODES = {
     "exit-23": "exits 23 when stopped",
     "tiny-body": "refuses every body (--max-body-bytes 10)",
     "never-refuse": "runs with --max-inflight 1000 (never 503)",
-    "dies-early": "dies 0.15 s after starting",
+    "dies-early": "dies 0.15 s after starting, before its first answer (each miss held 10 s)",
     "unbounded-files": "ignores --max-cache-bytes",
     "slow-lock": "waits 3 s for a held write lock",
 }
