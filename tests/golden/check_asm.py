@@ -41,13 +41,12 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
-from checks import exit_problems  # noqa: E402
+from checks import kwgen_batch  # noqa: E402
 ASM_CODES = ("instruction_not_on_isa", "register_out_of_range", "vgpr_pair_misaligned")
 MCPU_ALIAS = {"gfx940": "gfx942", "gfx941": "gfx942"}
 SYM_RE = re.compile(r"\b([vs]gpr[A-Za-z_]\w*)")
@@ -197,33 +196,12 @@ def assemble_chunk(mc, snips):
 def get_answers(opts, reqs):
     if opts.oracle:
         return [json.loads(t) for t in load_gz("answers.jsonl.gz")], "oracle answers"
-    # through files, not pipes: ~40 MB in 4 KiB pipe writes cost more CPU
-    # than kwgen's parsing of them
-    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
-            tempfile.TemporaryFile() as ferr:
-        for k in range(0, len(reqs), 4096):
-            fin.write("".join(t + "\n" for t in reqs[k:k + 4096]).encode())
-        fin.seek(0)
-        try:
-            rc = subprocess.run([opts.kwgen, "--batch"], stdin=fin, stdout=fout, stderr=ferr,
-                                timeout=opts.timeout).returncode
-        except FileNotFoundError:
-            sys.exit("check-asm: %s not found (build it with `make`)" % opts.kwgen)
-        fout.seek(0)
-        ferr.seek(0)
-        out = fout.read().decode("utf-8", "replace").split("\n")
-        err = ferr.read()
-    if out and out[-1] == "":
-        out.pop()
-    problems = exit_problems("kwgen --batch", rc, err)
+    out, err, problems = kwgen_batch(opts.kwgen, reqs, opts.timeout, "check-asm")
     if problems:
         sys.stderr.write(err.decode("utf-8", "replace")[-2000:])
         print("check-asm: %s" % "; ".join(problems))
         print("check-asm: 0 passed, 1 failed")
         sys.exit(1)
-    if len(out) != len(reqs):
-        sys.stderr.write(err.decode("utf-8", "replace")[-2000:])
-        sys.exit("check-asm: kwgen --batch printed %d lines for %d requests" % (len(out), len(reqs)))
     answers = []
     for t in out:
         try:

@@ -28,12 +28,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
-from checks import exit_problems  # noqa: E402
+from checks import exit_problems, kwgen_batch  # noqa: E402
 import salt_check  # noqa: E402  (tests/golden, beside this file)
 EXTRA_OK = {"diagnostics"}
 GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
@@ -60,32 +59,9 @@ def isa_name(isa):
 
 
 def run_kwgen(kwgen, lines, timeout):
-    """All requests in one `kwgen --batch` process; one answer line per request.
-    Returns (answers, problems): problems lists a non-zero exit status, a
-    sanitizer report in stderr or a wrong number of answer lines.  The
-    requests go through a file, not a pipe: ~40 MB in 4 KiB pipe writes cost
-    more CPU (both sides' system calls) than kwgen's parsing of them."""
-    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
-            tempfile.TemporaryFile() as ferr:
-        for k in range(0, len(lines), 4096):
-            fin.write("".join(t + "\n" for t in lines[k:k + 4096]).encode())
-        fin.seek(0)
-        try:
-            rc = subprocess.run([kwgen, "--batch"], stdin=fin, stdout=fout, stderr=ferr,
-                                timeout=timeout).returncode
-        except FileNotFoundError:
-            sys.exit("compare: %s not found (build it with `make`)" % kwgen)
-        except subprocess.TimeoutExpired:
-            sys.exit("compare: %s --batch did not finish in %d s" % (kwgen, timeout))
-        fout.seek(0)
-        ferr.seek(0)
-        out = fout.read().decode("utf-8", "replace").split("\n")
-        err = ferr.read()
-    if out and out[-1] == "":
-        out.pop()
-    problems = exit_problems("kwgen --batch", rc, err)
-    if len(out) != len(lines):
-        problems.append("kwgen --batch printed %d lines for %d requests" % (len(out), len(lines)))
+    """All requests in one `kwgen --batch` process (checks.kwgen_batch);
+    one answer line per request.  Returns (answers, problems)."""
+    out, err, problems = kwgen_batch(kwgen, lines, timeout, "compare")
     if problems:
         sys.stderr.write(err.decode("utf-8", "replace")[-2000:])
     return out, problems
