@@ -87,13 +87,21 @@ def decoder_children(pid):
                 kids = [int(k) for k in f.read().split()]
         except (OSError, ValueError):
             continue
-        for k in kids:
-            try:
-                with open("/proc/%d/cmdline" % k, "rb") as f:
-                    if b"--internal-decode-code-object" in f.read():
-                        out.append(k)
-            except OSError:
-                pass
+        out += decoders_among(kids)
+    return out
+
+
+def decoders_among(pids):
+    """Those of pids still running in the decoder mode (KW_CODEOBJ_CHILD_ARG
+    in their command line)."""
+    out = []
+    for k in pids:
+        try:
+            with open("/proc/%d/cmdline" % k, "rb") as f:
+                if b"--internal-decode-code-object" in f.read():
+                    out.append(k)
+        except OSError:
+            pass
     return out
 
 
@@ -770,14 +778,7 @@ class T:
         assert "r" in result, result
         st, _, body = result["r"]
         assert st == 503 and json.loads(body)["error"]["code"] == "draining", (form, st, body[:200])
-        left = []
-        for k in kids:
-            try:
-                with open("/proc/%d/cmdline" % k, "rb") as f:
-                    if b"--internal-decode-code-object" in f.read():
-                        left.append(k)
-            except OSError:
-                pass
+        left = decoders_among(kids)
         assert not left, "decoder processes left after kwgend exited: %s" % left
         print("     %s: exited %.2f s after SIGTERM (--drain-seconds %d)" % (form, took, drain))
 
