@@ -104,6 +104,20 @@ def sanitizer_check(name):
     check(name, t)
 
 
+def rss_kib(pid):
+    """pid's resident set size in KiB (/proc/PID/status VmRSS), 0 if absent."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def nfds(pid):
+    """pid's open file descriptors (/proc/PID/fd)."""
+    return len(os.listdir("/proc/%d/fd" % pid))
+
+
 class Daemon:
     """build/kwgend on 127.0.0.1:0 with its own cache file."""
 

@@ -28,18 +28,6 @@ sys.path.insert(0, HERE)
 import run as e2e  # noqa: E402
 
 
-def rss_kib(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def fds(pid):
-    return len(os.listdir("/proc/%d/fd" % pid))
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwgend", default=os.path.join(ROOT, "build", "kwgend"))
@@ -64,7 +52,7 @@ def main():
         c.close()
         # the baseline once kwgend has closed the warm-up connection
         e2e.wait_no_connections(d.port, 10)
-        rss0, fd0 = rss_kib(pid), fds(pid)
+        rss0, fd0 = e2e.rss_kib(pid), e2e.nfds(pid)
         counts = {}
         lock = threading.Lock()
         fresh = [1000000]
@@ -140,7 +128,7 @@ def main():
         samples = []
         while any(t.is_alive() for t in ts):
             time.sleep(1)
-            samples.append(rss_kib(pid))
+            samples.append(e2e.rss_kib(pid))
         for t in ts:
             t.join()
         elapsed = time.time() - t0
@@ -148,9 +136,9 @@ def main():
         # kwgend has closed its ends, not a fixed second
         fd_bound = fd0 + 2 + 2 * (2 + 2)
         t_end = time.time() + 10
-        while fds(pid) > fd_bound and time.time() < t_end:
+        while e2e.nfds(pid) > fd_bound and time.time() < t_end:
             time.sleep(0.05)
-        rss1, fd1 = rss_kib(pid), fds(pid)
+        rss1, fd1 = e2e.rss_kib(pid), e2e.nfds(pid)
         alive = d.proc.poll() is None
         rc = d.stop()
         total = sum(counts.values())

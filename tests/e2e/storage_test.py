@@ -75,18 +75,6 @@ def files_size(db):
     return out
 
 
-def rss_kib(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def nfds(pid):
-    return len(os.listdir("/proc/%d/fd" % pid))
-
-
 def pct(xs, p):
     xs = sorted(xs)
     if not xs:
@@ -152,7 +140,7 @@ def t_bounded(binary, tmp, misses, hits):
                 s = files_size(db)
                 stt = d.status()
                 row = {"requests": n, "misses": nm, "hits": nh, "db": s["db"], "wal": s["-wal"],
-                       "shm": s["-shm"], "total": s["total"], "rss_kib": rss_kib(pid), "fds": nfds(pid),
+                       "shm": s["-shm"], "total": s["total"], "rss_kib": e2e.rss_kib(pid), "fds": e2e.nfds(pid),
                        "entries": stt["entries"], "seconds": round(time.time() - t0, 1)}
                 curve.append(row)
                 print("     %8d %7d %7d %9d %9d %7d %9d %8d %4d %7d" % (
