@@ -36,10 +36,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+import run as e2e  # noqa: E402
 
 EVENTS = [("pwrite", "syscalls:sys_enter_pwrite64"), ("pread", "syscalls:sys_enter_pread64"),
           ("fdatasync", "syscalls:sys_enter_fdatasync"), ("futex", "syscalls:sys_enter_futex"),
@@ -81,28 +82,15 @@ def proc_wchar(pid):
     return 0
 
 
-def start_kwgend(kwgend, db, log, flags):
-    proc = subprocess.Popen([kwgend, "--listen", "127.0.0.1:0", "--db", db] + flags,
-                            stderr=open(log, "w"), stdout=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", open(log).read())
-        if m:
-            return proc, int(m.group(1))
-        if proc.poll() is not None:
-            break
-        time.sleep(0.1)
-    proc.kill()
-    proc.wait()
-    sys.exit("bench-miss-cpu: %s did not start:\n%s" % (kwgend, open(log).read()))
-
-
 def one_run(kwgend, flags, seconds, tmp, use_perf):
     run_dir = tempfile.mkdtemp(dir=tmp)
     tmpl = os.path.join(run_dir, "miss.tmpl")
     miss_template(tmpl)
-    proc, port = start_kwgend(kwgend, os.path.join(run_dir, "cache.db"), os.path.join(run_dir, "kwgend.log"),
-                              flags)
+    try:
+        d = e2e.Daemon(kwgend, os.path.join(run_dir, "cache.db"), *flags).start()
+    except RuntimeError as ex:
+        sys.exit("bench-miss-cpu: %s did not start: %s" % (kwgend, ex))
+    proc, port = d.proc, d.port
     perf = None
     try:
         cpu0, w0 = proc_cpu_s(proc.pid), proc_wchar(proc.pid)
@@ -119,12 +107,10 @@ def one_run(kwgend, flags, seconds, tmp, use_perf):
             perf.send_signal(signal.SIGINT)
             perf.wait()
     finally:
-        proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(timeout=60)
+            d.stop(timeout=60)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            d.kill9()
     m = re.search(r"^RESULT (.*)$", out.stdout, re.M)
     if not m:
         sys.exit("bench-miss-cpu: wrk failed:\n" + out.stdout + out.stderr)
