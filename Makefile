@@ -16,10 +16,12 @@ LIB_PKGS := jansson libcrypto
 STORE_PKGS := sqlite3
 SRV_PKGS := libmicrohttpd yaml-0.1
 PKGS     := $(LIB_PKGS) $(STORE_PKGS) $(SRV_PKGS)
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(LIB_PKGS) 2>/dev/null)
-STORE_LIBS := $(shell pkg-config --libs $(STORE_PKGS) 2>/dev/null)
-SRV_LDLIBS := $(shell pkg-config --libs $(SRV_PKGS) 2>/dev/null)
+# pkg-config's answers (and llvm-config's, ...): asked once per make tree
+include mk/config.mk
+PKG_CFLAGS := $(KW_CFG_PKG_CFLAGS)
+PKG_LIBS   := $(KW_CFG_PKG_LIBS)
+STORE_LIBS := $(KW_CFG_STORE_LIBS)
+SRV_LDLIBS := $(KW_CFG_SRV_LDLIBS)
 
 # The shared library: libkwgen.so.$(KWGEN_VERSION), SONAME libkwgen.so.$(KW_SO_MAJOR),
 # with the libkwgen.so.$(KW_SO_MAJOR) and libkwgen.so symlinks next to it.
@@ -41,7 +43,7 @@ LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(EXTRA_LDLIBS)
 # kwgen); TEST_LD= links with the default.  The released programs link as
 # they always did.
 ifeq ($(origin TEST_LD),undefined)
-TEST_LD := $(if $(shell command -v ld.gold 2>/dev/null),-fuse-ld=gold)
+TEST_LD := $(if $(KW_CFG_GOLD),-fuse-ld=gold)
 endif
 
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/isa/*.c lib/gen/*.c lib/verify/*.c))
@@ -98,7 +100,7 @@ $(BUILD)/kwgend: $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-st
 # The unit tests link the store too (test_cache*.c); the others leave it out.
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/verify_helpers.h $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(TEST_LD) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(shell pkg-config --libs cmocka)
+	$(CC) $(CFLAGS_ALL) $(TEST_LD) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(KW_CFG_CMOCKA_LIBS)
 
 unit: $(UNIT_BINS)
 	@sh scripts/run-unit $(UNIT_BINS)
@@ -122,4 +124,4 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SRV_OBJS:.o=.d) $(LOGIC_LIB_OBJS:.o=.d)
 # Suites `make test` runs (mk/test.mk); each mk/*.mk file appends its own.
 SUITES := unit
--include $(sort $(wildcard mk/*.mk))
+-include $(sort $(filter-out mk/config.mk,$(wildcard mk/*.mk)))

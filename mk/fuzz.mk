@@ -61,9 +61,9 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_OPT     ?= -O0
 FUZZ_CFLAGS  := $(CSTD) $(WARN) $(FUZZ_OPT) -gline-tables-only -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		-Ilib/include -Ilib -Icli -Iserver \
-		$(shell pkg-config --cflags jansson libcrypto sqlite3 yaml-0.1 2>/dev/null)
-FUZZ_LDLIBS  := $(shell pkg-config --libs jansson libcrypto 2>/dev/null) -lpthread -lm
-FUZZ_SQL_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null)
+		$(KW_CFG_FUZZ_CFLAGS)
+FUZZ_LDLIBS  := $(KW_CFG_PKG_LIBS) -lpthread -lm
+FUZZ_SQL_LIBS := $(KW_CFG_STORE_LIBS)
 # The request path needs no cache (lib/store, SQLite): LIB_SRCS holds none of it.
 FUZZ_LIB_SRCS := $(LIB_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
@@ -99,7 +99,7 @@ $(FUZZ_BUILD)/fuzz_cache: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_cache.o $(FUZZ_CACHE
 
 $(FUZZ_BUILD)/fuzz_yaml: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_yaml.o $(FUZZ_YAML_OBJS) $(FUZZ_BUILD)/libkwgen-fuzz.a
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(TEST_LD) -o $@ $(filter %.o,$^) $(FUZZ_BUILD)/libkwgen-fuzz.a \
-		$(shell pkg-config --libs yaml-0.1 2>/dev/null) $(FUZZ_LDLIBS)
+		$(KW_CFG_YAML_LIBS) $(FUZZ_LDLIBS)
 
 # fuzz_batch.c includes cli/kwgen.c (its main() renamed)
 $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_batch.o: cli/kwgen.c

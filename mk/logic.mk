@@ -9,9 +9,9 @@
 
 # libcurl is loaded when --server first needs it (cli/logic_curl.c), not
 # linked: its dependencies cost every kwgen command ~10 ms at start.
-CURL_SONAME  := $(shell objdump -p $$(pkg-config --variable=libdir libcurl 2>/dev/null)/libcurl.so 2>/dev/null | awk '/SONAME/ {print $$2}')
-CLI_LDLIBS   += $(shell pkg-config --libs yaml-0.1 2>/dev/null) -ldl
-EXTRA_CFLAGS += $(shell pkg-config --cflags yaml-0.1 libcurl 2>/dev/null)
+CURL_SONAME  := $(KW_CFG_CURL_SONAME)
+CLI_LDLIBS   += $(KW_CFG_YAML_LIBS) -ldl
+EXTRA_CFLAGS += $(KW_CFG_LOGIC_CFLAGS)
 $(BUILD)/obj/cli/logic_curl.o: EXTRA_CFLAGS += $(if $(CURL_SONAME),-DKW_CURL_SONAME='"$(CURL_SONAME)"')
 
 LOGIC_SRCS := $(sort $(wildcard cli/logic*.c))

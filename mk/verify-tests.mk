@@ -39,12 +39,12 @@
 # Packages: llvm-22 (llvm-mc, llvm-objdump), llvm-22-dev (llvm-config, llvm-c),
 # lld-22 (linked code objects), clang-22 (verify-isas).
 
-LLVM_CONFIG  ?= llvm-config-22
-LLVM_CFLAGS  := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
+# LLVM_CONFIG (default llvm-config-22) and what it answers: mk/config.mk
+LLVM_CFLAGS  := $(KW_CFG_LLVM_CFLAGS)
 # libLLVM is loaded at run time, on the first code object (dlopen of its
 # soname; see lib/codeobj/codeobj.c): kwgen and kwgend do not pay for
 # mapping it at every start.
-LLVM_SONAME  := $(shell objdump -p $$($(LLVM_CONFIG) --libdir 2>/dev/null)/libLLVM.so 2>/dev/null | awk '/SONAME/ {print $$2}')
+LLVM_SONAME  := $(KW_CFG_LLVM_SONAME)
 LLVM_LIBS    := -ldl
 CODEOBJ_SRCS := $(sort $(wildcard lib/codeobj/*.c))
 CODEOBJ_OBJS := $(CODEOBJ_SRCS:%.c=$(BUILD)/obj/%.o)
