@@ -11,11 +11,15 @@
  *   roots_check LIB overflow   a write one byte past a heap block: an
  *                              AddressSanitizer heap-buffer-overflow report
  *   roots_check LIB layout     prints "noroots N" (bytes of the runtime's
- *                              stack depot left out of the scan, 0 when the
- *                              runtime is linked as shipped) and "asan 1|0"
+ *                              stack depot in kw_asan_noroots, 0 when the
+ *                              runtime is linked as shipped), "trimmed N"
+ *                              (bytes dl_iterate_phdr leaves out of the
+ *                              program's writable segment) and "asan 1|0"
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +36,25 @@ extern char __stop_kw_asan_noroots[] __attribute__((weak));
 static void *bss_slot;
 static void *data_slot = &data_slot;
 static char big_bss[1 << 20];
+
+/* the bytes of the main program's writable segment that dl_iterate_phdr
+ * does not report: its end in the ELF headers minus its end as reported */
+static int trimmed_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	size_t *trimmed = arg;
+	uintptr_t self = (uintptr_t)&bss_slot;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t begin = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && begin <= self && self < begin + ph->p_memsz) {
+			uintptr_t end = (uintptr_t)__stop_kw_asan_noroots;
+			*trimmed = end > begin + ph->p_memsz ? end - (begin + ph->p_memsz) : 0;
+			return 1;
+		}
+	}
+	return 0;
+}
 
 /* the block's address, copied out of reach of the compiler's view */
 static void keep_in(void *where, size_t size)
@@ -50,8 +73,10 @@ int main(int argc, char **argv)
 	}
 	const char *mode = argv[2];
 	if (!strcmp(mode, "layout")) {
-		printf("noroots %zu\nasan %d\n",
-		       (size_t)(__stop_kw_asan_noroots - __start_kw_asan_noroots), KW_ASAN);
+		size_t trimmed = 0;
+		dl_iterate_phdr(trimmed_cb, &trimmed);
+		printf("noroots %zu\ntrimmed %zu\nasan %d\n",
+		       (size_t)(__stop_kw_asan_noroots - __start_kw_asan_noroots), trimmed, KW_ASAN);
 		return 0;
 	}
 	void *lib = dlopen(argv[1], RTLD_NOW);

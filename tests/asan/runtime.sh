@@ -8,7 +8,9 @@
 #   - sanitizer_stackdepot.o's .bss (the stack depot) is renamed to the
 #     section kw_asan_noroots: the same bytes, after .bss in the same
 #     writable segment, with __start_/__stop_ symbols at its ends;
-#   - SRC (lsan_roots.c), compiled with CFLAGS, is added as a member.
+#   - SRC (lsan_roots.c: the program's dl_iterate_phdr, which reports the
+#     main program's writable segment without that section), compiled with
+#     CFLAGS, is added as a member.
 # The rename is made only once the depot's .bss is checked to hold nothing
 # but the depot's objects (hash table, stack store maps and allocator); when a
 # check fails (another toolchain), OUT is the runtime as shipped, and the
@@ -37,7 +39,7 @@ case $rt in
 esac
 command -v objcopy >/dev/null 2>&1 || shipped "objcopy (binutils) not found"
 
-(cd "$tmp" && ar x "$rt" sanitizer_stackdepot.o asan_allocator.o) 2>/dev/null ||
+(cd "$tmp" && ar x "$rt" sanitizer_stackdepot.o) 2>/dev/null ||
 	shipped "$rt has no sanitizer_stackdepot.o"
 # The .bss symbols of the depot's object: the hash table of stack ids
 # (theDepot: ids and the map of its node arrays), the maps of the stack
@@ -46,8 +48,8 @@ command -v objcopy >/dev/null 2>&1 || shipped "objcopy (binutils) not found"
 bss=$(nm "$tmp/sanitizer_stackdepot.o" | awk '$2 ~ /^[bB]$/ {print $3}' | sort | tr '\n' ' ')
 want="_ZN11__sanitizerL14traceAllocatorE _ZN11__sanitizerL8theDepotE _ZN11__sanitizerL9tracePtrsE _ZN11__sanitizerL9useCountsE "
 [ "$bss" = "$want" ] || shipped "sanitizer_stackdepot.o's .bss holds [$bss], not the objects checked"
-nm "$tmp/asan_allocator.o" | grep -q ' T _ZN6__lsan23GetAllocatorGlobalRangeEPmS0_$' ||
-	shipped "asan_allocator.o has no __lsan::GetAllocatorGlobalRange"
+nm -A "$rt" 2>/dev/null | grep -q ' [TW] dl_iterate_phdr$' &&
+	shipped "the runtime defines dl_iterate_phdr itself"
 
 objcopy --rename-section .bss=kw_asan_noroots "$tmp/sanitizer_stackdepot.o"
 $cc "$@" -c -o "$tmp/lsan_roots.o" "$src"
