@@ -48,16 +48,20 @@ ASAN_FULL_VARS ?= GOLDEN_SINGLE=-1 GOLDEN_SINGLE_FARM=1
 # faults and ~10 ms of CPU less (1,250 -> 900 faults before LeakSanitizer's
 # pass).  The objects stay -fPIC (the library's .so is linked from them).
 # -L$(ASAN_RT_DIR): the runtime archive those programs link with
-# -static-libasan is a copy of the toolchain's with LeakSanitizer's roots
-# taken by tests/asan/lsan_roots.c, which leaves the runtime's stack depot
-# (4.75 MB of .bss, the hash table of stack ids: no heap addresses) out of
-# the exit scan: the scan read-faulted its ~1,200 untouched pages one by one,
-# ~12 ms of CPU of ~70 per short process (a kwgen --version), and make test
-# starts ~1,000 ASan processes.  Every other writable byte of every module
-# is still scanned, and nothing else changes: tests/asan/runtime.sh makes
-# the copy (and falls back to the runtime as shipped when its checks fail),
-# tests/asan/README.md says how it was measured and checked.  The driver
-# links no static libasan into a shared library, so the library never gets it.
+# -static-libasan is a copy of the toolchain's in which the runtime's stack
+# depot (4.75 MB of .bss: stack ids and the maps of the runtime's own
+# mappings, no heap address) sits at the end of the program's writable
+# segment, and tests/asan/lsan_roots.c, the programs' dl_iterate_phdr,
+# reports that segment without it: LeakSanitizer's exit scan of the globals
+# read-faulted the depot's ~1,150 untouched pages one by one, ~15-19 ms of
+# CPU of a short ASan process's ~50-60 (a kwgen --version 49 -> 32 ms, a
+# single request 63 -> 43 ms), and make test starts ~1,000 of them.  Every
+# other writable byte of every module is still scanned, by the runtime's own
+# code, and nothing else changes (asan-lsan-roots checks the reports).
+# tests/asan/runtime.sh makes the copy, and falls back to the runtime as
+# shipped when its checks fail; tests/asan/README.md says how it was
+# measured.  The driver links no static libasan into a shared library, so
+# the library never gets it.
 ASAN_RT_DIR := build-asan/asan-rt
 ASAN_RT := $(ASAN_RT_DIR)/libasan.a
 SAN_LDFLAGS := -fsanitize=address,undefined -static-libasan -static-libubsan -no-pie -L$(ASAN_RT_DIR) $(TEST_LD)
