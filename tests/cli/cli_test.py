@@ -15,7 +15,6 @@ Every program's exit status and stderr (sanitizer reports) are checked.
 import argparse
 import errno
 import gzip
-import http.server
 import json
 import os
 import re
@@ -571,6 +570,7 @@ def t_logic_inflight():
     (-o, in request order) and the batch count of one at a time; an error in
     one batch of several in flight is reported with that batch's request id;
     a bad N exits 2 naming the range."""
+    import http.server   # only these checks serve HTTP themselves (not --memory-only's)
     files = [os.path.join(ROOT, "tests", "logic", "fixtures", x + ".yaml")
              for x in ("gfx940", "gfx908", "gfx1100", "gfx1201")] + [FIXTURE, FIXTURE]
     d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "inflight.db"), "--log-level", "info").start()
@@ -920,6 +920,7 @@ def t_logic_batch_past_max_batch():
 def t_logic_request_ids():
     """The errors kwgen logic --server reports carry the daemon's request id
     (X-Request-Id): a whole-batch error (HTTP 422) and per-item errors."""
+    import http.server   # only these checks serve HTTP themselves (not --memory-only's)
     d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "rid.db"), "--log-level", "info", "--max-batch", "2").start()
     try:
         base = "http://127.0.0.1:%d" % d.port
@@ -961,6 +962,7 @@ def t_logic_hostile_server():
     """--server takes http:// and https:// only (libcurl would read file://),
     a password in the URL is not printed in messages, and an answer past the
     size bound fails the exchange instead of filling memory."""
+    import http.server   # only these checks serve HTTP themselves (not --memory-only's)
     rc, _, err = logic("--no-progress", "--server", "file:///etc/passwd", FIXTURE, allowed=(2,))
     assert "must start with http:// or https://" in err, err
     for url in ("http://alice:s3cret@127.0.0.1:1", "ftp://alice:s3cret@127.0.0.1:1"):

@@ -25,8 +25,6 @@ import threading
 import time
 import urllib.parse
 
-import jsonschema
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
@@ -302,6 +300,10 @@ def wait_read(sock, timeout=60):
 
 
 def load_schemas():
+    # imported here, not at the top: jsonschema costs 70-250 ms of CPU to
+    # import, and most of the scripts that import this module (cli_test.py,
+    # serve_test.py, ...) for its Daemon never validate a schema
+    import jsonschema
     with open(os.path.join(ROOT, "schema", "response.schema.json")) as f:
         resp = json.load(f)
     with open(os.path.join(ROOT, "schema", "request.schema.json")) as f:
