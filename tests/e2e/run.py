@@ -319,9 +319,17 @@ def load_schemas():
     }
 
 
+_EXAMPLE_TEXT = []
+
+
 def example():
-    with open(EXAMPLE) as f:
-        return json.load(f)
+    """A fresh parse of examples/gfx942-request.json (the caller may change
+    it); the file is read once: storage-test's and soak's clients build
+    thousands of requests from it (variant())."""
+    if not _EXAMPLE_TEXT:
+        with open(EXAMPLE) as f:
+            _EXAMPLE_TEXT.append(f.read())
+    return json.loads(_EXAMPLE_TEXT[0])
 
 
 def variant(i):
