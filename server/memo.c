@@ -77,11 +77,16 @@ kw_memo *kw_memo_new(size_t nslots, size_t budget, int64_t fresh_ms)
 
 void kw_memo_free(kw_memo *m)
 {
+	size_t held;
+
 	if (!m)
 		return;
+	held = atomic_load(&m->held);
 	for (int i = 0; i < KW_MEMO_LOCKS; i++)
 		pthread_mutex_destroy(&m->locks[i]);
-	for (size_t i = 0; i < m->nslots; i++) {
+	/* no response held (every one held has len > 0): nothing to free, and
+	 * the slots (~4 MB, most never written) are not read in */
+	for (size_t i = 0; held && i < m->nslots; i++) {
 		free(m->slots[i].resp);
 		free(m->rows[i].resp[0]);
 		free(m->rows[i].resp[1]);
@@ -172,7 +177,7 @@ void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, co
 		s->resp = NULL;
 		s->len = 0;
 	}
-	if (resp && atomic_load(&m->held) + len <= m->budget && (copy = malloc(len))) {
+	if (resp && len && atomic_load(&m->held) + len <= m->budget && (copy = malloc(len))) {
 		memcpy(copy, resp, len);
 		atomic_fetch_add(&m->held, len);
 		s->resp = copy;
@@ -257,7 +262,7 @@ void kw_memo_put_row(kw_memo *m, const char *key, int as_text, const char *resp,
 		free(r->resp[v]);
 		r->resp[v] = NULL;
 	}
-	if (atomic_load(&m->held) + len <= m->budget && (copy = malloc(len))) {
+	if (len && atomic_load(&m->held) + len <= m->budget && (copy = malloc(len))) {
 		memcpy(copy, resp, len);
 		atomic_fetch_add(&m->held, len);
 		memcpy(r->key, key, 64);

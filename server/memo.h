@@ -45,7 +45,8 @@ int kw_memo_get(kw_memo *m, const unsigned char digest[32], char key[65], char *
 		size_t *resp_len);
 
 /* Record digest -> key (64 hex digits) and, if it fits the budget, a copy
- * of resp (len bytes; resp may be NULL), confirmed now. */
+ * of resp (len bytes; resp may be NULL; an empty one is not held),
+ * confirmed now. */
 void kw_memo_put(kw_memo *m, const unsigned char digest[32], const char *key, const char *resp,
 		 size_t len);
 
@@ -59,8 +60,9 @@ void kw_memo_forget(kw_memo *m, const char *key);
  * frees) when a fresh one is held, else 0.  m may be NULL (0). */
 int kw_memo_get_row(kw_memo *m, const char *key, int as_text, char **resp, size_t *len);
 
-/* Hold resp (len bytes) as key's GET answer in the form as_text, if it
- * fits the budget, confirmed now.  m may be NULL (nothing). */
+/* Hold resp (len bytes; an empty one is not held) as key's GET answer in
+ * the form as_text, if it fits the budget, confirmed now.  m may be NULL
+ * (nothing). */
 void kw_memo_put_row(kw_memo *m, const char *key, int as_text, const char *resp, size_t len);
 
 /* Drop key's GET answers (its row was rewritten: ?cache=bypass, a new

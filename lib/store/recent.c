@@ -70,9 +70,11 @@ void store_recent_touch(kw_cache *c, const char *key, int64_t ms)
 		memcpy(victim->key, k, 32);
 		victim->ms = ms;
 		victim->dirty = 1;
+		atomic_store(&c->recent_dirty, 1);
 	} else if (ms > victim->ms) {
 		victim->ms = ms;
 		victim->dirty = 1;
+		atomic_store(&c->recent_dirty, 1);
 	}
 	pthread_mutex_unlock(lk);
 }
@@ -159,8 +161,17 @@ int store_recent_flush(kw_cache *c)
 		per_txn = KW_FLUSH_BATCH;
 	if (!c->recent || c->read_only || !c->writer)
 		return 0;
-	if (!(items = malloc(KW_FLUSH_BATCH * sizeof(*items))))
+	/* nothing made dirty since the last flush looked: a round with no
+	 * scan.  Cleared before the scan: a touch during it sets it again,
+	 * and the next round looks (the slot may be written by this one). */
+	if (!atomic_exchange(&c->recent_dirty, 0)) {
+		atomic_fetch_add(&c->recency_flushes, 1);
+		return 0;
+	}
+	if (!(items = malloc(KW_FLUSH_BATCH * sizeof(*items)))) {
+		atomic_store(&c->recent_dirty, 1);
 		return -1;
+	}
 	/* one stripe lock at a time: the hit path waits for at most one
 	 * stripe's scan, never for SQLite */
 	for (size_t l = 0; l < KW_RECENT_LOCKS; l++) {

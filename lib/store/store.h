@@ -108,6 +108,11 @@ struct kw_cache {
 	size_t nsets;
 	kw_recent_slot *recent;
 	pthread_mutex_t recent_mu[KW_RECENT_LOCKS];
+	/* 1 once a slot was made dirty since store_recent_flush last looked:
+	 * a flush with none skips its scan of every slot (nsets * KW_WAYS,
+	 * ~3 MB by default: an idle daemon's checkpointer and every close
+	 * read-faulted all of it) */
+	atomic_int recent_dirty;
 	/* The checkpointer: request threads checkpoint only when the WAL has
 	 * reached its whole share (the hook, on the writer). */
 	kw_cache_conn *ckpt;

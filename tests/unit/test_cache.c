@@ -748,8 +748,9 @@ static void test_group_commit(void **state)
 	kw_cache_close(c);
 }
 
-/* Hit times reach the file: in a background round while open, and at
- * close; a later stored time is never made older. */
+/* Hit times reach the file: in a background round while open (also
+ * after rounds that had nothing to write), and at close; a later stored
+ * time is never made older. */
 static void test_recency_flush(void **state)
 {
 	kw_cache_options opt = KW_CACHE_OPTIONS_INIT;
@@ -780,6 +781,26 @@ static void test_recency_flush(void **state)
 	stored = sqlite3_column_int64(q, 0);
 	sqlite3_reset(q);
 	assert_true(stored > 1000000); /* the touch's time (ms since the epoch) */
+	/* rounds with no touch since the last one write nothing (and skip
+	 * their scan); a touch after them is written by the next round */
+	assert_int_equal(sqlite3_exec(db, "UPDATE entries SET last_access = 1000", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	for (uint64_t r0 = st.recency_flushes; st.recency_flushes < r0 + 2;) {
+		usleep(20 * 1000);
+		assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	}
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(q, 0), 1000);
+	sqlite3_reset(q);
+	kw_cache_touch(c, k);
+	assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	for (uint64_t r0 = st.recency_flushes; st.recency_flushes < r0 + 2;) {
+		usleep(20 * 1000);
+		assert_int_equal(kw_cache_stats_get(&st, c, &err), 0);
+	}
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_true(sqlite3_column_int64(q, 0) > 1000000);
+	sqlite3_reset(q);
 	/* at close */
 	assert_int_equal(sqlite3_exec(db, "UPDATE entries SET last_access = 1000", NULL, NULL, NULL), SQLITE_OK);
 	opt.recent_flush_ms = 3600 * 1000;
