@@ -78,9 +78,11 @@ PY_BIN_DIR = $$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable
 # PYTHONDONTWRITEBYTECODE=1 (ours) compiles every module from source at every
 # start, and a suite run starts ~100 interpreters that import the same
 # harness modules (tests/e2e/run.py, tests/lib/*.py, tests/verify/batch.py,
-# ...) and the standard library.  The first start compiles each module once
-# (~1 s of CPU in all on a fresh tree); every later one reads the cache:
-# tests/e2e/run.py's importers start ~40 ms of CPU sooner each.
+# ...).  scripts/run-suites links the installed bytecode of the standard
+# library (and of jsonschema) into it first, once per tree (~0.4 s of CPU):
+# else the suites that start together on a fresh tree would each compile
+# the standard library anew (~0.6 s of CPU each).  Every importer of
+# tests/e2e/run.py then starts ~80 M instructions (~25 ms) sooner.
 PY_CACHE_ENV = PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(BUILD))/pycache"
 RUN_SUITES = $(PY_CACHE_ENV) PATH="$(PY_BIN_DIR):$$PATH" python3 scripts/run-suites --make "$(MAKE)" -j $(TEST_JOBS) --cores $(TEST_CORES) \
 	--alone "$(ALONE_SUITES)" \
