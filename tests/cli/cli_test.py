@@ -791,15 +791,19 @@ def t_logic_memory_per_request():
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("  - "))
     head, sol = lines[:start], ["  " + lines[start][2:]] + lines[start + 1:end]
     path = os.path.join(O.tmp, "many.yaml")
+    # the solution's lines, its MIWaveTile and NumLoadsCoalescedA lines
+    # rewritten for each i (found once, not tested per line per solution)
+    mi = [k for k, l in enumerate(sol) if l.strip().startswith("MIWaveTile:")]
+    nl = [k for k, l in enumerate(sol) if l.strip().startswith("NumLoadsCoalescedA:")]
+    out = list(sol)
     with open(path, "w") as f:
         f.write("\n".join(head) + "\n-\n")
         for i in range(n):
-            for l in sol:
-                if l.strip().startswith("MIWaveTile:"):
-                    l = l[:l.index("M")] + "MIWaveTile: [%d, %d]" % (1 + i % 32, 1 + (i // 32) % 32)
-                elif l.strip().startswith("NumLoadsCoalescedA:"):
-                    l = l[:l.index("N")] + "NumLoadsCoalescedA: %d" % (1 + i // 1024)
-                f.write(l + "\n")
+            for k in mi:
+                out[k] = sol[k][:sol[k].index("M")] + "MIWaveTile: [%d, %d]" % (1 + i % 32, 1 + (i // 32) % 32)
+            for k in nl:
+                out[k] = sol[k][:sol[k].index("N")] + "NumLoadsCoalescedA: %d" % (1 + i // 1024)
+            f.write("\n".join(out) + "\n")
 
     def peak_kb(args):
         p = subprocess.run(["/usr/bin/time", "-f", "peak=%M"] + args, stdout=subprocess.DEVNULL,
