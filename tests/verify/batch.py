@@ -183,11 +183,12 @@ def link_many(objs, out, cache=NO_CACHE):
     in order."""
     key = None
     if cache.d:
-        data = b""
+        parts = []
         for o in objs:
             with open(o, "rb") as f:
                 b = f.read()
-            data += b"%d\0" % len(b) + b
+            parts += [b"%d\0" % len(b), b]
+        data = b"".join(parts)      # joined once: += per object copied all before it
         key = cache.key(LD_LLD, ["-shared", "many", len(objs)], data)
         got = cache.get(key)
         if got is not None:
