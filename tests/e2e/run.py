@@ -25,8 +25,6 @@ import threading
 import time
 import urllib.parse
 
-import jsonschema
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
@@ -302,6 +300,10 @@ def wait_read(sock, timeout=60):
 
 
 def load_schemas():
+    # imported here, not at the top: jsonschema costs 70-250 ms of CPU to
+    # import, and most of the scripts that import this module (cli_test.py,
+    # serve_test.py, ...) for its Daemon never validate a schema
+    import jsonschema
     with open(os.path.join(ROOT, "schema", "response.schema.json")) as f:
         resp = json.load(f)
     with open(os.path.join(ROOT, "schema", "request.schema.json")) as f:
@@ -317,9 +319,17 @@ def load_schemas():
     }
 
 
+_EXAMPLE_TEXT = []
+
+
 def example():
-    with open(EXAMPLE) as f:
-        return json.load(f)
+    """A fresh parse of examples/gfx942-request.json (the caller may change
+    it); the file is read once: storage-test's and soak's clients build
+    thousands of requests from it (variant())."""
+    if not _EXAMPLE_TEXT:
+        with open(EXAMPLE) as f:
+            _EXAMPLE_TEXT.append(f.read())
+    return json.loads(_EXAMPLE_TEXT[0])
 
 
 def variant(i):
@@ -934,16 +944,29 @@ def t_crash_burst(binary, tmp, schemas):
     assert d.stop() == 0
 
 
+_GOLDEN_CORPUS = []
+
+
+def golden_corpus():
+    """(request lines, answer lines) of tests/golden, without newlines or
+    blank lines: decompressed once per process (t_golden and
+    t_misses_share_texts both read it), line by line (read() and split()
+    cost twice the CPU)."""
+    if not _GOLDEN_CORPUS:
+        for name in ("requests.jsonl.gz", "answers.jsonl.gz"):
+            with gzip.open(os.path.join(GOLDEN, name), "rt") as f:
+                _GOLDEN_CORPUS.append([x.rstrip("\n") for x in f if x.strip()])
+    return _GOLDEN_CORPUS[0], _GOLDEN_CORPUS[1]
+
+
 def t_misses_share_texts(binary, tmp, schemas):
     """One worker answers misses one after another whose answers share long
     asm texts, or differ in them only slightly (golden requests whose asm
     has the same length but other text), and maps with values past 1,023:
     each answer carries its own, byte for byte as jansson writes the whole
     object (kwgend reuses texts it wrote for earlier answers)."""
-    with gzip.open(os.path.join(GOLDEN, "requests.jsonl.gz"), "rt") as f:
-        reqs = [x for x in f.read().split("\n") if x.strip()]
-    with gzip.open(os.path.join(GOLDEN, "answers.jsonl.gz"), "rt") as f:
-        answers = [json.loads(x) for x in f.read().split("\n") if x.strip()]
+    reqs, answer_lines = golden_corpus()
+    answers = [json.loads(x) for x in answer_lines]
     by_len = {}
     for i, a in enumerate(answers):
         text = a.get("asm")
@@ -1011,10 +1034,7 @@ def isa_name(isa):
 
 
 def t_golden(d, schemas, n):
-    with gzip.open(os.path.join(GOLDEN, "requests.jsonl.gz"), "rt") as f:
-        reqs = [x for x in f.read().split("\n") if x.strip()]
-    with gzip.open(os.path.join(GOLDEN, "answers.jsonl.gz"), "rt") as f:
-        answers = [x for x in f.read().split("\n") if x.strip()]
+    reqs, answers = golden_corpus()
     assert len(reqs) == len(answers), (len(reqs), len(answers))
     rnd = random.Random(20241024)
     idx = sorted(rnd.sample(range(len(reqs)), min(n, len(reqs))))

@@ -57,8 +57,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -257,6 +255,7 @@ def start_logging_to(d, logf):
 
 
 def t_lingering(binary, tmp):
+    import urllib.error, urllib.request   # here: the --only latency runs never need them
     d = e2e.Daemon(binary, os.path.join(tmp, "linger.db"), "--log-level", "error",
                    "--max-body-bytes", "65536").start()
     base = "http://127.0.0.1:%d" % d.port

@@ -39,7 +39,6 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run as e2e  # noqa: E402  (the Daemon helper and the check() reporter)
 import elf  # noqa: E402  (tests/lib/elf.py, on the path run.py set)
-import jsonschema  # noqa: E402
 
 VDIR = os.path.join(ROOT, "tests", "verify")
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
@@ -120,6 +119,7 @@ def strip(obj):
 
 class T:
     def __init__(self, a, tmp):
+        import jsonschema   # here, not at the top: --help and argument errors need not pay its import
         self.a, self.tmp = a, tmp
         with open(os.path.join(ROOT, "schema", "verify-response.schema.json")) as f:
             self.schema = jsonschema.Draft202012Validator(json.load(f))

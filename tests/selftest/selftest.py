@@ -46,13 +46,37 @@ def write_exe(path, text):
 
 KWGEN_WRAPPER = r'''#!%(py)s -S
 # A broken kwgen: runs the real one, then %(what)s.
-import json, subprocess, sys
+import json, os, sys
 REAL = %(real)r
 MODE = %(mode)r
 args = sys.argv[1:]
-p = subprocess.run([REAL] + args, stdin=sys.stdin.buffer, stdout=subprocess.PIPE)
-out = p.stdout
-rc = p.returncode
+
+def run_real(argv):
+    """(exit status, stdout bytes) of argv, with our stdin and stderr.
+    os.fork and os.execv, not subprocess: importing subprocess was half of
+    this wrapper's start-up, and it runs once per program call."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(w, 1)
+            os.close(r)
+            os.close(w)
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), b"".join(chunks)
+
+
+rc, out = run_real([REAL] + args)
 batch = "--batch" in args
 if MODE == "leak-exit-23":
     sys.stderr.write(%(leak)r + "\n")
@@ -500,12 +524,37 @@ def flags_cases(res, o, tmp, bad):
 
 VERIFY_WRAPPER = r'''#!%(py)s -S
 # A broken `kwgen verify`: runs the real one, then %(what)s.
-import json, subprocess, sys
+import json, os, sys
 REAL = %(real)r
 MODE = %(mode)r
 args = sys.argv[1:]
-p = subprocess.run([REAL] + args, stdout=subprocess.PIPE)
-rc, out = p.returncode, p.stdout
+
+def run_real(argv):
+    """(exit status, stdout bytes) of argv, with our stdin and stderr.
+    os.fork and os.execv, not subprocess: importing subprocess was half of
+    this wrapper's start-up, and it runs once per program call."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(w, 1)
+            os.close(r)
+            os.close(w)
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), b"".join(chunks)
+
+
+rc, out = run_real([REAL] + args)
 
 
 def fault(r, path, rc):

@@ -62,10 +62,47 @@ class ToolCache:
                 path = shutil.which(tool) or tool
                 real = os.path.realpath(path)
                 st = os.stat(real) if os.path.exists(real) else None
-                p = subprocess.run([path, "--version"], capture_output=True)
-                self.ids[tool] = "%s %s %s\n%s" % (real, st.st_size if st else 0, st.st_mtime_ns if st else 0,
-                                                   p.stdout.decode("utf-8", "replace"))
+                head = "%s %s %s\n" % (real, st.st_size if st else 0, st.st_mtime_ns if st else 0)
+                memo = self._version_memo(real, head) if st else None
+                version = None
+                if memo:
+                    try:
+                        with open(memo, encoding="utf-8") as f:
+                            version = f.read()
+                    except OSError:
+                        pass
+                if version is None:
+                    p = subprocess.run([path, "--version"], capture_output=True)
+                    version = p.stdout.decode("utf-8", "replace")
+                    if memo and p.returncode == 0:
+                        tmp = "%s.%d.tmp" % (memo, os.getpid())
+                        with open(tmp, "w", encoding="utf-8") as f:
+                            f.write(version)
+                        os.replace(tmp, memo)
+                self.ids[tool] = head + version
             return self.ids[tool]
+
+    def _version_memo(self, real, head):
+        """Where the cache keeps a tool's `--version` text (each run of an
+        LLVM tool loads libLLVM: ~0.1 s of CPU, in every suite process that
+        uses the cache), under the tool's and its LLVM libraries' path, size
+        and mtime: a new tool or libLLVM (which prints the version) is a new
+        name.  None without a cache directory."""
+        if not self.d:
+            return None
+        import glob
+        h = hashlib.sha256(head.encode())
+        lib = os.path.join(os.path.dirname(os.path.dirname(real)), "lib")
+        for pat in ("libLLVM*.so*", "libclang-cpp.so*", "liblld*.so*"):
+            for so in sorted({os.path.realpath(x) for x in glob.glob(os.path.join(lib, pat))}):
+                try:
+                    st = os.stat(so)
+                except OSError:
+                    continue
+                h.update(("%s %d %d\n" % (so, st.st_size, st.st_mtime_ns)).encode())
+        d = os.path.join(self.d, "tool-versions")
+        os.makedirs(d, exist_ok=True)
+        return os.path.join(d, h.hexdigest())
 
     def key(self, tool, args, data):
         h = hashlib.sha256(self.tool_id(tool).encode())
@@ -146,11 +183,12 @@ def link_many(objs, out, cache=NO_CACHE):
     in order."""
     key = None
     if cache.d:
-        data = b""
+        parts = []
         for o in objs:
             with open(o, "rb") as f:
                 b = f.read()
-            data += b"%d\0" % len(b) + b
+            parts += [b"%d\0" % len(b), b]
+        data = b"".join(parts)      # joined once: += per object copied all before it
         key = cache.key(LD_LLD, ["-shared", "many", len(objs)], data)
         got = cache.get(key)
         if got is not None:
