@@ -163,18 +163,33 @@ def journey_pipes(t, a, tmp):
     kw_asan = os.path.join(a.asan_build, "kwgen")
     total_req = total_files = 0
     t0 = time.time()
-    # each file through ASan's kwgen logic
+    # every file through ASan's kwgen logic in one run (one process start
+    # and LeakSanitizer pass, not one per file: the files are read one after
+    # another, each file's lines in its order, tagged with its source.file);
+    # each file's own exit status and summary are checked below on the plain
+    # build's `kwgen logic FILE` of the shell pipe
+    paths = fixtures + real
+    want = {p: 1 if os.path.basename(p) in ("gfx90a.yaml", "gfx942.yaml") and p.startswith(FIX) else 0
+            for p in paths}
+    lg = run([kw_asan, "logic", "--no-progress"] + paths, env=asan_env(), timeout=300)
+    san = sanitizer_report(lg.err)
+    want_all = max(want.values()) if want else 0
+    summary = (lg.err.decode("utf-8", "replace").strip().split("\n") or [""])[-1]
+    t.check(lg.rc == want_all and not san and ("exit %d" % lg.rc) in summary,
+            "pipes: kwgen logic over the %d files (ASan) exits %d, summary says so" % (len(paths), want_all),
+            "exit %d: %s" % (lg.rc, san or lg.err[-600:].decode("utf-8", "replace")))
+    per = {p: [] for p in paths}
+    for raw in lg.out.splitlines(keepends=True):
+        src = json.loads(raw).get("source", {}).get("file")
+        if src in per:
+            per[src].append(raw)
     files = []   # (path, name, want_rc, requests text, requests)
-    for path in fixtures + real:
+    for path in paths:
         name = os.path.relpath(path, ROOT) if path.startswith(ROOT) else "shared/" + os.path.relpath(path, SHARED)
-        lg = run([kw_asan, "logic", "--no-progress", path], env=asan_env(), timeout=300)
-        san = sanitizer_report(lg.err)
-        want_rc = 1 if os.path.basename(path) in ("gfx90a.yaml", "gfx942.yaml") and path.startswith(FIX) else 0
-        summary = (lg.err.decode("utf-8", "replace").strip().split("\n") or [""])[-1]
-        if t.check(lg.rc == want_rc and not san and ("exit %d" % lg.rc) in summary,
-                   "pipes: kwgen logic %s (ASan) exits %d, summary says so" % (name, want_rc),
-                   "exit %d: %s" % (lg.rc, san or lg.err[-600:].decode("utf-8", "replace"))):
-            files.append((path, name, want_rc, lg.out, [json.loads(l) for l in lines_of(lg.out)]))
+        files.append((path, name, want[path], b"".join(per[path]), [json.loads(l) for l in per[path]]))
+    t.check(sum(len(f[4]) for f in files) == len(lines_of(lg.out)),
+            "pipes: every request line of the ASan run names one of the files as its source",
+            "%d of %d lines" % (sum(len(f[4]) for f in files), len(lines_of(lg.out))))
     # every file's requests through ASan's kwgen --batch in one run per
     # --jobs (one process start and LeakSanitizer pass each, not one per
     # file): a line's answer does not depend on the lines around it, so
@@ -202,8 +217,16 @@ def journey_pipes(t, a, tmp):
             answers = "".join(x + "\n" for x in mine[0]).encode()
             # and literally as typed: one shell pipe.  The plain build: the
             # ASan runs above took the same paths (their stdin is a pipe too)
-            r = run(["bash", "-o", "pipefail", "-c", '"$0" logic --no-progress "$1" 2>/dev/null | "$0" --batch',
-                     os.path.join(a.build, "kwgen"), path], timeout=600)
+            logic_err = os.path.join(tmp, "pipes-logic.err")
+            r = run(["bash", "-o", "pipefail", "-c", '"$0" logic --no-progress "$1" 2>"$2" | "$0" --batch',
+                     os.path.join(a.build, "kwgen"), path, logic_err], timeout=600)
+            with open(logic_err, "rb") as f:
+                lerr_b = f.read()
+            lerr = lerr_b.decode("utf-8", "replace")
+            summary = (lerr.strip().split("\n") or [""])[-1]
+            t.check(r.rc == want_rc and ("exit %d" % want_rc) in summary and not sanitizer_report(lerr_b),
+                    "pipes: kwgen logic %s exits %d, summary says so" % (name, want_rc),
+                    "exit %d: %s" % (r.rc, lerr[-600:]))
             t.check(r.rc == want_rc and r.out == answers and not sanitizer_report(r.err),
                     "pipes: `kwgen logic %s | kwgen --batch` prints the answers ASan's kwgen --batch printed"
                     % os.path.basename(path),
