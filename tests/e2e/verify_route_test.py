@@ -24,7 +24,8 @@ finding for finding) and schema/verify-response.schema.json:
     /status and /metrics count verifications (hits, misses, errors, bytes
     in, runs, seconds); six identical POSTs at once decode once; decoded
     text past the decoder's memory bound is 422 undecodable with nothing
-    stored; SIGTERM while a code object decodes (--drain-seconds 1) exits
+    stored; SIGTERM while a code object decodes (--drain-seconds 1; the
+    decoder held 60 s by KWGEND_TEST_DECODE_DELAY_MS) exits
     within the drain + 1 s (+ slack), the request answered 503 draining, the
     decoder process gone; RSS back under 2x the idle figure within 10 s of
     large verifications.
@@ -734,20 +735,27 @@ class T:
 
     def sigterm_while_decoding(self):
         # a code object, and Tensile's shipped form (.long words) decoded
-        # the same way: each decoding is stopped at the drain's end
-        words = "k:\n" + "\t.long 0xbf800000\n" * 2000000 + "\t.long 0xbf810000\n"
-        for form, data, ct, path in (("code object", elf.elf(S_NOP * 2000000), "application/octet-stream",
+        # the same way: each decoding is stopped at the drain's end.  The
+        # bodies are small; KWGEND_TEST_DECODE_DELAY_MS holds each decoder
+        # process for 60 s before it decodes (a decode provably longer
+        # than the drain on any machine, without building and reading
+        # tens of MB only to make it long)
+        words = "k:\n" + "\t.long 0xbf800000\n" * 1000 + "\t.long 0xbf810000\n"
+        for form, data, ct, path in (("code object", elf.elf(S_NOP * 1000), "application/octet-stream",
                                       "/v1/verify"),
                                      (".long words", words, "text/plain", "/v1/verify?isa=gfx942")):
             self.sigterm_while_decoding_one(form, data, ct, path)
 
     def sigterm_while_decoding_one(self, form, data, ct, path):
         drain = 1
-        # --max-verify-memory 1 TiB: the decoded text (~170 MB) is not cut
-        # short by the bound per verification
         d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain-%d.db" % len(form)), "--log-level", "error",
-                       "--drain-seconds", str(drain), "--workers", "1", "--max-verify-memory", str(1 << 40)).start()
-        # 8 MB / 36 MB: decodes for several seconds
+                       "--drain-seconds", str(drain), "--workers", "1")
+        # the decoder processes inherit kwgend's environment
+        os.environ["KWGEND_TEST_DECODE_DELAY_MS"] = "60000"
+        try:
+            d.start()
+        finally:
+            del os.environ["KWGEND_TEST_DECODE_DELAY_MS"]
         result = {}
 
         def post():
