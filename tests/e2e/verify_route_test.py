@@ -72,6 +72,16 @@ def rss(pid):
     raise AssertionError("no VmRSS for %d" % pid)
 
 
+def start_held(d, ms):
+    """Start Daemon d with KWGEND_TEST_DECODE_DELAY_MS=ms in its environment
+    (its decoder processes inherit it: each sleeps ms before decoding)."""
+    os.environ["KWGEND_TEST_DECODE_DELAY_MS"] = str(ms)
+    try:
+        return d.start()
+    finally:
+        del os.environ["KWGEND_TEST_DECODE_DELAY_MS"]
+
+
 def decoder_children(pid):
     """Pids of pid's children in the decoder mode (KW_CODEOBJ_CHILD_ARG): the
     children of each of its threads (/proc/PID/task/TID/children), not a
@@ -673,10 +683,12 @@ class T:
 
     def single_flight(self):
         # six identical code objects at once: one decode, six answers
-        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "flight.db"), "--log-level", "error",
-                       "--workers", "2").start()
+        # each decoder process held 1.5 s (KWGEND_TEST_DECODE_DELAY_MS): the
+        # six small bodies, sent at once, all arrive while the first decodes
+        d = start_held(e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "flight.db"), "--log-level", "error",
+                                  "--workers", "2"), 1500)
         try:
-            data = elf.elf(S_NOP * 200000)  # decodes for about a second
+            data = elf.elf(S_NOP * 1000)
             before = self.metrics_map(d).get("kwgen_verifications_total")
             assert before is not None, "/metrics has no kwgen_verifications_total"
             go, results = threading.Barrier(6), []
@@ -748,14 +760,8 @@ class T:
 
     def sigterm_while_decoding_one(self, form, data, ct, path):
         drain = 1
-        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain-%d.db" % len(form)), "--log-level", "error",
-                       "--drain-seconds", str(drain), "--workers", "1")
-        # the decoder processes inherit kwgend's environment
-        os.environ["KWGEND_TEST_DECODE_DELAY_MS"] = "60000"
-        try:
-            d.start()
-        finally:
-            del os.environ["KWGEND_TEST_DECODE_DELAY_MS"]
+        d = start_held(e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain-%d.db" % len(form)), "--log-level",
+                                  "error", "--drain-seconds", str(drain), "--workers", "1"), 60000)
         result = {}
 
         def post():
@@ -886,10 +892,10 @@ def main():
                 plain_only = [n for i, n in enumerate(names) if n not in keep and i not in (18, 20)]
                 print("--   the plain build's run only (asan-verify-route keeps the checks of memory handling): "
                       + "; ".join(plain_only))
-                run_check = e2e.check
+                subset_check = e2e.check  # (its own name: only() above keeps run_check)
 
                 def asan_subset(name, fn, *args):
-                    return run_check(name, fn, *args) if name in keep else True
+                    return subset_check(name, fn, *args) if name in keep else True
                 e2e.check = asan_subset
             e2e.check(names[0], t.text_forms)
             e2e.check(names[1], t.isa_query)
