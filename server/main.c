@@ -505,8 +505,15 @@ int main(int argc, char **argv)
 
 	/* POST /v1/verify decodes code objects in a child process: this
 	 * executable again, in its decoder mode (lib/codeobj/child.c) */
-	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG))
+	if (argc > 1 && !strcmp(argv[1], KW_CODEOBJ_CHILD_ARG)) {
+		/* KWGEND_TEST_DECODE_DELAY_MS: the decoder process sleeps N ms
+		 * before it decodes, so a test holds a decoder process running
+		 * with a small body, whatever the machine's speed (tests only) */
+		long decode_delay_ms = kw_test_hook_ms("KWGEND_TEST_DECODE_DELAY_MS", 1, 600000);
+		if (decode_delay_ms)
+			kw_test_hook_sleep("KWGEND_TEST_DECODE_DELAY_MS", decode_delay_ms);
 		return kw_codeobj_child_main(argc, argv);
+	}
 #ifdef __GLIBC__
 	/* Blocks of 1 MiB and more (bodies, decoded text, answers) are mapped
 	 * and unmapped on their own.  glibc's default threshold rises with

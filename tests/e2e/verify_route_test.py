@@ -24,7 +24,8 @@ finding for finding) and schema/verify-response.schema.json:
     /status and /metrics count verifications (hits, misses, errors, bytes
     in, runs, seconds); six identical POSTs at once decode once; decoded
     text past the decoder's memory bound is 422 undecodable with nothing
-    stored; SIGTERM while a code object decodes (--drain-seconds 1) exits
+    stored; SIGTERM while a code object decodes (--drain-seconds 1; the
+    decoder held 60 s by KWGEND_TEST_DECODE_DELAY_MS) exits
     within the drain + 1 s (+ slack), the request answered 503 draining, the
     decoder process gone; RSS back under 2x the idle figure within 10 s of
     large verifications.
@@ -69,6 +70,16 @@ def rss(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     raise AssertionError("no VmRSS for %d" % pid)
+
+
+def start_held(d, ms):
+    """Start Daemon d with KWGEND_TEST_DECODE_DELAY_MS=ms in its environment
+    (its decoder processes inherit it: each sleeps ms before decoding)."""
+    os.environ["KWGEND_TEST_DECODE_DELAY_MS"] = str(ms)
+    try:
+        return d.start()
+    finally:
+        del os.environ["KWGEND_TEST_DECODE_DELAY_MS"]
 
 
 def decoder_children(pid):
@@ -672,10 +683,12 @@ class T:
 
     def single_flight(self):
         # six identical code objects at once: one decode, six answers
-        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "flight.db"), "--log-level", "error",
-                       "--workers", "2").start()
+        # each decoder process held 1.5 s (KWGEND_TEST_DECODE_DELAY_MS): the
+        # six small bodies, sent at once, all arrive while the first decodes
+        d = start_held(e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "flight.db"), "--log-level", "error",
+                                  "--workers", "2"), 1500)
         try:
-            data = elf.elf(S_NOP * 200000)  # decodes for about a second
+            data = elf.elf(S_NOP * 1000)
             before = self.metrics_map(d).get("kwgen_verifications_total")
             assert before is not None, "/metrics has no kwgen_verifications_total"
             go, results = threading.Barrier(6), []
@@ -734,20 +747,21 @@ class T:
 
     def sigterm_while_decoding(self):
         # a code object, and Tensile's shipped form (.long words) decoded
-        # the same way: each decoding is stopped at the drain's end
-        words = "k:\n" + "\t.long 0xbf800000\n" * 2000000 + "\t.long 0xbf810000\n"
-        for form, data, ct, path in (("code object", elf.elf(S_NOP * 2000000), "application/octet-stream",
+        # the same way: each decoding is stopped at the drain's end.  The
+        # bodies are small; KWGEND_TEST_DECODE_DELAY_MS holds each decoder
+        # process for 60 s before it decodes (a decode provably longer
+        # than the drain on any machine, without building and reading
+        # tens of MB only to make it long)
+        words = "k:\n" + "\t.long 0xbf800000\n" * 1000 + "\t.long 0xbf810000\n"
+        for form, data, ct, path in (("code object", elf.elf(S_NOP * 1000), "application/octet-stream",
                                       "/v1/verify"),
                                      (".long words", words, "text/plain", "/v1/verify?isa=gfx942")):
             self.sigterm_while_decoding_one(form, data, ct, path)
 
     def sigterm_while_decoding_one(self, form, data, ct, path):
         drain = 1
-        # --max-verify-memory 1 TiB: the decoded text (~170 MB) is not cut
-        # short by the bound per verification
-        d = e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain-%d.db" % len(form)), "--log-level", "error",
-                       "--drain-seconds", str(drain), "--workers", "1", "--max-verify-memory", str(1 << 40)).start()
-        # 8 MB / 36 MB: decodes for several seconds
+        d = start_held(e2e.Daemon(self.a.kwgend, os.path.join(self.tmp, "drain-%d.db" % len(form)), "--log-level",
+                                  "error", "--drain-seconds", str(drain), "--workers", "1"), 60000)
         result = {}
 
         def post():
@@ -878,10 +892,10 @@ def main():
                 plain_only = [n for i, n in enumerate(names) if n not in keep and i not in (18, 20)]
                 print("--   the plain build's run only (asan-verify-route keeps the checks of memory handling): "
                       + "; ".join(plain_only))
-                run_check = e2e.check
+                subset_check = e2e.check  # (its own name: only() above keeps run_check)
 
                 def asan_subset(name, fn, *args):
-                    return run_check(name, fn, *args) if name in keep else True
+                    return subset_check(name, fn, *args) if name in keep else True
                 e2e.check = asan_subset
             e2e.check(names[0], t.text_forms)
             e2e.check(names[1], t.isa_query)

@@ -21,7 +21,7 @@ these files.
   compile_test.py --kwgen build/kwgen [--isas gfx908,...] [--jobs 2]
 Last line: 'verify-isas: N passed, N failed, N skipped'.
 """
-import argparse, gzip, os, re, shlex, shutil, subprocess, sys, tempfile
+import argparse, gzip, os, re, resource, shlex, shutil, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -156,6 +156,13 @@ def compile_all(jobs, tmp, cache, pool):
     return out, checks
 
 
+def cpu_seconds():
+    """CPU of this process and of the children it waited for (a phase's
+    cpu figure)."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -184,8 +191,11 @@ def main():
             os.makedirs(os.path.join(tmp, "llvm", isa))
         jobs = [(s, i) for i in isas for s in srcs] + [(s, i) for i in extra_isas for s in extra]
         cache = B.ToolCache(a.tool_cache)
+        c0 = cpu_seconds()
         with ThreadPoolExecutor(a.jobs) as ex:
             built, checks = compile_all(jobs, tmp, cache, ex)
+        B.zygote.close()  # clang's zygotes are done: their CPU counts here
+        print(f"        (compile: cpu {cpu_seconds() - c0:.2f} s)", flush=True)
         for ok, what, why in checks:
             R.check(ok, what, why)
         if cache.d:
@@ -208,11 +218,14 @@ def main():
                 continue
             res.append(None)
             jobs.append((len(res) - 1, name, isa, text))
+        c0 = cpu_seconds()
         with ThreadPoolExecutor(a.jobs) as ex:
             done = B.verify_texts(a.kwgen, [(isa, text, name.replace("/", "_") + ".s") for _, name, isa, text in jobs],
                                   vt, ex, a.timeout)
         for (k, name, _, _), (fs, out, err) in zip(jobs, done):
             res[k] = (name, fs, out, err)
+        B.zygote.close()
+        print(f"        (verify: cpu {cpu_seconds() - c0:.2f} s)", flush=True)
         per = {}
         for name, fs, out, err in res:
             isa = name.split("/")[0]
@@ -233,12 +246,14 @@ def main():
         for isa, (n, nf, nr) in sorted(per.items()):
             print(f"   {isa:8s} {nf}/{n} files, {nr} findings")
         if not a.no_mutants:
+            c0 = cpu_seconds()
             p = subprocess.run([sys.executable, os.path.join(HERE, "mutants.py"), "--root", tmp, "--kwgen", a.kwgen,
                                 "--short", "1", "--jobs", str(a.jobs)] +
                                (["--tool-cache", a.tool_cache] if a.tool_cache else []), capture_output=True, text=True)
             tail = p.stdout.strip().splitlines()
             table = [ln for ln in tail if re.match(r"^(isa|gfx\w+|all)\s", ln)]
             print("\nmutation test (short) on the compiled files:\n" + "\n".join(table))
+            print(f"        (mutants: cpu {cpu_seconds() - c0:.2f} s)", flush=True)
             R.check(p.returncode == 0, "short mutation test on the compiled files",
                     "\n".join(ln for ln in tail if ln.startswith(("FAILED", "   MISSED", "   FALSE", "   ERROR")))[-1500:])
     finally:

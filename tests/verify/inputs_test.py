@@ -24,7 +24,7 @@ Every kernel is written or assembled here (llvm-mc-22, ld.lld-22).
   inputs_test.py --kwgen build/kwgen
 Last line: 'verify-inputs: N passed, N failed, N skipped'.
 """
-import argparse, json, os, re, shutil, struct, subprocess, sys, tempfile
+import argparse, json, os, re, resource, shutil, struct, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -749,6 +749,13 @@ def zero_words(a, tmp, R):
                 f"llvm-objdump text, {what}: exit 2 (code not shown)", f"exit {rc}: {err.strip()[-300:]!r}")
 
 
+def cpu_seconds():
+    """CPU of this process and of the children it waited for: each group's
+    cpu figure (the tools and kwgen runs it made)."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kwgen", default="build/kwgen")
@@ -758,18 +765,12 @@ def main():
         R.skip("every check", f"{LLVM_MC} not installed (llvm-22)")
     else:
         with tempfile.TemporaryDirectory(prefix="kwgen-inputs-") as tmp:
-            nothing_checked(a, tmp, R)
-            symbol_injection(a, tmp, R)
-            linked(a, tmp, R)
-            linked_nop_fill(a, tmp, R)
-            long_words(a, tmp, R)
-            long_inline_allow(a, tmp, R)
-            long_inline_assume(a, tmp, R)
-            long_merged(a, tmp, R)
-            memory_bounds(a, tmp, R)
-            repeat_directives(a, tmp, R)
-            streamed(a, tmp, R)
-            zero_words(a, tmp, R)
+            for group in (nothing_checked, symbol_injection, linked, linked_nop_fill, long_words,
+                          long_inline_allow, long_inline_assume, long_merged, memory_bounds,
+                          repeat_directives, streamed, zero_words):
+                c0 = cpu_seconds()
+                group(a, tmp, R)
+                print("        (%s: cpu %.2f s)" % (group.__name__, cpu_seconds() - c0), flush=True)
     R.line()
     return R.status()
 

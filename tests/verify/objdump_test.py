@@ -23,7 +23,7 @@ syntax (tests/verify/cases) and a sample of mutants (mutants.py):
                   [--mutants N] [--jobs 2]
 Last line: 'verify-forms: N passed, N failed, N skipped'.
 """
-import argparse, gzip, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, gzip, json, os, re, resource, shutil, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -198,6 +198,17 @@ def codeobj_dump_all(a, paths):
     return out
 
 
+def phase(name, c0):
+    """Print the CPU of a phase of all_forms (this process and the children
+    it waited for; tools run by a zygote count when it stops, at exit) and
+    return the figure now."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    now = s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+    if name:
+        print(f"        ({name}: cpu {now - c0:.2f} s)", flush=True)
+    return now
+
+
 def all_forms(a, items, tmp):
     """Every item in every form, many files per process (tests/verify/batch.py):
     -> [list of (ok, what, why) per item], the same checks, in the same
@@ -210,6 +221,7 @@ def all_forms(a, items, tmp):
         with open(s["s_path"], "w") as f:
             f.write(s["text"])
 
+    c0 = phase(None, None)
     # 1. assemble (llvm-mc takes one file)
     def assemble(s):
         return B.assemble(s["s_path"], s["o_path"], MCPU.get(s["isa"], s["isa"]), a.cache)
@@ -219,6 +231,7 @@ def all_forms(a, items, tmp):
             s["alive"] = False
     live = [s for s in st if s["alive"]]
 
+    c0 = phase("assemble", c0)
     # 2. disassemble, many objects per llvm-objdump; the first object of
     #    each e_flags group also alone: the same text
     dis = B.objdump_many([s["o_path"] for s in live], cache=a.cache)
@@ -250,6 +263,7 @@ def all_forms(a, items, tmp):
         s["d_by_line"] = dis_instructions(d_text)[1]
     live = [s for s in st if s["alive"]]
 
+    c0 = phase("disassemble", c0)
     # 3. libkwgen-codeobj's decoding of every object
     if a.codeobj_dump:
         dumps = codeobj_dump_all(a, [s["o_path"] for s in live])
@@ -265,6 +279,7 @@ def all_forms(a, items, tmp):
                 why = f"first difference: {diff}"
             res[st.index(s)].append((same, f"{s['name']}: code-object decoding equals llvm-objdump -d", why))
 
+    c0 = phase("codeobj_dump", c0)
     # 4. kwgen verify: the .s and the objdump text with --isa, the object
     #    without (the ISA from e_flags)
     jobs = [((k, "s"), s["isa"], s["s_path"]) for k, s in enumerate(st) if s["alive"]]
@@ -309,6 +324,7 @@ def all_forms(a, items, tmp):
             why.append(f"only objdump: {sorted(kd - ko)[:4]} only code object: {sorted(ko - kd)[:4]}")
         COMPARED["codeobj_objdump"] += len(ko)
         r.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
+    c0 = phase("verify", c0)
     if not a.link:
         return res, alone_checks
 
@@ -371,6 +387,7 @@ def all_forms(a, items, tmp):
             res[k].append((not why, f"{name}: linked code object agrees (same function, same instruction"
                                     f"{', linked with %d other objects' % (len(items) - 1) if len(items) > 1 else ''})",
                            why))
+    phase("link", c0)
     return res, alone_checks
 
 
