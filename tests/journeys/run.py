@@ -411,13 +411,25 @@ def late_bomb_yaml():
 def journey_hostile(t, a, tmp):
     """Each input on the plain build (peak memory bounded by --rss-mb) and on
     the ASan + UBSan build (no report; its memory is not judged: shadow)."""
+    # the 50 MB line's file, written once for both builds, a MiB at a time
+    # (one 50 MB bytes object, and its copy in the line, cost ~1 s of CPU
+    # in first-touched pages per build)
+    good = json.dumps(json.load(open(os.path.join(ROOT, "examples", "gfx942-request.json")))).encode()
+    big = os.path.join(tmp, "big.jsonl")
+    with open(big, "wb") as f:
+        f.write(good + b"\n" + b'{"isa": "')
+        mib = b"x" * (1 << 20)
+        for _ in range(50):
+            f.write(mib)
+        f.write(b'"}\n' + good + b"\n")
     for build, label in ((a.build, ""), (a.asan_build, " [ASan]")):
         sub = os.path.join(tmp, "asan" if label else "plain")
         os.mkdir(sub)
-        hostile_inputs(t, a, sub, os.path.join(build, "kwgen"), label)
+        hostile_inputs(t, a, sub, os.path.join(build, "kwgen"), label, big)
+    os.unlink(big)
 
 
-def hostile_inputs(t, a, tmp, kw, label):
+def hostile_inputs(t, a, tmp, kw, label, big):
     env = asan_env()
     # memory is judged above what kwgen needs to start (shared libraries: libLLVM alone maps tens of MB)
     base_kb = run([kw, "--version"], env=env, measure=True).maxrss_kb
@@ -475,9 +487,6 @@ def hostile_inputs(t, a, tmp, kw, label):
             and "line 2 is blank" in ans[1]["error"]["message"],
             "hostile batch%s: blank, whitespace, CRLF, NUL, invalid UTF-8, truncated JSON, no final newline: "
             "answer N is line N's" % label, "exit %d codes %s: %s" % (r.rc, got_codes, r.out[-600:].decode("utf-8", "replace")))
-    big = os.path.join(tmp, "big.jsonl")
-    with open(big, "wb") as f:
-        f.write(good + b"\n" + b'{"isa": "' + b"x" * (50 << 20) + b'"}\n' + good + b"\n")
     with open(big, "rb") as f:
         r = run([kw, "--batch"], f, env=env, timeout=120, measure=True)
     ans = [json.loads(l) for l in lines_of(r.out)]
@@ -487,7 +496,6 @@ def hostile_inputs(t, a, tmp, kw, label):
             "hostile batch%s: a 50 MB line answers limit (--max-line-bytes), %+d MB over start-up" % (
                 label, (r.maxrss_kb - base_kb) // MB),
             "exit %d, %d KB: %s" % (r.rc, r.maxrss_kb, r.out[:600].decode("utf-8", "replace")))
-    os.unlink(big)
 
 
 # ---- install --------------------------------------------------------------
