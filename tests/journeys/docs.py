@@ -181,7 +181,10 @@ def port_open(port):
 
 def copy_tree(dst, build):
     """The source tree, with the build directory as build/ (copied with its
-    times, so `make` has nothing to redo)."""
+    times, so `make` has nothing to redo).  Not copied: the suites' caches
+    and test programs (verify-cache/, pycache/, tests/: ~27 MB of the
+    build, written anew for each document), which no document's block uses
+    and `make` (all) does not build."""
     def ignore(d, names):
         if os.path.abspath(d) == ROOT:
             return [n for n in names if n == ".git" or n == "build" or n.startswith("build-") or n.endswith(".db")
@@ -189,7 +192,10 @@ def copy_tree(dst, build):
         return [n for n in names if n == "__pycache__"]
     shutil.copytree(ROOT, dst, symlinks=True, ignore=ignore)
     if os.path.isdir(build):
-        shutil.copytree(build, os.path.join(dst, "build"), symlinks=True)
+        top = os.path.abspath(build)
+        shutil.copytree(build, os.path.join(dst, "build"), symlinks=True,
+                        ignore=lambda d, names: [n for n in names if n in ("verify-cache", "pycache", "tests")]
+                        if os.path.abspath(d) == top else [])
 
 
 def last_json(text):
