@@ -329,7 +329,11 @@ def t_single_bounded():
     --batch."""
     big = os.path.join(O.tmp, "big-request.json")
     with open(big, "w") as f:
-        f.write('{"isa": "' + "x" * (3 << 20) + '"}')
+        f.write('{"isa": "')
+        mib = "x" * (1 << 20)
+        for _ in range(3):   # a MiB at a time: no 3 MB string and its copy
+            f.write(mib)
+        f.write('"}')
     for args in ([big], ["--canonical", big]):
         rc, out, _ = kwgen(*args, allowed=(1,))
         e = json.loads(out)["error"]
@@ -343,8 +347,9 @@ def t_single_bounded():
     def feed():
         try:
             p.stdin.write(b'{"isa": "')
+            ys = b"y" * 65536
             while True:
-                p.stdin.write(b"y" * 65536)
+                p.stdin.write(ys)
         except (BrokenPipeError, ValueError, OSError):
             pass
     t = threading.Thread(target=feed, daemon=True)
