@@ -44,14 +44,9 @@ def write_exe(path, text):
 
 # ---------------------------------------------------------------- wrappers
 
-KWGEN_WRAPPER = r'''#!%(py)s -S
-# A broken kwgen: runs the real one, then %(what)s.
-import json, os, sys
-REAL = %(real)r
-MODE = %(mode)r
-args = sys.argv[1:]
-
-def run_real(argv):
+# run_real(): the wrappers' way to run the real program (both wrappers
+# paste it in through %(run_real)s)
+RUN_REAL = r'''def run_real(argv):
     """(exit status, stdout bytes) of argv, with our stdin and stderr.
     os.fork and os.execv, not subprocess: importing subprocess was half of
     this wrapper's start-up, and it runs once per program call."""
@@ -74,7 +69,16 @@ def run_real(argv):
         chunks.append(b)
     os.close(r)
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), b"".join(chunks)
+'''
 
+KWGEN_WRAPPER = r'''#!%(py)s -S
+# A broken kwgen: runs the real one, then %(what)s.
+import json, os, sys
+REAL = %(real)r
+MODE = %(mode)r
+args = sys.argv[1:]
+
+%(run_real)s
 
 rc, out = run_real([REAL] + args)
 batch = "--batch" in args
@@ -251,7 +255,7 @@ class Broken:
 
     def kwgen(self, mode):
         """The real kwgen, then the fault KWGEN_MODES[mode]."""
-        return self._exe("kwgen-" + mode, KWGEN_WRAPPER % dict(
+        return self._exe("kwgen-" + mode, KWGEN_WRAPPER % dict(run_real=RUN_REAL,
             py=PY, real=self.o.kwgen, mode=mode, what=KWGEN_MODES[mode], leak=SAN_LEAK, ub=SAN_UB))
 
     def kwgend(self, mode):
@@ -261,7 +265,7 @@ class Broken:
 
     def verifier(self, mode):
         """The real `kwgen verify`, then the fault VERIFY_MODES[mode]."""
-        return self._exe("kwgen-verify-" + mode, VERIFY_WRAPPER % dict(
+        return self._exe("kwgen-verify-" + mode, VERIFY_WRAPPER % dict(run_real=RUN_REAL,
             py=PY, real=self.o.kwgen, mode=mode, what=VERIFY_MODES[mode]))
 
     def kwgend_no_hits(self):
@@ -532,30 +536,7 @@ REAL = %(real)r
 MODE = %(mode)r
 args = sys.argv[1:]
 
-def run_real(argv):
-    """(exit status, stdout bytes) of argv, with our stdin and stderr.
-    os.fork and os.execv, not subprocess: importing subprocess was half of
-    this wrapper's start-up, and it runs once per program call."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.dup2(w, 1)
-            os.close(r)
-            os.close(w)
-            os.execv(argv[0], argv)
-        finally:
-            os._exit(127)
-    os.close(w)
-    chunks = []
-    while True:
-        b = os.read(r, 1 << 20)
-        if not b:
-            break
-        chunks.append(b)
-    os.close(r)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), b"".join(chunks)
-
+%(run_real)s
 
 rc, out = run_real([REAL] + args)
 
