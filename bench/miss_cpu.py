@@ -74,14 +74,6 @@ def proc_cpu_s(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def proc_wchar(pid):
-    with open("/proc/%d/io" % pid) as f:
-        for line in f:
-            if line.startswith("wchar:"):
-                return int(line.split()[1])
-    return 0
-
-
 def one_run(kwgend, flags, seconds, tmp, use_perf):
     run_dir = tempfile.mkdtemp(dir=tmp)
     tmpl = os.path.join(run_dir, "miss.tmpl")
@@ -93,7 +85,7 @@ def one_run(kwgend, flags, seconds, tmp, use_perf):
     proc, port = d.proc, d.port
     perf = None
     try:
-        cpu0, w0 = proc_cpu_s(proc.pid), proc_wchar(proc.pid)
+        cpu0, w0 = proc_cpu_s(proc.pid), e2e.proc_value(proc.pid, "io", "wchar:")
         if use_perf:
             perf = subprocess.Popen(["perf", "stat", "-x", ",", "-e", ",".join(e for _, e in EVENTS),
                                      "-p", str(proc.pid), "-o", os.path.join(run_dir, "perf")],
@@ -102,7 +94,7 @@ def one_run(kwgend, flags, seconds, tmp, use_perf):
         out = subprocess.run(["wrk", "-t2", "-c64", "-d%ds" % seconds, "--timeout", "10s", "-s",
                               os.path.join(HERE, "wrk-miss.lua"), "http://127.0.0.1:%d/v1/kernels" % port],
                              env=env, capture_output=True, text=True)
-        cpu1, w1 = proc_cpu_s(proc.pid), proc_wchar(proc.pid)
+        cpu1, w1 = proc_cpu_s(proc.pid), e2e.proc_value(proc.pid, "io", "wchar:")
         if perf:
             perf.send_signal(signal.SIGINT)
             perf.wait()

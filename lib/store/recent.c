@@ -70,12 +70,19 @@ void store_recent_touch(kw_cache *c, const char *key, int64_t ms)
 		memcpy(victim->key, k, 32);
 		victim->ms = ms;
 		victim->dirty = 1;
-		atomic_store(&c->recent_dirty, 1);
 	} else if (ms > victim->ms) {
 		victim->ms = ms;
 		victim->dirty = 1;
-		atomic_store(&c->recent_dirty, 1);
+	} else {
+		pthread_mutex_unlock(lk);
+		return;
 	}
+	/* written only when clear: every hit writing the one shared flag
+	 * would bounce its cache line between the serving threads.  Under
+	 * the stripe lock, so a flush that cleared it before scanning this
+	 * stripe is seen here (its scan comes after this unlock) */
+	if (!atomic_load_explicit(&c->recent_dirty, memory_order_relaxed))
+		atomic_store(&c->recent_dirty, 1);
 	pthread_mutex_unlock(lk);
 }
 

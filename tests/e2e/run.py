@@ -102,13 +102,19 @@ def sanitizer_check(name):
     check(name, t)
 
 
-def rss_kib(pid):
-    """pid's resident set size in KiB (/proc/PID/status VmRSS), 0 if absent."""
-    with open("/proc/%d/status" % pid) as f:
+def proc_value(pid, name, key):
+    """The first number after `key` on its line of /proc/PID/<name>
+    (status, io, ...), 0 if the line is absent."""
+    with open("/proc/%d/%s" % (pid, name)) as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(key):
                 return int(line.split()[1])
     return 0
+
+
+def rss_kib(pid):
+    """pid's resident set size in KiB (/proc/PID/status VmRSS), 0 if absent."""
+    return proc_value(pid, "status", "VmRSS:")
 
 
 def nfds(pid):
