@@ -30,8 +30,18 @@ GOLDEN_SINGLE_FARM ?= $(if $(filter build-asan,$(BUILD)),,1)
 # compares, instead of a second kwgen --batch over the golden requests
 GOLDEN_SALT ?= $(if $(filter build-asan,$(BUILD)),,1)
 
-golden: $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
+# GOLDEN_ZYGOTE: single mode's processes are children forked at main by
+# one kwgen loaded with this library (tests/verify/tools/zygote.c,
+# tests/lib/zygote.py), not an exec each: each is still its own process
+# (stdin, pretty stdout, exit status, stderr checked), without the dynamic
+# loader's relocations and page faults that every other kwgen run of the
+# suites (the two --batch runs here) goes through; ~70 % of a single-mode
+# run's CPU was loading.  Not under ASan (its own tree).  GOLDEN_ZYGOTE=
+# runs one exec per request.
+GOLDEN_ZYGOTE ?= $(if $(filter build-asan,$(BUILD)),,$(BUILD)/tests/zygote.so)
+
+golden: $(BUILD)/kwgen $(GOLDEN_ZYGOTE)
+	$(HUGEPAGE_MALLOC_ENV) $(if $(GOLDEN_ZYGOTE),KWGEN_TOOL_ZYGOTE=$(abspath $(GOLDEN_ZYGOTE))) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
 		$(if $(GOLDEN_SINGLE_COVER),--single-cover) $(if $(GOLDEN_SINGLE_FARM),,--single-oracle-only) \
 		$(if $(GOLDEN_SALT),--salt)
 
