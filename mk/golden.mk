@@ -50,8 +50,11 @@ GOLDEN_EVERY ?= 20
 golden-sample: $(BUILD)/kwgen
 	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single 10 --every $(GOLDEN_EVERY)
 
-check-asm: $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
+# check-asm's llvm-mc runs (one per ISA and 400 snippets) are children of
+# an llvm-mc loaded once per thread (VERIFY_ZYGOTE, mk/verify-tests.mk):
+# loading libLLVM is ~0.1 s of CPU of each run.
+check-asm: $(BUILD)/kwgen $(VERIFY_ZYGOTE)
+	$(HUGEPAGE_MALLOC_ENV) $(VERIFY_ZYGOTE_ENV) LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
 
 golden-data:
 	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)
