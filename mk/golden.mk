@@ -51,10 +51,14 @@ golden-sample: $(BUILD)/kwgen
 	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single 10 --every $(GOLDEN_EVERY)
 
 # check-asm's llvm-mc runs (one per ISA and 400 snippets) are children of
-# an llvm-mc loaded once per thread (VERIFY_ZYGOTE, mk/verify-tests.mk):
-# loading libLLVM is ~0.1 s of CPU of each run.
-check-asm: $(BUILD)/kwgen $(VERIFY_ZYGOTE)
-	$(HUGEPAGE_MALLOC_ENV) $(VERIFY_ZYGOTE_ENV) LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
+# an llvm-mc loaded once per thread (the verify suites' zygote,
+# mk/verify-tests.mk): loading libLLVM is ~0.1 s of CPU of each run.
+# CHECK_ASM_ZYGOTE= runs one llvm-mc process per run.
+CHECK_ASM_ZYGOTE ?= $(BUILD)/tests/zygote.so
+
+check-asm: $(BUILD)/kwgen $(CHECK_ASM_ZYGOTE)
+	$(HUGEPAGE_MALLOC_ENV) $(if $(CHECK_ASM_ZYGOTE),KWGEN_TOOL_ZYGOTE=$(abspath $(CHECK_ASM_ZYGOTE))) \
+		LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
 
 golden-data:
 	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)
