@@ -30,8 +30,18 @@ GOLDEN_SINGLE_FARM ?= $(if $(filter build-asan,$(BUILD)),,1)
 # compares, instead of a second kwgen --batch over the golden requests
 GOLDEN_SALT ?= $(if $(filter build-asan,$(BUILD)),,1)
 
-golden: $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
+# GOLDEN_ZYGOTE: single mode's processes are children forked at main by
+# one kwgen loaded with this library (tests/verify/tools/zygote.c,
+# tests/lib/zygote.py), not an exec each: each is still its own process
+# (stdin, pretty stdout, exit status, stderr checked), without the dynamic
+# loader's relocations and page faults that every other kwgen run of the
+# suites (the two --batch runs here) goes through; ~70 % of a single-mode
+# run's CPU was loading.  Not under ASan (its own tree).  GOLDEN_ZYGOTE=
+# runs one exec per request.
+GOLDEN_ZYGOTE ?= $(if $(filter build-asan,$(BUILD)),,$(BUILD)/tests/zygote.so)
+
+golden: $(BUILD)/kwgen $(GOLDEN_ZYGOTE)
+	$(HUGEPAGE_MALLOC_ENV) $(if $(GOLDEN_ZYGOTE),KWGEN_TOOL_ZYGOTE=$(abspath $(GOLDEN_ZYGOTE))) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single $(GOLDEN_SINGLE) \
 		$(if $(GOLDEN_SINGLE_COVER),--single-cover) $(if $(GOLDEN_SINGLE_FARM),,--single-oracle-only) \
 		$(if $(GOLDEN_SALT),--salt)
 
@@ -40,8 +50,15 @@ GOLDEN_EVERY ?= 20
 golden-sample: $(BUILD)/kwgen
 	$(HUGEPAGE_MALLOC_ENV) $(GOLDEN_PYTHON) tests/golden/compare.py --kwgen $(BUILD)/kwgen --farm --single 10 --every $(GOLDEN_EVERY)
 
-check-asm: $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
+# check-asm's llvm-mc runs (one per ISA and 400 snippets) are children of
+# an llvm-mc loaded once per thread (the verify suites' zygote,
+# mk/verify-tests.mk): loading libLLVM is ~0.1 s of CPU of each run.
+# CHECK_ASM_ZYGOTE= runs one llvm-mc process per run.
+CHECK_ASM_ZYGOTE ?= $(BUILD)/tests/zygote.so
+
+check-asm: $(BUILD)/kwgen $(CHECK_ASM_ZYGOTE)
+	$(HUGEPAGE_MALLOC_ENV) $(if $(CHECK_ASM_ZYGOTE),KWGEN_TOOL_ZYGOTE=$(abspath $(CHECK_ASM_ZYGOTE))) \
+		LLVM_MC=$(LLVM_MC) $(GOLDEN_PYTHON) tests/golden/check_asm.py --kwgen $(BUILD)/kwgen
 
 golden-data:
 	$(GOLDEN_PYTHON) tests/golden/make_handwritten.py --shared $(SHARED)

@@ -11,8 +11,10 @@ BENCH_PYTHON_N ?= 0
 
 .PHONY: python-test bench-python
 
-python-test: lib $(BUILD)/kwgen
-	$(HUGEPAGE_MALLOC_ENV) $(PYTHON) tests/python/test_kwgen.py --lib $(BUILD)/libkwgen.so --kwgen $(BUILD)/kwgen
+# GOLDEN_ZYGOTE (mk/golden.mk): the `kwgen --asm` runs that the module's
+# text is compared with are children forked at main by one loaded kwgen
+python-test: lib $(BUILD)/kwgen $(GOLDEN_ZYGOTE)
+	$(HUGEPAGE_MALLOC_ENV) $(if $(GOLDEN_ZYGOTE),KWGEN_TOOL_ZYGOTE=$(abspath $(GOLDEN_ZYGOTE))) $(PYTHON) tests/python/test_kwgen.py --lib $(BUILD)/libkwgen.so --kwgen $(BUILD)/kwgen
 
 bench-python: lib $(BUILD)/kwgen
 	$(PYTHON) bench/bench_python.py --lib $(BUILD)/libkwgen.so --kwgen $(BUILD)/kwgen --n $(BENCH_PYTHON_N)

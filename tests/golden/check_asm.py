@@ -39,7 +39,6 @@ import gzip
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -47,6 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import kwgen_batch  # noqa: E402
+import zygote  # noqa: E402  (tests/lib: llvm-mc loaded once per thread, when make sets it)
 ASM_CODES = ("instruction_not_on_isa", "register_out_of_range", "vgpr_pair_misaligned")
 MCPU_ALIAS = {"gfx940": "gfx942", "gfx941": "gfx942"}
 SYM_RE = re.compile(r"\b([vs]gpr[A-Za-z_]\w*)")
@@ -140,9 +140,12 @@ class Snippet:
 
 
 def run_mc(mc, mcpu, src):
-    p = subprocess.run([mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu, "-o", "/dev/null"],
-                       input=src.encode(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return p.returncode, p.stderr.decode("utf-8", "replace")
+    """llvm-mc on src: a subprocess, or with KWGEN_TOOL_ZYGOTE a child of
+    the thread's llvm-mc loaded once (~0.1 s of CPU loading libLLVM per
+    run otherwise; tests/lib/zygote.py)."""
+    rc, _, err = zygote.run([mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu, "-o", "/dev/null"],
+                            input=src.encode())
+    return rc, err.decode("utf-8", "replace")
 
 
 def parse_errors(stderr):

@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import exit_problems, kwgen_batch  # noqa: E402
+import zygote  # noqa: E402  (tests/lib: single mode from a loaded kwgen, when make sets it)
 import salt_check  # noqa: E402  (tests/golden, beside this file)
 EXTRA_OK = {"diagnostics"}
 GENERATORS = ["tdmWait", "wait", "syncThreads", "accToArchMapper", "getAccToArchLen",
@@ -71,16 +72,18 @@ def run_single(kwgen, line, timeout):
     """One request through single mode (request on stdin, pretty answer,
     exit 1 when the answer is an error).  Returns (answer text, problems)."""
     try:
-        p = subprocess.run([kwgen], input=line.encode(), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout)
+        # its own process either way: a child forked at main by a kwgen
+        # loaded once (KWGEN_TOOL_ZYGOTE, tests/lib/zygote.py; past the
+        # timeout: SIGALRM) or a subprocess
+        rc, out, err = zygote.run([kwgen], timeout=timeout, input=line.encode())
     except subprocess.TimeoutExpired:
         return None, ["kwgen (single) did not finish in %d s" % timeout]
-    text = p.stdout.decode("utf-8", "replace")
+    text = out.decode("utf-8", "replace")
     try:
         is_error = "error" in json.loads(text)
     except ValueError:
         is_error = False
-    problems = exit_problems("kwgen (single)", p.returncode, p.stderr,
+    problems = exit_problems("kwgen (single)", rc, err,
                              allowed=(1,) if is_error else (0,))
     return text, problems
 
@@ -385,6 +388,12 @@ def main():
         sample = idx[::step][:len(idx) if opts.single < 0 else opts.single]
         if opts.single_cover:
             sample = sorted(set(sample) | set(cover_sample(idx, kinds_of)))
+        # single mode's runs are small: glibc's malloc on huge pages (make's
+        # HUGEPAGE_MALLOC_ENV, for the batches) would cost each a 2 MB page
+        # (copied from the zygote's heap when it runs from one)
+        os.environ["GLIBC_TUNABLES"] = ":".join(
+            t for t in os.environ.get("GLIBC_TUNABLES", "").split(":") if t and
+            not t.startswith("glibc.malloc.hugetlb="))
         s_fail = 0
         forms = [("oracle form", lambda i: reqs[i], compare_one)]
         if opts.farm and not opts.single_oracle_only:
