@@ -122,89 +122,6 @@ def nfds(pid):
     return len(os.listdir("/proc/%d/fd" % pid))
 
 
-class LeanConn:
-    """One keep-alive HTTP/1.1 connection to 127.0.0.1:port for loops of
-    thousands of requests (storage-test's 14,000): the request written in
-    one send, the answer read by its status line, headers and
-    Content-Length (or chunks).  http.client parses every answer's headers
-    with the email package, ~3x this client's CPU per request; what kwgend
-    answers is checked the same way (Daemon.request returns the same
-    status, headers and body).  An answer it cannot frame raises
-    http.client.HTTPException."""
-
-    def __init__(self, port, timeout=60):
-        self.port, self.timeout, self.sock = port, timeout, None
-        self.host = b"Host: 127.0.0.1:%d\r\nAccept-Encoding: identity\r\n" % port
-
-    def connect(self):
-        import socket
-        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=self.timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.rf = self.sock.makefile("rb")
-
-    def close(self):
-        """Close the socket; the next request opens another (as http.client
-        does after an answer with Connection: close)."""
-        if self.sock:
-            self.rf.close()
-            self.sock.close()
-            self.sock = None
-
-    def request(self, method, path, body=None, headers=None):
-        """-> (status, headers dict (lower-case names), body bytes)."""
-        head = [b"%s %s HTTP/1.1\r\n" % (method.encode(), path.encode()), self.host]
-        for k, v in (headers or {}).items():
-            head.append(b"%s: %s\r\n" % (k.encode(), str(v).encode()))
-        if body is not None:
-            head.append(b"Content-Length: %d\r\n" % len(body))
-        head.append(b"\r\n")
-        if body:
-            head.append(body)
-        if self.sock is None:
-            self.connect()
-        self.sock.sendall(b"".join(head))
-        line = self.rf.readline(65537)
-        parts = line.split(None, 2)
-        if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
-            raise http.client.BadStatusLine(repr(line[:200]))
-        status = int(parts[1])
-        h = {}
-        while True:
-            line = self.rf.readline(65537)
-            if line in (b"\r\n", b"\n"):
-                break
-            if not line:
-                raise http.client.IncompleteRead(b"")
-            k, sep, v = line.decode("latin-1").partition(":")
-            if not sep:
-                raise http.client.HTTPException("bad header line %r" % line[:200])
-            h[k.strip().lower()] = v.strip()
-        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
-            data = b""
-        elif h.get("transfer-encoding", "").lower() == "chunked":
-            out = []
-            while True:
-                n = int(self.rf.readline(1024).split(b";")[0], 16)
-                if n == 0:
-                    while self.rf.readline(65537) not in (b"\r\n", b"\n", b""):
-                        pass
-                    break
-                out.append(self.rf.read(n))
-                self.rf.readline(3)
-            data = b"".join(out)
-        elif "content-length" in h:
-            n = int(h["content-length"])
-            data = self.rf.read(n)
-            if len(data) != n:
-                raise http.client.IncompleteRead(data, n - len(data))
-        else:
-            data = self.rf.read()
-            self.close()
-        if h.get("connection", "").lower() == "close":
-            self.close()
-        return status, h, data
-
-
 class Daemon:
     """build/kwgend on 127.0.0.1:0 with its own cache file."""
 
@@ -288,14 +205,8 @@ class Daemon:
     def conn(self, timeout=60):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
-    def lean_conn(self, timeout=60):
-        """A LeanConn: for loops of many requests (pass it as conn=)."""
-        return LeanConn(self.port, timeout)
-
     def request(self, method, path, body=None, headers=None, conn=None):
-        """-> (status, headers dict (lower-case names), body bytes).
-        conn: an http.client connection (conn()) or a LeanConn (lean_conn())
-        kept open over many requests; None: a connection for this one."""
+        """-> (status, headers dict (lower-case names), body bytes)."""
         own = conn is None
         c = conn or self.conn()
         hdrs = dict(headers or {})
@@ -304,8 +215,6 @@ class Daemon:
             hdrs.setdefault("Content-Type", "application/json")
         elif isinstance(body, str):
             body = body.encode()
-        if isinstance(c, LeanConn):
-            return c.request(method, path, body, hdrs)
         try:
             c.request(method, path, body=body, headers=hdrs)
             r = c.getresponse()

@@ -104,7 +104,7 @@ def t_bounded(binary, tmp, misses, hits):
     th = threading.Thread(target=sampler, daemon=True)
     th.start()
     curve = []
-    c = d.lean_conn()   # 14,000 requests: the lean client (run.py LeanConn)
+    c = d.conn()
     keys, bodies = [], []
     rnd = random.Random(8)
     total = misses + hits
@@ -177,7 +177,7 @@ def t_hits_write_nothing(binary, tmp, n):
     most one row update per key)."""
     db = os.path.join(tmp, "hits.db")
     d = e2e.Daemon(binary, db, "--log-level", "error").start()
-    c = d.lean_conn()
+    c = d.conn()
     keys = []
     for i in range(500):
         st, _, data = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(800000 + i)), J, conn=c)
@@ -415,7 +415,7 @@ def t_old_snapshot(binary, tmp):
     d = e2e.Daemon(binary, os.path.join(tmp, "snapshot.db"), "--log-level", "error",
                    "--max-cache-bytes", str(BOUND)).start()
     con = None
-    c = d.lean_conn()   # one keep-alive connection (another if kwgend closes it)
+    c = d.conn()   # one keep-alive connection (http.client opens another if kwgend closes it)
     try:
         for i in range(300):
             st, _, _ = d.request("POST", "/v1/kernels", json.dumps(e2e.variant(700000 + i)), J, conn=c)
