@@ -67,7 +67,7 @@ VERIFY_CACHE_ARG = $(if $(VERIFY_TOOL_CACHE),--tool-cache $(VERIFY_TOOL_CACHE))
 # pages change what RSS counts).  HUGEPAGE_MALLOC_ENV= turns it off.
 HUGEPAGE_MALLOC_ENV ?= GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 
-# llvm-mc-22 and ld.lld-22 run from one loaded process per thread
+# llvm-mc-22, llvm-objdump-22, ld.lld-22 and clang-22 run from one loaded process per thread
 # (tests/verify/tools/zygote.c, an LD_PRELOAD library; batch.py): a third
 # of their CPU is loading libLLVM.  Built without the sanitizers (it goes
 # into LLVM's tools, not ours).  VERIFY_ZYGOTE= runs one process per file.
