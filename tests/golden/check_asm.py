@@ -39,7 +39,6 @@ import gzip
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -47,6 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import kwgen_batch  # noqa: E402
+import zygote  # noqa: E402
 ASM_CODES = ("instruction_not_on_isa", "register_out_of_range", "vgpr_pair_misaligned")
 MCPU_ALIAS = {"gfx940": "gfx942", "gfx941": "gfx942"}
 SYM_RE = re.compile(r"\b([vs]gpr[A-Za-z_]\w*)")
@@ -109,9 +109,17 @@ def isa_name(isa):
     return str(isa).lower()
 
 
+SYMS = {}
+
+
 def symbols_block(text, vgpr_idx):
+    # the symbols of each distinct asm found once: most asm texts are
+    # printed by many answers (14,910 outputs, far fewer distinct texts)
+    syms = SYMS.get(text)
+    if syms is None:
+        syms = SYMS[text] = sorted(set(SYM_RE.findall(text)))
     out = []
-    for s in sorted(set(SYM_RE.findall(text))):
+    for s in syms:
         if s.startswith("v"):
             v = vgpr_idx.get(s[4:], 0) if isinstance(vgpr_idx, dict) else 0
         else:
@@ -140,9 +148,12 @@ class Snippet:
 
 
 def run_mc(mc, mcpu, src):
-    p = subprocess.run([mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu, "-o", "/dev/null"],
-                       input=src.encode(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return p.returncode, p.stderr.decode("utf-8", "replace")
+    """llvm-mc on src (stdin): -> (exit status, stderr text).  From the tool
+    zygote when make sets KWGEN_TOOL_ZYGOTE (tests/lib/zygote.py: libLLVM
+    loaded once per thread, not per run)."""
+    rc, _, err = zygote.run([mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu, "-o", "/dev/null"],
+                            timeout=600, input=src.encode())
+    return rc, err.decode("utf-8", "replace")
 
 
 def parse_errors(stderr):
