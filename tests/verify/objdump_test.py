@@ -106,10 +106,11 @@ def func_rel(d_text):
     return out
 
 
-def line_map(s_text, d_text):
-    """.s line -> (offset, mnemonic), or an error string."""
+def line_map(s_text, d_text, dis=None):
+    """.s line -> (offset, mnemonic), or an error string.  dis: what
+    dis_instructions(d_text) gives, when the caller has it already."""
     sf = s_instructions(s_text)
-    df, _ = dis_instructions(d_text)
+    df, _ = dis if dis is not None else dis_instructions(d_text)
     out = {}
     for f, insts in sf.items():
         if not insts:
@@ -254,13 +255,14 @@ def all_forms(a, items, tmp):
         with open(s["d_path"], "w") as f:
             f.write(d_text)
         s["d_text"] = d_text
-        lm, err = line_map(s["text"], d_text)
+        s["d_dis"] = dis_instructions(d_text)
+        lm, err = line_map(s["text"], d_text, s["d_dis"])
         if err:
             res[k] = [(False, f"{s['name']}: .s to objdump instruction map", err)]
             s["alive"] = False
             continue
         s["lm"] = lm
-        s["d_by_line"] = dis_instructions(d_text)[1]
+        s["d_by_line"] = s["d_dis"][1]
     live = [s for s in st if s["alive"]]
 
     c0 = phase("disassemble", c0)
@@ -341,7 +343,7 @@ def all_forms(a, items, tmp):
     live = [s for s in st if s["alive"]]
     groups = []
     for s in live:
-        s["funcs"] = set(dis_instructions(s["d_text"])[0])
+        s["funcs"] = set(s["d_dis"][0])
         ef = B.e_flags(s["o_path"])
         together = s["name"].startswith(("llvm/", "mutant/"))
         g = next((g for g in groups if together and g["ef"] == ef and len(g["items"]) < 48
