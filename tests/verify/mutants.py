@@ -128,7 +128,9 @@ def is_atomic(I):
 def label(gen, blk, k, w_new, affected):
     """-> ('harmful', expected, why) | ('benign', [], why) | ('dropped', None, reason)."""
     insts = blk["insts"]
-    if any(I.unmodelled for I in insts):
+    if "_unmodelled" not in blk:  # once per block, not per mutant
+        blk["_unmodelled"] = any(I.unmodelled for I in insts)
+    if blk["_unmodelled"]:
         return "dropped", None, "unmodelled instruction in block"
     # the unmutated block is simulated once for all its waits' mutants
     if "_sim" not in blk:
