@@ -254,7 +254,7 @@ def linked_nop_fill(a, tmp, R):
     if not shutil.which(LD_LLD):
         R.skip("linked compiler kernels with s_nop fill", f"{LD_LLD} not installed (lld-22)")
         return
-    objs, alone = [], []
+    objs = []
     for k in ("aos_loads", "atomic_cas_max_f32"):
         path = os.path.join(HERE, "llvm", "gfx942", k + ".s.gz")
         if not os.path.exists(path):
@@ -266,7 +266,12 @@ def linked_nop_fill(a, tmp, R):
             R.fail("assemble " + k, why)
             return
         objs.append(o)
-        alone.append(verify(a, o)[0])
+    # the objects alone: their exit statuses, in one process
+    got, _ = verify_each(a, objs, text=False)
+    alone = [got[o][0] for o in objs]
+    if None in alone:
+        R.fail("linked compiler kernels with s_nop fill: the objects alone", got[objs[alone.index(None)]][2])
+        return
     co = os.path.join(tmp, "fill.co")
     p = tool([LD_LLD, "-shared", *objs, "-o", co])
     if p.returncode:
