@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from checks import kwgen_batch  # noqa: E402
-import zygote  # noqa: E402  (tests/lib: llvm-mc loaded once per thread, when make sets it)
+import zygote  # noqa: E402
 ASM_CODES = ("instruction_not_on_isa", "register_out_of_range", "vgpr_pair_misaligned")
 MCPU_ALIAS = {"gfx940": "gfx942", "gfx941": "gfx942"}
 SYM_RE = re.compile(r"\b([vs]gpr[A-Za-z_]\w*)")
@@ -109,9 +109,17 @@ def isa_name(isa):
     return str(isa).lower()
 
 
+SYMS = {}
+
+
 def symbols_block(text, vgpr_idx):
+    # the symbols of each distinct asm found once: most asm texts are
+    # printed by many answers (14,910 outputs, far fewer distinct texts)
+    syms = SYMS.get(text)
+    if syms is None:
+        syms = SYMS[text] = sorted(set(SYM_RE.findall(text)))
     out = []
-    for s in sorted(set(SYM_RE.findall(text))):
+    for s in syms:
         if s.startswith("v"):
             v = vgpr_idx.get(s[4:], 0) if isinstance(vgpr_idx, dict) else 0
         else:
@@ -140,11 +148,11 @@ class Snippet:
 
 
 def run_mc(mc, mcpu, src):
-    """llvm-mc on src: a subprocess, or with KWGEN_TOOL_ZYGOTE a child of
-    the thread's llvm-mc loaded once (~0.1 s of CPU loading libLLVM per
-    run otherwise; tests/lib/zygote.py)."""
+    """llvm-mc on src (stdin): -> (exit status, stderr text).  From the tool
+    zygote when make sets KWGEN_TOOL_ZYGOTE (tests/lib/zygote.py: libLLVM
+    loaded once per thread, not per run)."""
     rc, _, err = zygote.run([mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu, "-o", "/dev/null"],
-                            input=src.encode())
+                            timeout=600, input=src.encode())
     return rc, err.decode("utf-8", "replace")
 
 

@@ -158,8 +158,8 @@ NO_CACHE = ToolCache(None)
 
 def run_tool(argv, timeout=300, cwd=None):
     """argv run as by subprocess.run(argv, capture_output=True, cwd=cwd): ->
-    (returncode, stdout bytes, stderr bytes); llvm-mc-22, ld.lld-22 and
-    clang-22 from one loaded process per thread when make sets
+    (returncode, stdout bytes, stderr bytes); llvm-mc-22, llvm-objdump-22,
+    ld.lld-22 and clang-22 from one loaded process per thread when make sets
     KWGEN_TOOL_ZYGOTE (tests/lib/zygote.py): a third of their CPU is
     loading libLLVM."""
     return zygote.run(argv, timeout=timeout, cwd=cwd)
@@ -306,11 +306,11 @@ def objdump_many(paths, timeout=120, cache=NO_CACHE):
 
 
 def _objdump_chunk(paths, timeout):
-    p = subprocess.run([LLVM_OBJDUMP, "-d"] + list(paths), capture_output=True, timeout=timeout)
-    if p.returncode != 0:
-        why = p.stderr.decode()[-300:]
+    rc, out, err = run_tool([LLVM_OBJDUMP, "-d"] + list(paths), timeout=timeout)
+    if rc != 0:
+        why = err.decode()[-300:]
         return {path: (None, why) for path in paths}
-    text = p.stdout.decode()
+    text = out.decode()
     heads = []
     at = 0
     for path in paths:
@@ -327,5 +327,5 @@ def _objdump_chunk(paths, timeout):
 
 def objdump_one(path, timeout=120):
     """llvm-objdump -d PATH alone: (text, error)."""
-    p = subprocess.run([LLVM_OBJDUMP, "-d", path], capture_output=True, timeout=timeout)
-    return (p.stdout.decode(), None) if p.returncode == 0 else (None, p.stderr.decode()[-300:])
+    rc, out, err = run_tool([LLVM_OBJDUMP, "-d", path], timeout=timeout)
+    return (out.decode(), None) if rc == 0 else (None, err.decode()[-300:])

@@ -67,6 +67,12 @@ def _cc1_command(isa, cwd, cl):
     for opt in ("-o", "-main-file-name"):
         k = cmd.index(opt)
         del cmd[k:k + 2]
+    # the driver runs cc1 for one file and exits: -disable-free skips the
+    # frees at its end.  Over a batch it keeps every file's AST and IR to
+    # the end (the process grows ~4 MB a file, 46,000 page faults for 37
+    # files); freed, each file reuses the last one's pages: the same bytes
+    # out, a third less CPU.
+    cmd = [c for c in cmd if c != "-disable-free"]
     return cmd[:-1]
 
 

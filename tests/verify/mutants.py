@@ -128,7 +128,9 @@ def is_atomic(I):
 def label(gen, blk, k, w_new, affected):
     """-> ('harmful', expected, why) | ('benign', [], why) | ('dropped', None, reason)."""
     insts = blk["insts"]
-    if any(I.unmodelled for I in insts):
+    if "_unmodelled" not in blk:  # once per block, not per mutant
+        blk["_unmodelled"] = any(I.unmodelled for I in insts)
+    if blk["_unmodelled"]:
         return "dropped", None, "unmodelled instruction in block"
     # the unmutated block is simulated once for all its waits' mutants
     if "_sim" not in blk:
@@ -437,22 +439,26 @@ def to_objdump_many(jobs, tmp, pool, cache=None, patches=None):
     if any(p is not None for p in patches):
         bases = sorted({p[0] for p in patches if p is not None and not asm[p[0]][0]})
         bdis = B.objdump_many([paths[b] + ".o" for b in bases], cache=cache)
-        lmaps = {}
+        lmaps, known = {}, {}
         for b in bases:
             d, err = bdis[paths[b] + ".o"]
             if err is None:
-                lm, err = OT.line_map(jobs[b][2], d)
+                dd = OT.dis_instructions(d)
+                lm, err = OT.line_map(jobs[b][2], d, dd)
                 if not err:
                     lmaps[b] = lm
+                    known[b] = (d, dd, lm)
         asm_p = patch_objects(jobs, paths, patches, asm, lmaps, pool, cache)
         rest = [k for k in range(len(jobs)) if asm[k] is None and k not in asm_p]
         for k, r in zip(rest, pool.map(assemble, rest)):
             asm[k] = r
         for k, r in asm_p.items():
             asm[k] = r
+    else:
+        known = {}
     dis = B.objdump_many([b + ".o" for b, (rc, _) in zip(paths, asm) if not rc], cache=cache)
     out = []
-    for (name, isa, text), base, (rc, err) in zip(jobs, paths, asm):
+    for k, ((name, isa, text), base, (rc, err)) in enumerate(zip(jobs, paths, asm)):
         for f in (base + ".s", base + ".o"):
             if os.path.exists(f):
                 os.unlink(f)
@@ -463,11 +469,16 @@ def to_objdump_many(jobs, tmp, pool, cache=None, patches=None):
         if err is not None:
             out.append(RuntimeError(f"llvm-objdump: {err[-200:]}"))
             continue
-        lm, err = OT.line_map(text, d)
-        if err:
-            out.append(RuntimeError(err))
-            continue
-        _, by_line = OT.dis_instructions(d)
+        if k in known and known[k][0] == d:
+            # a base whose map was made above from the same text
+            _, dd, lm = known[k]
+        else:
+            dd = OT.dis_instructions(d)
+            lm, err = OT.line_map(text, d, dd)
+            if err:
+                out.append(RuntimeError(err))
+                continue
+        _, by_line = dd
         line_of = {off: ln for ln, (off, _) in by_line.items()}
         out.append((d, {sl: line_of[off] for sl, (off, _) in lm.items()}))
     return out

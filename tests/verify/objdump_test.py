@@ -106,10 +106,11 @@ def func_rel(d_text):
     return out
 
 
-def line_map(s_text, d_text):
-    """.s line -> (offset, mnemonic), or an error string."""
+def line_map(s_text, d_text, dis=None):
+    """.s line -> (offset, mnemonic), or an error string.  dis: what
+    dis_instructions(d_text) gives, when the caller has it already."""
     sf = s_instructions(s_text)
-    df, _ = dis_instructions(d_text)
+    df, _ = dis if dis is not None else dis_instructions(d_text)
     out = {}
     for f, insts in sf.items():
         if not insts:
@@ -254,13 +255,14 @@ def all_forms(a, items, tmp):
         with open(s["d_path"], "w") as f:
             f.write(d_text)
         s["d_text"] = d_text
-        lm, err = line_map(s["text"], d_text)
+        s["d_dis"] = dis_instructions(d_text)
+        lm, err = line_map(s["text"], d_text, s["d_dis"])
         if err:
             res[k] = [(False, f"{s['name']}: .s to objdump instruction map", err)]
             s["alive"] = False
             continue
         s["lm"] = lm
-        s["d_by_line"] = dis_instructions(d_text)[1]
+        s["d_by_line"] = s["d_dis"][1]
     live = [s for s in st if s["alive"]]
 
     c0 = phase("disassemble", c0)
@@ -341,7 +343,7 @@ def all_forms(a, items, tmp):
     live = [s for s in st if s["alive"]]
     groups = []
     for s in live:
-        s["funcs"] = set(dis_instructions(s["d_text"])[0])
+        s["funcs"] = set(s["d_dis"][0])
         ef = B.e_flags(s["o_path"])
         together = s["name"].startswith(("llvm/", "mutant/"))
         g = next((g for g in groups if together and g["ef"] == ef and len(g["items"]) < 48
@@ -414,37 +416,49 @@ def bad_code_objects(a, tmp, R):
              ("sections past the end", good[:64], "")]
     if host:
         cases.append(("a host executable", host, "EM_AMDGPU"))
-    for what, data, must in cases:
-        path = os.path.join(tmp, "bad.co")
-        with open(path, "wb") as f:
-            f.write(data)
-        p = subprocess.run([a.kwgen, "verify", "--json", path], capture_output=True, text=True, timeout=60)
-        san = sanitizer_report(p.stderr)
-        ok = p.returncode == 2 and not san and p.stderr.strip() and must in p.stderr
-        R.check(ok, f"code object {what}: exit 2 with a message",
-                f"exit {p.returncode}, stderr {p.stderr.strip()[-200:]!r}{' ' + san if san else ''}")
-    p = subprocess.run([a.kwgen, "verify", "--isa", "gfx942", "--json", obj], capture_output=True,
-                       text=True, timeout=60)
-    R.check(p.returncode in (0, 1) and json.loads(p.stdout)["isa"] == "gfx942",
-            "code object with --isa given", p.stderr[-200:])
     # minimal hand-made code objects (no symbol table): the one whose 16
     # .text bytes crash LLVM 22's AMDGPU disassembler (a NULL read in
     # Twine::printOneChild) is decoded in a child process and refused; the
     # one with a plain s_endpgm decodes (LLVM's C API gives a NULL symbol
     # iterator for an object without symbols)
-    for what, text, want_rc, must in [
-            ("disassembler-crashing bytes", tiny_elf.CRASH_GFX942, (2,), "crashed"),
-            ("no symbol table", bytes.fromhex("000081bf"), (0, 1), "")]:
-        path = os.path.join(tmp, "tiny.co")
-        with open(path, "wb") as f:
-            f.write(tiny_elf.elf(text))
-        p = subprocess.run([a.kwgen, "verify", "--json", path], capture_output=True, text=True, timeout=60)
-        san = sanitizer_report(p.stderr)
-        ok = p.returncode in want_rc and not san and must in p.stderr
-        if ok and want_rc == (0, 1):
-            ok = json.loads(p.stdout)["stats"]["instructions"] == 1
-        R.check(ok, f"code object, {what}: exit {'/'.join(map(str, want_rc))}",
-                f"exit {p.returncode}, stderr {p.stderr.strip()[-200:]!r}{' ' + san if san else ''}")
+    tiny = [("disassembler-crashing bytes", tiny_elf.CRASH_GFX942, (2,), "crashed"),
+            ("no symbol table", bytes.fromhex("000081bf"), (0, 1), "")]
+    # all of them in one `kwgen verify --json-lines` process (each line is
+    # what `kwgen verify --json FILE` answers alone, with its own exit
+    # status and message: tests/cli checks that; batch.py): one process
+    # loads libLLVM once, not once per file
+    files = []
+    for what, data, must in cases:
+        files.append((f"code object {what}: exit 2 with a message", data, (2,), must, False))
+    for what, text, want_rc, must in tiny:
+        files.append((f"code object, {what}: exit {'/'.join(map(str, want_rc))}", tiny_elf.elf(text), want_rc,
+                      must, want_rc == (0, 1)))
+    paths = []
+    for k, (_, data, _, _, _) in enumerate(files):
+        paths.append(os.path.join(tmp, "bad%02d.co" % k))
+        with open(paths[-1], "wb") as f:
+            f.write(data)
+    p = subprocess.run([a.kwgen, "verify", "--json-lines", "--"] + paths, capture_output=True, text=True, timeout=60)
+    san = sanitizer_report(p.stderr)
+    lines = p.stdout.splitlines()
+    for k, (what, _, want_rc, must, one_inst) in enumerate(files):
+        try:
+            j = json.loads(lines[k]) if len(lines) == len(paths) and not san else None
+        except ValueError:
+            j = None
+        if j is None or j.get("file") != paths[k]:
+            R.fail(what, f"process exit {p.returncode}, {len(lines)} lines for {len(paths)} files, "
+                         f"stderr {p.stderr.strip()[-200:]!r}{' ' + san if san else ''}")
+            continue
+        rc, msg = j.get("exit"), j.get("error") or ""
+        ok = rc in want_rc and must in msg and (rc != 2 or msg.strip())
+        if ok and one_inst:
+            ok = j.get("stats", {}).get("instructions") == 1
+        R.check(ok, what, f"exit {rc}, error {msg.strip()[-200:]!r}")
+    p = subprocess.run([a.kwgen, "verify", "--isa", "gfx942", "--json", obj], capture_output=True,
+                       text=True, timeout=60)
+    R.check(p.returncode in (0, 1) and json.loads(p.stdout)["isa"] == "gfx942",
+            "code object with --isa given", p.stderr[-200:])
 
 
 def main():

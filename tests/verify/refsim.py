@@ -69,8 +69,19 @@ CACHE_PREFIX = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_in
 BRANCH = re.compile(r"^(s_branch|s_cbranch_\w+|s_setpc_b64|s_swappc_b64|s_call_b64|s_endpgm\w*|s_trap|s_rfe_b64)$")
 
 
+_REGS = {}
+
+
 def regs_of(text):
-    """32-bit register units named in an operand string: set of (file, index)."""
+    """32-bit register units named in an operand string: set of (file, index)
+    (a new set: callers may change it)."""
+    regs = _REGS.get(text)
+    if regs is None:
+        regs = _REGS[text] = frozenset(_regs_of(text))
+    return set(regs)
+
+
+def _regs_of(text):
     out = set()
     for m in REG_RANGE.finditer(text):
         f, a, b = m.group(1), int(m.group(2)), int(m.group(3))
@@ -81,8 +92,18 @@ def regs_of(text):
     return out
 
 
+_SPLIT = {}
+
+
 def split_operands(ops):
-    """Top-level comma split (brackets kept together)."""
+    """Top-level comma split (brackets kept together); a new list."""
+    parts = _SPLIT.get(ops)
+    if parts is None:
+        parts = _SPLIT[ops] = tuple(_split_operands(ops))
+    return list(parts)
+
+
+def _split_operands(ops):
     out, depth, cur = [], 0, ""
     for ch in ops:
         if ch in "[(":
