@@ -1,18 +1,26 @@
 /*
  * linger.c - the lingering-close thread (see linger.h).  Sockets come in
  * through a mutex-guarded array; the thread polls them with epoll and
- * checks deadlines and paused sockets every 100 ms.
+ * checks deadlines and paused sockets every 100 ms.  kw_linger_free wakes
+ * it through an eventfd in the same epoll set: stopping waited out the
+ * 100 ms tick (~100 ms of every kwgend's stop, which tests and service
+ * managers wait for).
  */
 #include "linger.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+/* the epoll data of the wake eventfd (no slot's index) */
+#define WAKE ((unsigned)KW_LINGER_MAX)
 
 typedef struct slot {
 	int fd;          /* -1 = free */
@@ -24,7 +32,8 @@ typedef struct slot {
 
 struct kw_linger {
 	pthread_mutex_t mu;
-	int ep;            /* epoll; data.u32 = slot index */
+	int ep;            /* epoll; data.u32 = slot index, or WAKE */
+	int wake;          /* eventfd in ep: written once, by kw_linger_free */
 	int stop;
 	unsigned seconds;      /* lingering_time: the whole linger */
 	unsigned idle_seconds; /* lingering_timeout: the longest wait for bytes */
@@ -92,10 +101,10 @@ static void *run(void *arg)
 		}
 		for (int k = 0; k < n; k++) {
 			unsigned i = ev[k].data.u32;
-			slot *s = &l->slots[i];
+			slot *s;
 
-			if (i >= KW_LINGER_MAX || s->fd < 0)
-				continue;
+			if (i >= KW_LINGER_MAX || (s = &l->slots[i])->fd < 0)
+				continue; /* the wake eventfd: l->stop was checked above */
 			if (s->paused) { /* only EPOLLHUP / EPOLLERR come while paused */
 				drop(l, i);
 				continue;
@@ -149,12 +158,19 @@ kw_linger *kw_linger_new(unsigned seconds, unsigned idle_seconds, size_t rate)
 	l->idle_seconds = idle_seconds ? idle_seconds : 1;
 	l->rate = rate;
 	pthread_mutex_init(&l->mu, NULL);
+	l->wake = -1;
 	if ((l->ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
 		pthread_mutex_destroy(&l->mu);
 		free(l);
 		return NULL;
 	}
-	if (pthread_create(&l->thread, NULL, run, l) != 0) {
+	struct epoll_event wev = { .events = EPOLLIN, .data.u32 = WAKE };
+
+	if ((l->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0 ||
+	    epoll_ctl(l->ep, EPOLL_CTL_ADD, l->wake, &wev) < 0 ||
+	    pthread_create(&l->thread, NULL, run, l) != 0) {
+		if (l->wake >= 0)
+			close(l->wake);
 		close(l->ep);
 		pthread_mutex_destroy(&l->mu);
 		free(l);
@@ -216,9 +232,15 @@ void kw_linger_free(kw_linger *l)
 	pthread_mutex_lock(&l->mu);
 	l->stop = 1;
 	pthread_mutex_unlock(&l->mu);
+	/* wake the thread now (its epoll_wait would return within 100 ms);
+	 * the counter stays readable, so a wait that starts later returns too */
+	if (write(l->wake, &(uint64_t){ 1 }, sizeof(uint64_t)) < 0) {
+		/* (an eventfd write fails only on overflow: the tick still ends it) */
+	}
 	pthread_join(l->thread, NULL);
 	for (unsigned i = 0; i < KW_LINGER_MAX; i++)
 		drop(l, i);
+	close(l->wake);
 	close(l->ep);
 	pthread_mutex_destroy(&l->mu);
 	free(l);

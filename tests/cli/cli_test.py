@@ -82,6 +82,35 @@ def sanitized_kwgen():
     return bool(re.search(rb"__asan_init", open(O.kwgen, "rb").read()))
 
 
+_SHARED = {}
+
+
+def shared_daemon(*extra):
+    """One kwgend per set of extra flags (with --log-level error unless
+    they name a level), shared by the checks that only post requests and
+    read the answers: none looks at its cache file, at what else it was
+    asked (a hit and a miss answer alike) or, beyond a line it waits for,
+    at its log.  One ASan start and stop (~165 ms of CPU each) instead of
+    one per check; stop_shared() stops each and checks its exit status."""
+    args = extra if "--log-level" in extra else ("--log-level", "error") + extra
+    if args not in _SHARED:
+        db = os.path.join(O.tmp, "shared%d.db" % len(_SHARED))
+        _SHARED[args] = e2e.Daemon(O.kwgend, db, *args).start()
+    return _SHARED[args]
+
+
+def stop_shared():
+    """SIGTERM every shared kwgend: each exits 0 (what each check asserted
+    of its own daemon before they were shared)."""
+    bad = []
+    for args, d in list(_SHARED.items()):
+        del _SHARED[args]
+        rc = d.stop()
+        if rc != 0:
+            bad.append("kwgend %s exited %d" % (" ".join(args), rc))
+    assert not bad, bad
+
+
 _FILLED = []
 
 
@@ -180,7 +209,9 @@ def t_max_line_bytes_default():
     rc, out, err = kwgen(stdin=over, allowed=(1,))
     assert "--max-line-bytes" in out + err, (out + err)[:300]
     for extra in ((), ("--max-body-bytes", "1048576")):
-        d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "body%d.db" % len(extra)), "--log-level", "error", *extra).start()
+        # the default flags: the shared daemon; the explicit bound its own
+        d = shared_daemon() if not extra else \
+            e2e.Daemon(O.kwgend, os.path.join(O.tmp, "body%d.db" % len(extra)), "--log-level", "error", *extra).start()
         try:
             hdr = {"Content-Type": "application/json"}
             st, _, data = d.request("POST", "/v1/kernels", at, hdr)
@@ -188,7 +219,8 @@ def t_max_line_bytes_default():
             st, _, data = d.request("POST", "/v1/kernels", over, hdr)
             assert st == 413 and b"too_large" in data and b"1048576" in data, (extra, st, data[:200])
         finally:
-            assert d.stop() == 0
+            if extra:
+                assert d.stop() == 0
 
 
 def t_jobs():
@@ -260,12 +292,8 @@ def t_canonical():
     _, out2, _ = kwgen("--canonical", stdin=shuffled.encode())
     assert json.loads(out2) == c, "reordered keys give another canonical form"
     # ... and the daemon files the answer under the same key
-    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "canon.db"), "--log-level", "error").start()
-    try:
-        s, _, r = d.post(req)
-        assert s == 200 and r["key"] == c["key"], (s, r.get("key"), c["key"])
-    finally:
-        assert d.stop() == 0
+    s, _, r = shared_daemon().post(req)
+    assert s == 200 and r["key"] == c["key"], (s, r.get("key"), c["key"])
 
 
 def t_help_version():
@@ -869,15 +897,12 @@ def t_logic_non_utf8_name():
     assert p.returncode == 0 and not sanitizer_report(err), (p.returncode, err[-300:])
     first = json.loads(p.stdout.split(b"\n")[0])
     assert first["source"]["file"].endswith("bad\ufffd-caf\u00e9.yaml"), first["source"]
-    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "names.db"), "--log-level", "error").start()
-    try:
-        p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", b"--server",
-                            ("http://127.0.0.1:%d" % d.port).encode(), bad],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-        err = p.stderr.decode("utf-8", "replace")
-        assert p.returncode == 0 and "no errors" in err, (p.returncode, err[-300:])
-    finally:
-        assert d.stop() == 0
+    d = shared_daemon()
+    p = subprocess.run([O.kwgen.encode(), b"logic", b"--no-progress", b"--server",
+                        ("http://127.0.0.1:%d" % d.port).encode(), bad],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode("utf-8", "replace")
+    assert p.returncode == 0 and "no errors" in err, (p.returncode, err[-300:])
 
 
 def t_logic_float_overflow():
@@ -936,42 +961,33 @@ def t_logic_output_is_input():
                        stderr=subprocess.PIPE, timeout=60)
     assert p.returncode == 0 and len(p.stdout.splitlines()) > 0, (p.returncode, p.stderr[-300:])
     assert not os.path.exists(os.path.join(O.tmp, "-")), "-o - wrote a file named -"
-    srv = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "dash.db"), "--log-level", "error").start()
-    try:
-        rc, out, err = logic("--no-progress", "--server", "http://127.0.0.1:%d" % srv.port, "-o", "-", FIXTURE)
-        assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
-    finally:
-        assert srv.stop() == 0
+    base = "http://127.0.0.1:%d" % shared_daemon().port
+    rc, out, err = logic("--no-progress", "--server", base, "-o", "-", FIXTURE)
+    assert all("key" in json.loads(x) for x in out.splitlines()) and out, out[:300]
 
 
 def t_logic_batch_past_max_batch():
     """A daemon with a smaller --max-batch than kwgen logic --batch: the
     error says which flag to give."""
-    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "maxbatch.db"), "--log-level", "error", "--max-batch", "2").start()
-    try:
-        base = "http://127.0.0.1:%d" % d.port
-        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
-        assert "HTTP 422" in err and "give --batch N with N at most the daemon's --max-batch" in err, err
-        rc, _, err = logic("--no-progress", "--server", base, "--batch", "2", FIXTURE)
-        assert "no errors" in err, err
-    finally:
-        assert d.stop() == 0
+    # (the daemon t_logic_request_ids reads the access log of)
+    base = "http://127.0.0.1:%d" % shared_daemon("--log-level", "info", "--max-batch", "2").port
+    rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
+    assert "HTTP 422" in err and "give --batch N with N at most the daemon's --max-batch" in err, err
+    rc, _, err = logic("--no-progress", "--server", base, "--batch", "2", FIXTURE)
+    assert "no errors" in err, err
 
 
 def t_logic_request_ids():
     """The errors kwgen logic --server reports carry the daemon's request id
     (X-Request-Id): a whole-batch error (HTTP 422) and per-item errors."""
     import http.server   # only these checks serve HTTP themselves (not --memory-only's)
-    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "rid.db"), "--log-level", "info", "--max-batch", "2").start()
-    try:
-        base = "http://127.0.0.1:%d" % d.port
-        rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
-        m = re.search(r"HTTP 422: .*\(request id ([^)]+)\)", err)
-        assert m, err
-        # (kwgend logs a request once it has answered it: polled)
-        assert log_lines(d, '"request_id":"%s"' % m.group(1), 1), "id %s not in the access log" % m.group(1)
-    finally:
-        assert d.stop() == 0
+    d = shared_daemon("--log-level", "info", "--max-batch", "2")
+    base = "http://127.0.0.1:%d" % d.port
+    rc, _, err = logic("--no-progress", "--server", base, FIXTURE, allowed=(2,))
+    m = re.search(r"HTTP 422: .*\(request id ([^)]+)\)", err)
+    assert m, err
+    # (kwgend logs a request once it has answered it: polled)
+    assert log_lines(d, '"request_id":"%s"' % m.group(1), 1), "id %s not in the access log" % m.group(1)
 
     class ItemErrors(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -1370,15 +1386,13 @@ def t_kwgend_hot_cache():
         finally:
             assert d.stop() == 0
 
-    # the stored answer's size, as memory holds it
-    d = e2e.Daemon(O.kwgend, os.path.join(O.tmp, "hot-size.db"), "--log-level", "error").start()
-    try:
-        d.request("POST", "/v1/kernels", a)
-        s, _, raw = d.request("POST", "/v1/kernels", a)
-        assert s == 200, s
-        one = len(raw)
-    finally:
-        assert d.stop() == 0
+    # the stored answer's size, as memory holds it (a's variant is this
+    # check's own: the shared daemon answers it first here)
+    d = shared_daemon()
+    d.request("POST", "/v1/kernels", a)
+    s, _, raw = d.request("POST", "/v1/kernels", a)
+    assert s == 200, s
+    one = len(raw)
     both = held(["--hot-cache-bytes", "1000000"], "big")
     assert both == (True, True), "budget 1000000: held %s, want both" % (both,)
     first = held(["--hot-cache-bytes", str(one + one // 3)], "one")
@@ -1571,6 +1585,8 @@ def main():
         for title, fn in CHECKS:
             if O.only in title and (not O.memory_only or fn in MEMORY_BOUND):
                 e2e.check(title, fn)
+        if _SHARED:
+            e2e.check("the kwgend processes the checks above shared: SIGTERM, exit 0", stop_shared)
         e2e.sanitizer_check("no sanitizer report from any kwgend")
     print("cli: %d passed, %d failed, %d skipped" % (e2e.PASSED, e2e.FAILED, e2e.SKIPPED))
     return e2e.exit_status()
