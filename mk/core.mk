@@ -70,9 +70,10 @@ ASAN_MAKE = $(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" \
 
 .PHONY: asan asan-full asan-bins
 # (in the ASan make: the programs and unit tests link the archive; the
-# recipes name their inputs, so it is not passed twice)
+# recipes name their inputs, so it is not passed twice; the unit-test
+# program: mk/unit.mk)
 ifneq ($(filter -L$(ASAN_RT_DIR),$(EXTRA_LDLIBS)),)
-$(BUILD)/kwgen $(BUILD)/kwgend $(UNIT_BINS) $(BUILD)/tests/asan/roots_check: $(ASAN_RT)
+$(BUILD)/kwgen $(BUILD)/kwgend $(BUILD)/tests/asan/roots_check: $(ASAN_RT)
 endif
 # not instrumented: it runs beside the runtime, at exit
 $(ASAN_RT): tests/asan/runtime.sh tests/asan/lsan_roots.c
