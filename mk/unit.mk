@@ -37,6 +37,7 @@ $(BUILD)/obj/tests/unit/unit_main.o: tests/unit/unit_main.c $(UNIT_LIST)
 	$(CC) $(CFLAGS_ALL) $(UNIT_OPT) -I$(dir $(UNIT_LIST)) -MMD -MP -c $< -o $@
 
 $(UNIT_PROG): $(BUILD)/obj/tests/unit/unit_main.o $(UNIT_OBJS) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(UNIT_OPT) $(TEST_LD) -o $@ $(BUILD)/obj/tests/unit/unit_main.o $(UNIT_OBJS) \
 		$(STORE_LDLIBS) $(LDLIBS_ALL) $(KW_CFG_CMOCKA_LIBS)
 
