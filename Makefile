@@ -97,17 +97,6 @@ $(BUILD)/kwgen: $(CLI_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-sto
 $(BUILD)/kwgend: $(SRV_OBJS) $(LOGIC_A) $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
 	$(CC) -o $@ $(SRV_OBJS) $(LOGIC_A) $(STORE_LDLIBS) $(LDLIBS_ALL) $(SRV_LDLIBS)
 
-# The unit tests link the store too (test_cache*.c); the others leave it out.
-# UNIT_OPT: the tests' own code is compiled without optimization (after
-# OPT, so it wins; the sanitizers and -g stay): what they test is the
-# library, built with OPT; their 23 files at -O2 took ~10 s of CPU of a
-# fresh clone's make test build, twice (build/ and build-asan/), at -O0
-# about half of that.  clang-build checks them at -O0 already.
-UNIT_OPT ?= -O0
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/verify_helpers.h $(BUILD)/libkwgen.a $(BUILD)/libkwgen-store.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(UNIT_OPT) $(TEST_LD) -o $@ $< $(STORE_LDLIBS) $(LDLIBS_ALL) $(KW_CFG_CMOCKA_LIBS)
-
 unit: $(UNIT_BINS)
 	@sh scripts/run-unit $(UNIT_BINS)
 
