@@ -314,8 +314,11 @@ def run(cmd, env=None, timeout=600):
 
 
 def expect_fail(res, name, cmd, must_show=None, env=None):
-    """The check run by cmd must exit non-zero and print must_show (a regex)."""
+    """The check run by cmd must exit non-zero and print must_show (a regex).
+    Prints the CPU the check took (its processes and their children)."""
+    c0 = cpu_seconds()
     rc, out = run(cmd, env)
+    cpu = cpu_seconds() - c0
     why = []
     if rc == 0:
         why.append("exited 0")
@@ -326,6 +329,7 @@ def expect_fail(res, name, cmd, must_show=None, env=None):
         res.fail(name, "; ".join(why) + "\n" + tail)
     else:
         res.ok(name)
+    print("        (%.2f s cpu)" % cpu, flush=True)
 
 
 def golden_extract(tmp, keep):
@@ -621,13 +625,17 @@ def verify_cases(res, o, tmp, bad):
                 [PY, "tests/verify/mutants.py", "--short", "1", "--root", verify_root(tmp), "--kwgen",
                  bad.verifier("no-findings")],
                 r"FAILED .*detection 0/")
-    # the 4 cases (3 with findings) and one LLVM file: the lost findings show
-    # on the cases, no mutant needed
+    # one case with a finding (and one LLVM file): the lost finding shows on
+    # it, no mutant needed.  Only the .s and objdump text are compared: the
+    # code-object forms lose the findings too, so they agree with the
+    # objdump text (no check of theirs can fail here), and the malformed
+    # code objects have no finding to lose
     expect_fail(res, "verify-forms: findings lost in the objdump form and the code object",
-                [PY, "tests/verify/objdump_test.py", "--mutants", "0", "--root", verify_root(tmp, 1, 4, ["gfx942"]),
-                 "--kwgen",
+                [PY, "tests/verify/objdump_test.py", "--mutants", "0", "--text-forms-only",
+                 "--root", verify_root(tmp, 1, 1, ["gfx942"]), "--kwgen",
                  bad.verifier("no-findings-in-objdump")] + (["--tool-cache", o.tool_cache] if o.tool_cache else []),
-                r"only \.s:")
+                r"FAILED  cases/pr3635_lgkmcnt4_three_in_flight\.s: \.s and objdump form agree .*only \.s: "
+                r"\[\('race_raw'")
 
 
 def bench_cases(res, o, tmp, bad):
