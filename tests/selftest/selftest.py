@@ -306,22 +306,8 @@ def cpu_seconds():
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def python_first_path(path):
-    """path with this interpreter's directory first when its python3 is
-    this interpreter: the checks' shell scripts (bench/http.sh) run
-    `python3`, and a version manager's python3 on PATH is a shell script
-    that starts its own processes to find this same interpreter (pyenv's
-    shim: ~0.3 s of CPU per call)."""
-    d = os.path.dirname(PY)
-    p3 = os.path.join(d, "python3")
-    if os.path.exists(p3) and os.path.realpath(p3) == os.path.realpath(PY):
-        return d + os.pathsep + path
-    return path
-
-
 def run(cmd, env=None, timeout=600):
     e = dict(os.environ)
-    e["PATH"] = python_first_path(e.get("PATH", ""))
     e.update(env or {})
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e,
                        timeout=timeout, cwd=ROOT)
