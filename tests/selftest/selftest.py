@@ -142,7 +142,7 @@ def die_with_parent():
     libc.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
 die_with_parent()   # the wrapper too: a test that dies cannot leave it running
 
-if MODE in ("sanitizer-line", "sanitizer-line-exit-23"):
+if MODE == "sanitizer-line":
     sys.stderr.write(%(leak)r + "\n")
     sys.stderr.flush()
 env = dict(os.environ)
@@ -162,7 +162,7 @@ if MODE == "dies-early":
         p.kill()
     threading.Thread(target=later, daemon=True).start()
 rc = p.wait()
-if MODE == "sanitizer-line-exit-23":
+if MODE == "exit-23":
     rc = 23
 sys.exit(rc if rc >= 0 else 128 - rc)
 '''
@@ -227,7 +227,7 @@ KWGEN_MODES = {
 }
 KWGEND_MODES = {
     "sanitizer-line": "prints a LeakSanitizer report",
-    "sanitizer-line-exit-23": "prints a LeakSanitizer report and exits 23 when stopped",
+    "exit-23": "exits 23 when stopped",
     "tiny-body": "refuses every body (--max-body-bytes 10)",
     "never-refuse": "runs with --max-inflight 1000 (never 503)",
     "dies-early": "dies 0.15 s after starting, before its first answer (each miss held 10 s)",
@@ -317,28 +317,20 @@ def run(cmd, env=None, timeout=600):
 def expect_fail(res, name, cmd, must_show=None, env=None):
     """The check run by cmd must exit non-zero and print must_show (a regex).
     Prints the CPU the check took (its processes and their children)."""
-    expect_fails(res, [(name, must_show)], cmd, env)
-
-
-def expect_fails(res, named, cmd, env=None):
-    """One run of cmd for several faults that do not hide one another
-    (each check the harness makes reports on its own): for each (name,
-    must_show) in named, cmd must exit non-zero and print must_show."""
     c0 = cpu_seconds()
     rc, out = run(cmd, env)
     cpu = cpu_seconds() - c0
-    for name, must_show in named:
-        why = []
-        if rc == 0:
-            why.append("exited 0")
-        if must_show and not re.search(must_show, out, re.M):
-            why.append("output lacks /%s/" % must_show)
-        if why:
-            tail = "\n".join("      | " + ln for ln in out.strip().splitlines()[-8:])
-            res.fail(name, "; ".join(why) + "\n" + tail)
-        else:
-            res.ok(name)
-    print("        (%.2f s cpu%s)" % (cpu, ", one run" if len(named) > 1 else ""), flush=True)
+    why = []
+    if rc == 0:
+        why.append("exited 0")
+    if must_show and not re.search(must_show, out, re.M):
+        why.append("output lacks /%s/" % must_show)
+    if why:
+        tail = "\n".join("      | " + ln for ln in out.strip().splitlines()[-8:])
+        res.fail(name, "; ".join(why) + "\n" + tail)
+    else:
+        res.ok(name)
+    print("        (%.2f s cpu)" % cpu, flush=True)
 
 
 def golden_extract(tmp, keep):
@@ -392,12 +384,11 @@ def e2e_cases(res, o, tmp, bad):
     e2e = [PY, "tests/e2e/run.py", "--golden", "0", "--main-daemon-only"]
     # a report printed at start and a bad exit at the stop: the checks in
     # between add nothing to these two (one of them, a cheap one, runs)
-    # one daemon with both faults: run.py checks the stderr scan and the
-    # exit status apart, each names its own (one cannot pass for the other)
     one = ["--only", "cache columns readable with sqlite3"]
-    expect_fails(res, [("e2e: a kwgend that prints a LeakSanitizer report", r"FAIL no sanitizer report from any kwgend"),
-                       ("e2e: a kwgend that exits 23 on SIGTERM", r"FAIL .*exit status 23")],
-                 e2e + one + ["--kwgend", bad.kwgend("sanitizer-line-exit-23")])
+    expect_fail(res, "e2e: a kwgend that prints a LeakSanitizer report",
+                e2e + one + ["--kwgend", bad.kwgend("sanitizer-line")], r"FAIL no sanitizer report from any kwgend")
+    expect_fail(res, "e2e: a kwgend that exits 23 on SIGTERM",
+                e2e + one + ["--kwgend", bad.kwgend("exit-23")], r"FAIL .*exit status 23")
     expect_fail(res, "e2e: the first check fails -> the 13 checks after it count as failed",
                 e2e + ["--kwgend", bad.kwgend("tiny-body")], r"(?s)(FAIL .*not run \(generate, then served from the cache failed\).*){13}")
 
