@@ -404,8 +404,9 @@ def hardening_cases(res, o, tmp, bad):
                 hard + ["--kwgend", bad.kwgend_no_hits(), "--only", "inflight"], r"hits during the overload")
     expect_fail(res, "hardening: a kwgend that prints a LeakSanitizer report",
                 hard + ["--kwgend", bad.kwgend("sanitizer-line"), "--only", "corrupt-db"], r"LeakSanitizer")
+    # (one kill cycle: the daemon dies in cycle 0)
     expect_fail(res, "hardening kill-loop: workers report a daemon that dies before the kill",
-                hard + ["--kwgend", bad.kwgend("dies-early"), "--only", "kill-loop", "--kill-cycles", "2"],
+                hard + ["--kwgend", bad.kwgend("dies-early"), "--only", "kill-loop", "--kill-cycles", "1"],
                 r"before the kill|FAIL")
     # storage-disk cannot mount: counted as skipped (never passed); CI=true fails it
     env = {"PATH": bad.path_without_mount()}
