@@ -20,7 +20,12 @@ syntax (tests/verify/cases) and a sample of mutants (mutants.py):
      text (line for line, `codeobj_dump`).
 
   objdump_test.py --kwgen build/kwgen [--codeobj-dump build/tests/codeobj_dump]
-                  [--mutants N] [--jobs 2]
+                  [--mutants N] [--jobs 2] [--text-forms-only]
+
+--text-forms-only compares the .s and the objdump text alone (step 4
+without the object file; no malformed code objects, no linking, no
+one-object llvm-objdump check): for a fault in the text forms
+(tests/selftest), not for the suite.
 Last line: 'verify-forms: N passed, N failed, N skipped'.
 """
 import argparse, gzip, json, os, re, resource, shutil, subprocess, sys, tempfile
@@ -240,7 +245,8 @@ def all_forms(a, items, tmp):
     for s in live:
         firsts.setdefault(B.e_flags(s["o_path"]), s)
     alone_checks = []
-    for s, (t1, e1) in zip(firsts.values(), pmap(a, lambda s: B.objdump_one(s["o_path"]), list(firsts.values()))):
+    for s, (t1, e1) in zip(firsts.values(), [] if a.text_only else
+                           pmap(a, lambda s: B.objdump_one(s["o_path"]), list(firsts.values()))):
         t, e = dis[s["o_path"]]
         alone_checks.append((t1 is not None and t == t1,
                              f"{s['name']}: llvm-objdump -d of its e_flags group in one process prints "
@@ -286,13 +292,13 @@ def all_forms(a, items, tmp):
     #    without (the ISA from e_flags)
     jobs = [((k, "s"), s["isa"], s["s_path"]) for k, s in enumerate(st) if s["alive"]]
     jobs += [((k, "d"), s["isa"], s["d_path"]) for k, s in enumerate(st) if s["alive"]]
-    jobs += [((k, "o"), None, s["o_path"]) for k, s in enumerate(st) if s["alive"]]
+    jobs += [((k, "o"), None, s["o_path"]) for k, s in enumerate(st) if s["alive"] and not a.text_only]
     v = verify_all(a, jobs)
     for k, s in enumerate(st):
         if not s["alive"]:
             continue
         name, r = s["name"], res[k]
-        (fs_s, e1), (fs_d, e2), (fs_o, e3) = v[(k, "s")], v[(k, "d")], v[(k, "o")]
+        (fs_s, e1), (fs_d, e2), (fs_o, e3) = v[(k, "s")], v[(k, "d")], v.get((k, "o"), (None, None))
         for e, form in ((e1, ".s"), (e2, "objdump"), (e3, "code object")):
             if e:
                 r.append((False, f"{name}: verify {form}", e))
@@ -327,7 +333,7 @@ def all_forms(a, items, tmp):
         COMPARED["codeobj_objdump"] += len(ko)
         r.append((not why, f"{name}: code object and objdump form agree", "; ".join(why)))
     c0 = phase("verify", c0)
-    if not a.link:
+    if not a.link or a.text_only:
         return res, alone_checks
 
     # 5. a linked (ET_DYN, .hsaco-like) code object: addresses move, the
@@ -470,11 +476,13 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--tool-cache", help="keep the outputs of llvm-mc, llvm-objdump and ld.lld here (batch.py)")
+    ap.add_argument("--text-forms-only", dest="text_only", action="store_true",
+                    help="only the .s and the objdump text (no code-object forms, no malformed objects)")
     a = ap.parse_args()
     a.cache = B.ToolCache(a.tool_cache)
     R = Results("verify-forms")
     a.link = bool(shutil.which(LD_LLD))
-    if not a.link:
+    if not a.link and not a.text_only:
         R.skip("linked code objects", f"{LD_LLD} not installed (scripts/deps/core.txt: lld-22)")
     for tool in (LLVM_MC, LLVM_OBJDUMP):
         if not shutil.which(tool):
@@ -513,7 +521,8 @@ def main():
             items.append(dict(id="mutant/" + m["id"], isa=m["isa"], text=M.mutant_text(texts[m["base"]], m)))
     tmp = tempfile.mkdtemp(prefix="kwgen-verify-forms-")
     try:
-        bad_code_objects(a, tmp, R)
+        if not a.text_only:
+            bad_code_objects(a, tmp, R)
         res, alone = all_forms(a, items, tmp)
         for r in res:
             for ok, what, why in r:
