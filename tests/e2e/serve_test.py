@@ -607,13 +607,31 @@ def t_signals(binary, tmp):
     # and stop fewer), else on a daemon of their own
     if not _SIGHUP_IDLE_DONE:
         sighup_idle_upload(e2e.Daemon(binary, os.path.join(tmp, "sig2.db"), "--drain-seconds", "600").start())
+    # SIGTERM while a batch is generating, and with more work queued than
+    # --drain-seconds allows: each ends the flights or the workers check's
+    # daemon when that check ran it (a start and a stop fewer each), else
+    # a daemon of its own
+    if not _DURING_BATCH_DONE:
+        sigterm_during_batch(slow_daemon(binary, os.path.join(tmp, "sig3.db"), 20, "--workers", "1",
+                                         "--drain-seconds", "600"))
+    if not _DRAIN_OVER_DONE:
+        sigterm_drain_over(slow_daemon(binary, os.path.join(tmp, "sig4.db"), 20, "--log-level", "error",
+                                       "--workers", "1", "--drain-seconds", "1", "--max-body-bytes", str(64 << 20)))
+
+
+_DURING_BATCH_DONE = []   # sigterm_during_batch() passed on t_flights' daemon
+_DRAIN_OVER_DONE = []     # sigterm_drain_over() passed on t_workers' daemon
+
+
+def sigterm_during_batch(d):
+    """d: a slow_daemon(20 ms) with --workers 1 --drain-seconds 600; exited
+    when this returns."""
     # SIGTERM while a batch is generating (its first item generated): it is
     # answered, then exit 0.  The batch is long by the test hook, not by
     # size: 40 small misses, each slice 20 ms first (KWGEND_TEST_SLICE_DELAY_MS),
     # so 39 of them (>= 0.78 s) are left when SIGTERM lands, on any machine
     # (it was 40 items of 385 KB: 4 s of CPU under ASan).  --drain-seconds
     # 600 bounds only a hang
-    d = slow_daemon(binary, os.path.join(tmp, "sig3.db"), 20, "--workers", "1", "--drain-seconds", "600")
     res = {}
     g0 = d.metric("kwgen_generations_total")
     base = serial() * 1000
@@ -637,12 +655,16 @@ def t_signals(binary, tmp):
     codes = [x["status"] for x in json.loads(data)["results"]]
     assert set(codes) <= {200} and len(codes) == 40, codes
     FIG["sigterm_during_batch"] = "answered (%d items 200), exit 0" % len(codes)
+    _DURING_BATCH_DONE.append(d)
+
+
+def sigterm_drain_over(d):
+    """d: a slow_daemon(20 ms) with --workers 1 --drain-seconds 1
+    --max-body-bytes 64 MiB; exited when this returns."""
     # SIGTERM with more work queued than --drain-seconds allows: what is
     # not done by then is answered 503 draining, nothing is left hanging.
     # 360 slices of >= 20 ms each (KWGEND_TEST_SLICE_DELAY_MS) need >= 7.2 s,
     # far past --drain-seconds 1 on any machine.
-    d = slow_daemon(binary, os.path.join(tmp, "sig4.db"), 20, "--log-level", "error", "--workers", "1",
-                    "--drain-seconds", "1", "--max-body-bytes", str(64 << 20))
     res = {}
     base = serial() * 1000
     g0 = d.metric("kwgen_generations_total")
@@ -682,6 +704,7 @@ def t_signals(binary, tmp):
     assert took < 15, took
     FIG["sigterm_drain_over"] = "--drain-seconds 1, 3 x 120-item batches: %d items 200, %d 503 draining; " \
         "exit 0 after %.1f s" % (codes.count((200, None)), codes.count((503, "draining")), took)
+    _DRAIN_OVER_DONE.append(d)
 
 
 def t_late_resume(binary, tmp):
@@ -783,8 +806,10 @@ def t_workers(binary, tmp):
     # so once the batch has started it has >= 99 x 20 ms to go on any
     # machine, while an interleaved miss waits for one slice; a pool that
     # ran the batch to its end first would answer the miss after it.
+    # (--drain-seconds 1: sigterm_drain_over() ends this daemon, its
+    # --work-timeout 60 is past that check's 2 s as the default 120 is)
     d = slow_daemon(binary, os.path.join(tmp, "workers.db"), 20, "--log-level", "error", "--workers", "1",
-                    "--max-body-bytes", str(64 << 20), "--work-timeout", "60")
+                    "--max-body-bytes", str(64 << 20), "--work-timeout", "60", "--drain-seconds", "1")
     try:
         res = {}
         base = serial() * 1000
@@ -814,8 +839,9 @@ def t_workers(binary, tmp):
             res["batch"][1])
         FIG["interleave"] = "1 worker, 20 ms per slice: a miss during a 100-item batch took %.0f ms, " \
                             "the batch %.1f s" % (miss * 1000, res["batch"][1])
+        sigterm_drain_over(d)   # its exit 0 asserted there
     finally:
-        rc = d.stop()
+        rc = d.stop() if d.proc.poll() is None else d.proc.returncode
     assert rc == 0, rc
     # --work-timeout: a job still queued past it gets 503 timeout for the
     # items not yet answered.  6 batches of 40 items take turns on 1 worker
@@ -864,8 +890,9 @@ def t_flights(binary, tmp):
     first (KWGEND_TEST_SLICE_DELAY_MS): the 12 generations overlap the
     other requests by the hook on any machine, not by their size (they were
     answers of 385 KB: 3.5 s of CPU under ASan)."""
+    # (--drain-seconds 600: sigterm_during_batch() ends this daemon)
     d = slow_daemon(binary, os.path.join(tmp, "flights.db"), 20, "--log-level", "error", "--workers", "1",
-                    "--threads", "3")
+                    "--threads", "3", "--drain-seconds", "600")
     try:
         base = serial() * 1000
         reqs = [e2e.variant(base + k) for k in range(12)]
@@ -912,8 +939,9 @@ def t_flights(binary, tmp):
         assert g1 - g0 == 12, "12 keys generated %d times" % (g1 - g0)
         FIG["flights"] = "1 worker, 4 batches + 12 singles over the same 12 keys: 60 answers 200, " \
                          "%d generations" % (g1 - g0)
+        sigterm_during_batch(d)   # its exit 0 asserted there
     finally:
-        rc = d.stop()
+        rc = d.stop() if d.proc.poll() is None else d.proc.returncode
     assert rc == 0, rc
 
 
@@ -1027,12 +1055,12 @@ def main():
             ("framing", "ambiguous framing 400 + close; NUL and %00 refused; bad request lines logged",
              t_framing, ()),
             ("access-log", "access lines: client, request id, error code; JSON start/stop", t_access_log, ()),
-            ("signals", "SIGHUP reopens the log; SIGTERM skips idle uploads, answers work", t_signals, ()),
             ("late-resume", "SIGTERM with a connection still suspended: the drain waits for its resume, "
              "no libmicrohttpd panic", t_late_resume, ()),
             ("listen", "--listen localhost:PORT; bind errors name host and port", t_listen, ()),
             ("workers", "batch items interleave with misses; --work-timeout", t_workers, ()),
             ("flights", "singles and batches over the same keys: one generation each", t_flights, ()),
+            ("signals", "SIGHUP reopens the log; SIGTERM skips idle uploads, answers work", t_signals, ()),
             ("slow-head", "request heads trickled in are cut after the deadline; keep-alive is not",
              t_slow_head, ()),
         ]
