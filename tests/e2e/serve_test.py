@@ -480,7 +480,9 @@ def t_framing(binary, tmp):
 
 
 def t_access_log(binary, tmp):
-    d = e2e.Daemon(binary, os.path.join(tmp, "alog.db")).start()
+    # --drain-seconds 600: t_signals' SIGHUP and idle-upload checks end this
+    # daemon (sighup_idle_upload); its stop line is read after that exit
+    d = e2e.Daemon(binary, os.path.join(tmp, "alog.db"), "--drain-seconds", "600").start()
     try:
         st0 = start_line(d)
         for k in ("time", "level", "msg", "event", "listen", "workers", "threads", "max_inflight"):
@@ -511,14 +513,53 @@ def t_access_log(binary, tmp):
         assert by_id[gen1]["path"] == "/healthz"
         assert by_id[bad_id]["error"] == "syntax" and by_id[bad_id]["status"] == 400, by_id[bad_id]
         FIG["access_log"] = {"honoured": a, "generated": gen1, "error_line": by_id[bad_id]}
+        sighup_idle_upload(d)   # SIGTERM: exit 0 asserted there
     finally:
-        rc = d.stop()
+        rc = d.stop() if d.proc.poll() is None else d.proc.returncode
     assert rc == 0, rc
     d.wait_log()
     stop = [json.loads(x) for x in d.log if x.startswith("{") and '"event":"stop"' in x]
     assert stop and stop[-1]["msg"] == "kwgend: stopped", d.log[-3:]
     plain = [x for x in d.log if x.strip() and not x.startswith("{")]
     assert not plain, plain[:3]
+
+
+_SIGHUP_IDLE_DONE = []   # sighup_idle_upload() passed on t_access_log's daemon
+
+
+def sighup_idle_upload(d):
+    """SIGHUP without --log-file: ignored, never kills.  Then SIGTERM with
+    an idle half-sent upload: exits 0 without waiting --drain-seconds.  d
+    runs with --drain-seconds 600 and logs to stderr: a daemon that waited
+    for the drain would take 600 s, one that skips the idle upload about
+    2 s (KW_DRAIN_IDLE_S), so the 60 s bound tells them apart on any
+    machine.  d has exited when this returns."""
+    d.proc.send_signal(signal.SIGHUP)
+    # handled: kwgend logs it (nothing to reopen on stderr)
+    wait_for(lambda: any('"event":"reopen"' in x for x in list(d.log)) or d.proc.poll() is not None, 60,
+             "SIGHUP handled")
+    assert d.proc.poll() is None, "SIGHUP killed the daemon"
+    st, _, _ = d.request("GET", "/healthz")
+    assert st == 200
+    # SIGTERM with an idle half-sent upload: exits without waiting
+    # --drain-seconds (600)
+    s = socket.create_connection(("127.0.0.1", d.port))
+    s.sendall(b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 100000\r\n\r\n{\"isa\": ")
+    # the upload is in flight (its head read), beside this /metrics request
+    wait_for(lambda: d.metric("kwgen_in_flight_requests") >= 2, 60, "the half-sent upload in flight")
+    t0 = time.time()
+    d.proc.send_signal(signal.SIGTERM)
+    try:
+        rc = d.proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        rc = None
+    took = time.time() - t0
+    s.close()
+    assert rc is not None, "SIGTERM waited over 60 s on an idle upload (--drain-seconds 600)"
+    assert rc == 0, "exit status %s; stderr: %s" % (rc, "".join(d.log)[-1500:])
+    FIG["sigterm_idle_upload_s"] = round(took, 2)
+    _SIGHUP_IDLE_DONE.append(d)
 
 
 def t_signals(binary, tmp):
@@ -561,43 +602,36 @@ def t_signals(binary, tmp):
                 with open(f) as fh:
                     tail += fh.read()[-1500:]
         raise AssertionError("exit status %s; log tail: %s; stderr: %s" % (rc, tail, "".join(d.log)[-1500:]))
-    # SIGHUP without --log-file: ignored, never kills.  --drain-seconds 600:
-    # a daemon that waited for the drain below would take 600 s, one that
-    # skips the idle upload about 2 s (KW_DRAIN_IDLE_S), so the 60 s bound
-    # tells them apart on any machine
-    d = e2e.Daemon(binary, os.path.join(tmp, "sig2.db"), "--drain-seconds", "600").start()
-    d.proc.send_signal(signal.SIGHUP)
-    # handled: kwgend logs it (nothing to reopen on stderr)
-    wait_for(lambda: any('"event":"reopen"' in x for x in list(d.log)) or d.proc.poll() is not None, 60,
-             "SIGHUP handled")
-    assert d.proc.poll() is None, "SIGHUP killed the daemon"
-    st, _, _ = d.request("GET", "/healthz")
-    assert st == 200
-    # SIGTERM with an idle half-sent upload: exits without waiting
-    # --drain-seconds (600)
-    s = socket.create_connection(("127.0.0.1", d.port))
-    s.sendall(b"POST /v1/kernels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              b"Content-Length: 100000\r\n\r\n{\"isa\": ")
-    # the upload is in flight (its head read), beside this /metrics request
-    wait_for(lambda: d.metric("kwgen_in_flight_requests") >= 2, 60, "the half-sent upload in flight")
-    t0 = time.time()
-    d.proc.send_signal(signal.SIGTERM)
-    try:
-        rc = d.proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        rc = None
-    took = time.time() - t0
-    s.close()
-    assert rc is not None, "SIGTERM waited over 60 s on an idle upload (--drain-seconds 600)"
-    assert rc == 0, "exit status %s; stderr: %s" % (rc, "".join(d.log)[-1500:])
-    FIG["sigterm_idle_upload_s"] = round(took, 2)
+    # SIGHUP without --log-file, SIGTERM with an idle upload: on the
+    # access-log check's daemon when that check ran them (one ASan start
+    # and stop fewer), else on a daemon of their own
+    if not _SIGHUP_IDLE_DONE:
+        sighup_idle_upload(e2e.Daemon(binary, os.path.join(tmp, "sig2.db"), "--drain-seconds", "600").start())
+    # SIGTERM while a batch is generating, and with more work queued than
+    # --drain-seconds allows: each ends the flights or the workers check's
+    # daemon when that check ran it (a start and a stop fewer each), else
+    # a daemon of its own
+    if not _DURING_BATCH_DONE:
+        sigterm_during_batch(slow_daemon(binary, os.path.join(tmp, "sig3.db"), 20, "--workers", "1",
+                                         "--drain-seconds", "600"))
+    if not _DRAIN_OVER_DONE:
+        sigterm_drain_over(slow_daemon(binary, os.path.join(tmp, "sig4.db"), 20, "--log-level", "error",
+                                       "--workers", "1", "--drain-seconds", "1", "--max-body-bytes", str(64 << 20)))
+
+
+_DURING_BATCH_DONE = []   # sigterm_during_batch() passed on t_flights' daemon
+_DRAIN_OVER_DONE = []     # sigterm_drain_over() passed on t_workers' daemon
+
+
+def sigterm_during_batch(d):
+    """d: a slow_daemon(20 ms) with --workers 1 --drain-seconds 600; exited
+    when this returns."""
     # SIGTERM while a batch is generating (its first item generated): it is
     # answered, then exit 0.  The batch is long by the test hook, not by
     # size: 40 small misses, each slice 20 ms first (KWGEND_TEST_SLICE_DELAY_MS),
     # so 39 of them (>= 0.78 s) are left when SIGTERM lands, on any machine
     # (it was 40 items of 385 KB: 4 s of CPU under ASan).  --drain-seconds
     # 600 bounds only a hang
-    d = slow_daemon(binary, os.path.join(tmp, "sig3.db"), 20, "--workers", "1", "--drain-seconds", "600")
     res = {}
     g0 = d.metric("kwgen_generations_total")
     base = serial() * 1000
@@ -621,12 +655,16 @@ def t_signals(binary, tmp):
     codes = [x["status"] for x in json.loads(data)["results"]]
     assert set(codes) <= {200} and len(codes) == 40, codes
     FIG["sigterm_during_batch"] = "answered (%d items 200), exit 0" % len(codes)
+    _DURING_BATCH_DONE.append(d)
+
+
+def sigterm_drain_over(d):
+    """d: a slow_daemon(20 ms) with --workers 1 --drain-seconds 1
+    --max-body-bytes 64 MiB; exited when this returns."""
     # SIGTERM with more work queued than --drain-seconds allows: what is
     # not done by then is answered 503 draining, nothing is left hanging.
     # 360 slices of >= 20 ms each (KWGEND_TEST_SLICE_DELAY_MS) need >= 7.2 s,
     # far past --drain-seconds 1 on any machine.
-    d = slow_daemon(binary, os.path.join(tmp, "sig4.db"), 20, "--log-level", "error", "--workers", "1",
-                    "--drain-seconds", "1", "--max-body-bytes", str(64 << 20))
     res = {}
     base = serial() * 1000
     g0 = d.metric("kwgen_generations_total")
@@ -666,6 +704,7 @@ def t_signals(binary, tmp):
     assert took < 15, took
     FIG["sigterm_drain_over"] = "--drain-seconds 1, 3 x 120-item batches: %d items 200, %d 503 draining; " \
         "exit 0 after %.1f s" % (codes.count((200, None)), codes.count((503, "draining")), took)
+    _DRAIN_OVER_DONE.append(d)
 
 
 def t_late_resume(binary, tmp):
@@ -767,8 +806,10 @@ def t_workers(binary, tmp):
     # so once the batch has started it has >= 99 x 20 ms to go on any
     # machine, while an interleaved miss waits for one slice; a pool that
     # ran the batch to its end first would answer the miss after it.
+    # (--drain-seconds 1: sigterm_drain_over() ends this daemon, its
+    # --work-timeout 60 is past that check's 2 s as the default 120 is)
     d = slow_daemon(binary, os.path.join(tmp, "workers.db"), 20, "--log-level", "error", "--workers", "1",
-                    "--max-body-bytes", str(64 << 20), "--work-timeout", "60")
+                    "--max-body-bytes", str(64 << 20), "--work-timeout", "60", "--drain-seconds", "1")
     try:
         res = {}
         base = serial() * 1000
@@ -798,8 +839,9 @@ def t_workers(binary, tmp):
             res["batch"][1])
         FIG["interleave"] = "1 worker, 20 ms per slice: a miss during a 100-item batch took %.0f ms, " \
                             "the batch %.1f s" % (miss * 1000, res["batch"][1])
+        sigterm_drain_over(d)   # its exit 0 asserted there
     finally:
-        rc = d.stop()
+        rc = d.stop() if d.proc.poll() is None else d.proc.returncode
     assert rc == 0, rc
     # --work-timeout: a job still queued past it gets 503 timeout for the
     # items not yet answered.  6 batches of 40 items take turns on 1 worker
@@ -848,8 +890,9 @@ def t_flights(binary, tmp):
     first (KWGEND_TEST_SLICE_DELAY_MS): the 12 generations overlap the
     other requests by the hook on any machine, not by their size (they were
     answers of 385 KB: 3.5 s of CPU under ASan)."""
+    # (--drain-seconds 600: sigterm_during_batch() ends this daemon)
     d = slow_daemon(binary, os.path.join(tmp, "flights.db"), 20, "--log-level", "error", "--workers", "1",
-                    "--threads", "3")
+                    "--threads", "3", "--drain-seconds", "600")
     try:
         base = serial() * 1000
         reqs = [e2e.variant(base + k) for k in range(12)]
@@ -896,8 +939,9 @@ def t_flights(binary, tmp):
         assert g1 - g0 == 12, "12 keys generated %d times" % (g1 - g0)
         FIG["flights"] = "1 worker, 4 batches + 12 singles over the same 12 keys: 60 answers 200, " \
                          "%d generations" % (g1 - g0)
+        sigterm_during_batch(d)   # its exit 0 asserted there
     finally:
-        rc = d.stop()
+        rc = d.stop() if d.proc.poll() is None else d.proc.returncode
     assert rc == 0, rc
 
 
@@ -1011,12 +1055,12 @@ def main():
             ("framing", "ambiguous framing 400 + close; NUL and %00 refused; bad request lines logged",
              t_framing, ()),
             ("access-log", "access lines: client, request id, error code; JSON start/stop", t_access_log, ()),
-            ("signals", "SIGHUP reopens the log; SIGTERM skips idle uploads, answers work", t_signals, ()),
             ("late-resume", "SIGTERM with a connection still suspended: the drain waits for its resume, "
              "no libmicrohttpd panic", t_late_resume, ()),
             ("listen", "--listen localhost:PORT; bind errors name host and port", t_listen, ()),
             ("workers", "batch items interleave with misses; --work-timeout", t_workers, ()),
             ("flights", "singles and batches over the same keys: one generation each", t_flights, ()),
+            ("signals", "SIGHUP reopens the log; SIGTERM skips idle uploads, answers work", t_signals, ()),
             ("slow-head", "request heads trickled in are cut after the deadline; keep-alive is not",
              t_slow_head, ()),
         ]
