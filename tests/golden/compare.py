@@ -391,9 +391,7 @@ def main():
         # single mode's runs are small: glibc's malloc on huge pages (make's
         # HUGEPAGE_MALLOC_ENV, for the batches) would cost each a 2 MB page
         # (copied from the zygote's heap when it runs from one)
-        os.environ["GLIBC_TUNABLES"] = ":".join(
-            t for t in os.environ.get("GLIBC_TUNABLES", "").split(":") if t and
-            not t.startswith("glibc.malloc.hugetlb="))
+        zygote.drop_hugepage_malloc()
         s_fail = 0
         forms = [("oracle form", lambda i: reqs[i], compare_one)]
         if opts.farm and not opts.single_oracle_only:

@@ -24,6 +24,15 @@ _local = threading.local()
 _all, _lock = [], threading.Lock()
 
 
+def drop_hugepage_malloc():
+    """Take glibc.malloc.hugetlb out of this process's GLIBC_TUNABLES (make's
+    HUGEPAGE_MALLOC_ENV, for runs with big heaps), for the many small runs
+    that follow: each would touch a 2 MB heap page of its own (copied from
+    the zygote's heap when it is a zygote child)."""
+    os.environ["GLIBC_TUNABLES"] = ":".join(
+        t for t in os.environ.get("GLIBC_TUNABLES", "").split(":") if t and not t.startswith("glibc.malloc.hugetlb="))
+
+
 def enabled():
     return bool(SO) and os.path.exists(SO)
 

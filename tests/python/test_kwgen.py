@@ -199,8 +199,7 @@ def text_matches_cli(kwgen, cli, sample):
     # each (tests/lib/zygote.py; tests/README.md, golden's single mode);
     # without glibc's malloc on huge pages (HUGEPAGE_MALLOC_ENV, for the
     # module's run above), whose 2 MB heap pages each child would copy
-    os.environ["GLIBC_TUNABLES"] = ":".join(
-        t for t in os.environ.get("GLIBC_TUNABLES", "").split(":") if t and not t.startswith("glibc.malloc.hugetlb="))
+    zygote.drop_hugepage_malloc()
     for r in samples:
         rc, out, err = zygote.run([cli, "--asm"], input=json.dumps(r).encode(), timeout=60)
         try:
